@@ -1,0 +1,41 @@
+"""Shared fixtures: the reference corpora and Hypothesis profiles."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("nightly", max_examples=5000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+REPO = Path(__file__).resolve().parent.parent
+TESTDATA = REPO.parent / "shared" / "testdata"
+
+
+def require_testdata(*parts: str) -> Path:
+    """The path of a reference corpus; skip when absent, fail when CI requires it."""
+    path = TESTDATA.joinpath(*parts)
+    if path.exists():
+        return path
+    message = f"reference data not found: {path}"
+    if os.environ.get("ARBITER_REQUIRE_TESTDATA") == "1":
+        pytest.fail(message + " (ARBITER_REQUIRE_TESTDATA=1)")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def testdata() -> Path:
+    """Root of ../shared/testdata (skips or fails as require_testdata does)."""
+    return require_testdata()
