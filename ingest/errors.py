@@ -1,0 +1,75 @@
+"""The typed error and warning records shared by every ingest reader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["IngestError", "IngestWarning", "format_location"]
+
+
+def format_location(path: str, line: int, column: int) -> str:
+    """``FILE:LINE:COL`` as editors and compilers print it (1-based line and column)."""
+    return f"{path}:{line}:{column}"
+
+
+def _describe(message: str, found: str | None, expected: str | None) -> str:
+    parts: list[str] = []
+    if found is not None:
+        parts.append(f"found {found!r}")
+    if expected is not None:
+        parts.append(f"expected {expected}")
+    text = message if not parts else f"{message} ({', '.join(parts)})"
+    # One line, always: a user error is printed as a single line by the CLI.
+    return " ".join(text.splitlines())
+
+
+_ErrorArgs = tuple[str, int, int, str, str | None, str | None]
+
+
+class IngestError(ValueError):
+    """A file that cannot be read as its format says.
+
+    The message is one line: ``FILE:LINE:COL: what is wrong (found 'X', expected Y)``.
+    ``line`` and ``column`` are 1-based; 0 means "the whole file" or "the whole line".
+    """
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        column: int,
+        message: str,
+        found: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = message
+        self.found = found
+        self.expected = expected
+        super().__init__(
+            f"{format_location(path, line, column)}: {_describe(message, found, expected)}"
+        )
+
+    def __reduce__(self) -> tuple[type[IngestError], _ErrorArgs]:
+        return (
+            IngestError,
+            (self.path, self.line, self.column, self.reason, self.found, self.expected),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class IngestWarning:
+    """A non-fatal finding: the file was read, but something deserves the officer's eye."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    found: str | None = None
+    expected: str | None = None
+
+    def __str__(self) -> str:
+        location = format_location(self.path, self.line, self.column)
+        return f"{location}: {_describe(self.message, self.found, self.expected)}"
