@@ -1,0 +1,635 @@
+"""FIDE Tournament Report File reader: TRF16, TRF-2026 and the XX*/BB* extensions.
+
+Layouts are in docs/formats.md section 1. The reader keeps every record in file order, typed
+where arbiter interprets it and verbatim where it does not (team records, column rulers,
+national-rating lines), so the writer in ``projections.exports.trf`` can reproduce the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import Enum
+from pathlib import Path
+from typing import TypeVar
+
+from ingest.errors import IngestError, IngestWarning
+from ingest.textio import read_text
+
+__all__ = [
+    "AccelerationRecord",
+    "BbRecord",
+    "ByesRecord",
+    "Colour",
+    "CommentRecord",
+    "ForbiddenPairsRecord",
+    "HeaderRecord",
+    "InitialColourRecord",
+    "PlayerRecord",
+    "RawRecord",
+    "Record",
+    "ResultCode",
+    "RoundEntry",
+    "ScoringRecord",
+    "TieBreakRecord",
+    "TotalRoundsRecord",
+    "TrfFile",
+    "XxaRecord",
+    "XxcRecord",
+    "XxpRecord",
+    "XxsRecord",
+    "XxzRecord",
+    "parse_trf",
+    "round_block_start",
+]
+
+
+class Colour(Enum):
+    """Colour of a round block; ``NONE`` is ``-`` or blank (bye, absence, forfeit)."""
+
+    WHITE = "w"
+    BLACK = "b"
+    NONE = "-"
+
+    def invert(self) -> Colour:
+        """The opponent's colour."""
+        if self is Colour.WHITE:
+            return Colour.BLACK
+        if self is Colour.BLACK:
+            return Colour.WHITE
+        return Colour.NONE
+
+
+class ResultCode(Enum):
+    """Result code of a round block (formats.md 1.5)."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    FORFEIT_WIN = "+"
+    FORFEIT_LOSS = "-"
+    WIN_UNRATED = "W"
+    DRAW_UNRATED = "D"
+    LOSS_UNRATED = "L"
+    HALF_BYE = "H"
+    FULL_BYE = "F"
+    PAB = "U"
+    ZERO_BYE = "Z"
+    UNKNOWN = "?"
+    BLANK = " "
+
+    @property
+    def is_played_game(self) -> bool:
+        """A game that counts for colour history and rematches (1 = 0 W D L)."""
+        return self in _PLAYED
+
+
+_PLAYED = frozenset(
+    {
+        ResultCode.WIN,
+        ResultCode.DRAW,
+        ResultCode.LOSS,
+        ResultCode.WIN_UNRATED,
+        ResultCode.DRAW_UNRATED,
+        ResultCode.LOSS_UNRATED,
+    }
+)
+_RESULT_BY_CHAR = {code.value: code for code in ResultCode}
+_COLOUR_BY_CHAR = {"w": Colour.WHITE, "b": Colour.BLACK, "-": Colour.NONE, " ": Colour.NONE}
+
+
+def round_block_start(round_number: int) -> int:
+    """0-based index of the first character of round ``round_number``'s block."""
+    return 91 + 10 * (round_number - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One round block of a player record."""
+
+    opponent: int | None
+    """Opponent's pairing number; ``None`` for ``0000`` or blanks."""
+    colour: Colour
+    result: ResultCode
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A ``001`` player record."""
+
+    number: int
+    sex: str
+    title: str
+    name: str
+    rating: int | None
+    federation: str
+    fide_id: str
+    birth_date: str
+    points: Decimal | None
+    rank: int | None
+    rounds: tuple[RoundEntry, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderRecord:
+    """A free-text header record (``012``, ``092``, ``132``, ...): code and verbatim text."""
+
+    code: str
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TotalRoundsRecord:
+    """``142 n`` (TRF-2026) or ``XXR n`` (JaVaFo)."""
+
+    code: str
+    rounds: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class InitialColourRecord:
+    """``152 W|B``: the colour of the top player in round 1."""
+
+    colour: Colour
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxcRecord:
+    """``XXC [rank] [white1|black1]``."""
+
+    tokens: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+    @property
+    def colour(self) -> Colour | None:
+        """The initial colour it sets, if any."""
+        if "white1" in self.tokens:
+            return Colour.WHITE
+        if "black1" in self.tokens:
+            return Colour.BLACK
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRecord:
+    """``162``: scoring codes (``W D L A P X``) with their values, in file order."""
+
+    values: tuple[tuple[str, Decimal], ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakRecord:
+    """``202`` (tie-breaks) or ``212`` (standings definition): the comma-separated chain."""
+
+    code: str
+    chain: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ByesRecord:
+    """``240``: requested byes of one round."""
+
+    kind: str
+    round: int
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AccelerationRecord:
+    """``250``: fictitious points for a range of rounds and players."""
+
+    match_points: Decimal | None
+    game_points: Decimal
+    first_round: int
+    last_round: int
+    first_player: int
+    last_player: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ForbiddenPairsRecord:
+    """``260``: players who must not meet each other in a range of rounds."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxaRecord:
+    """``XXA``: a player's fictitious (acceleration) points per round."""
+
+    player: int
+    points: tuple[Decimal, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxpRecord:
+    """``XXP``: players who must not meet each other."""
+
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxsRecord:
+    """``XXS CODE=VALUE ...``: JaVaFo scoring."""
+
+    values: tuple[tuple[str, Decimal], ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxzRecord:
+    """``XXZ``: players absent in the round to be paired (ignored by bbpPairings)."""
+
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BbRecord:
+    """``BBW BBD BBL BBZ BBF BBU``: bbpPairings point values."""
+
+    code: str
+    value: Decimal
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CommentRecord:
+    """A TRF-2026 ``###`` comment line."""
+
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """A line kept verbatim: team records, ``299``, NRS lines, column rulers, unknown codes."""
+
+    text: str
+    line: int = field(default=0, compare=False)
+
+    @property
+    def code(self) -> str:
+        """The first three characters."""
+        return self.text[:3]
+
+
+Record = (
+    PlayerRecord
+    | HeaderRecord
+    | TotalRoundsRecord
+    | InitialColourRecord
+    | XxcRecord
+    | ScoringRecord
+    | TieBreakRecord
+    | ByesRecord
+    | AccelerationRecord
+    | ForbiddenPairsRecord
+    | XxaRecord
+    | XxpRecord
+    | XxsRecord
+    | XxzRecord
+    | BbRecord
+    | CommentRecord
+    | RawRecord
+)
+
+_R = TypeVar("_R")
+
+TEAM_CODES = frozenset({"013", "300", "310", "320", "330", "801", "802"})
+
+
+@dataclass(frozen=True, slots=True)
+class TrfFile:
+    """A parsed TRF file: every record in file order, plus what the reader noticed."""
+
+    records: tuple[Record, ...]
+    path: str = field(default="<trf>", compare=False)
+    encoding: str = field(default="utf-8", compare=False)
+    warnings: tuple[IngestWarning, ...] = field(default=(), compare=False)
+
+    def _of(self, kind: type[_R]) -> Iterator[_R]:
+        return (r for r in self.records if isinstance(r, kind))
+
+    @property
+    def players(self) -> tuple[PlayerRecord, ...]:
+        """The ``001`` records in file order."""
+        return tuple(self._of(PlayerRecord))
+
+    @property
+    def total_rounds(self) -> int | None:
+        """From ``142`` or ``XXR`` (the last one wins)."""
+        found = [r.rounds for r in self._of(TotalRoundsRecord)]
+        return found[-1] if found else None
+
+    @property
+    def initial_colour(self) -> Colour | None:
+        """From ``152`` or ``XXC white1|black1``."""
+        colour: Colour | None = None
+        for record in self.records:
+            found = record.colour if isinstance(record, InitialColourRecord | XxcRecord) else None
+            if found is not None:
+                colour = found
+        return colour
+
+    @property
+    def scoring(self) -> dict[str, Decimal]:
+        """Point values by bbpPairings' names (``W D L Z F U``) from ``162`` and ``BB*``."""
+        values: dict[str, Decimal] = {}
+        for record in self.records:
+            if isinstance(record, ScoringRecord):
+                for code, value in record.values:
+                    # TRF-2026 codes: A (absence) covers zero-point bye and forfeit loss.
+                    targets = {"A": ("Z", "F"), "P": ("U",)}.get(code, (code,))
+                    for target in targets:
+                        values[target] = value
+            elif isinstance(record, BbRecord):
+                values[record.code[2]] = record.value
+        return values
+
+    @property
+    def system(self) -> str | None:
+        """The pairing system: ``192`` if present, else a recognised ``092`` text."""
+        text = None
+        for record in self._of(HeaderRecord):
+            if record.code == "192" or (
+                record.code == "092" and record.text.strip().startswith(("FIDE_", "CUSTOM_"))
+            ):
+                text = record.text.strip()
+        return text
+
+    def header(self, code: str) -> str | None:
+        """The text of the last header record with ``code``."""
+        found = [r.text for r in self._of(HeaderRecord) if r.code == code]
+        return found[-1] if found else None
+
+
+class _LineReader:
+    """Field extraction for one line, raising IngestError with the exact column."""
+
+    def __init__(self, path: str, number: int, text: str) -> None:
+        self.path = path
+        self.number = number
+        self.text = text
+
+    def error(self, column: int, message: str, found: str, expected: str) -> IngestError:
+        return IngestError(self.path, self.number, column, message, found=found, expected=expected)
+
+    def cols(self, first: int, last: int) -> str:
+        """Columns ``first``..``last`` (1-based, inclusive), padded with blanks."""
+        return self.text[first - 1 : last].ljust(last - first + 1)
+
+    def integer(self, first: int, last: int, what: str) -> int | None:
+        raw = self.cols(first, last).strip()
+        if not raw:
+            return None
+        if not raw.isdigit():
+            raise self.error(first, f"bad {what}", raw, "digits")
+        return int(raw)
+
+    def decimal(self, first: int, last: int, what: str) -> Decimal | None:
+        raw = self.cols(first, last).strip()
+        if not raw:
+            return None
+        return self.parse_decimal(raw, first, what)
+
+    def parse_decimal(self, raw: str, column: int, what: str) -> Decimal:
+        try:
+            value = Decimal(raw.replace(",", "."))
+        except InvalidOperation:
+            raise self.error(column, f"bad {what}", raw, "a number like 1.5") from None
+        if not value.is_finite():
+            raise self.error(column, f"bad {what}", raw, "a number like 1.5")
+        return value
+
+    def tokens(self, start: int = 4) -> list[tuple[int, str]]:
+        """Whitespace-separated tokens from column ``start`` on, with their 1-based column."""
+        return [
+            (m.start() + 1, m.group())
+            for m in re.finditer(r"\S+", self.text)
+            if m.start() >= start - 1
+        ]
+
+    def ids(self, start: int, what: str) -> tuple[int, ...]:
+        out: list[int] = []
+        for column, token in self.tokens(start):
+            if not token.isdigit():
+                raise self.error(column, f"bad {what}", token, "a pairing number")
+            out.append(int(token))
+        return tuple(out)
+
+
+def _parse_player(r: _LineReader, warnings: list[IngestWarning]) -> PlayerRecord:
+    number = r.integer(5, 8, "pairing number")
+    if number is None or number == 0:
+        raise r.error(5, "missing pairing number", r.cols(5, 8), "1..9999 in columns 5-8")
+    rating_first = 49
+    if r.cols(48, 48).isdigit() and r.cols(49, 52).strip().isdigit():
+        rating_first = 48
+        warnings.append(
+            IngestWarning(
+                r.path, r.number, 48, "rating above 9999", found=r.cols(48, 52), expected="0..9999"
+            )
+        )
+    rating = r.integer(rating_first, 52, "rating")
+    rounds: list[RoundEntry] = []
+    text = r.text.rstrip()
+    round_number = 1
+    while round_block_start(round_number) < len(text):
+        rounds.append(_parse_round(r, round_number))
+        round_number += 1
+    while rounds and rounds[-1] == _EMPTY_ROUND:
+        rounds.pop()
+    return PlayerRecord(
+        number=number,
+        sex=r.cols(10, 10).strip(),
+        title=r.cols(11, 13).strip(),
+        name=r.cols(15, 47).strip(),
+        rating=rating,
+        federation=r.cols(54, 56).strip(),
+        fide_id=r.cols(58, 68).strip(),
+        birth_date=r.cols(70, 79).strip(),
+        points=r.decimal(81, 84, "points"),
+        rank=r.integer(86, 89, "rank"),
+        rounds=tuple(rounds),
+        line=r.number,
+    )
+
+
+_EMPTY_ROUND = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
+
+
+def _parse_round(r: _LineReader, round_number: int) -> RoundEntry:
+    first = round_block_start(round_number) + 1  # 1-based column of the opponent field
+    opponent = r.integer(first, first + 3, f"opponent in round {round_number}")
+    colour_char = r.cols(first + 5, first + 5).lower()
+    colour = _COLOUR_BY_CHAR.get(colour_char)
+    if colour is None:
+        raise r.error(first + 5, f"bad colour in round {round_number}", colour_char, "w, b or -")
+    result_char = r.cols(first + 7, first + 7).upper()
+    result = _RESULT_BY_CHAR.get(result_char)
+    if result is None:
+        raise r.error(
+            first + 7,
+            f"bad result code in round {round_number}",
+            result_char,
+            "one of 1 = 0 + - W D L H F U Z ?",
+        )
+    for column in (first + 4, first + 6, first + 8, first + 9):
+        if r.cols(column, column) != " ":
+            raise r.error(
+                column,
+                f"misaligned round {round_number} block",
+                r.cols(first, first + 8),
+                "'NNNN c r' starting at column " + str(first),
+            )
+    return RoundEntry(opponent or None, colour, result)
+
+
+_SCORING_TOKEN = re.compile(r"([A-Za-z])\s*(\S+)")
+
+
+def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
+    text = r.text
+    if not text.strip():
+        return None
+    code = text[:3]
+    if code.startswith("###"):
+        return CommentRecord(text[3:], line=r.number)
+    if code == "001":
+        return _parse_player(r, warnings)
+    rest = text[4:].strip()
+    if code in ("142", "XXR"):
+        rounds = r.integer(5, max(len(text), 5), "number of rounds")
+        if rounds is None:
+            raise r.error(5, "missing number of rounds", rest, "a positive integer")
+        return TotalRoundsRecord(code, rounds, line=r.number)
+    if code == "152":
+        colour = {"W": Colour.WHITE, "B": Colour.BLACK}.get(rest.upper())
+        if colour is None:
+            raise r.error(5, "bad initial colour", rest, "W or B")
+        return InitialColourRecord(colour, line=r.number)
+    if code == "XXC":
+        return XxcRecord(tuple(t for _, t in r.tokens()), line=r.number)
+    if code == "162":
+        values = [
+            (m.group(1).upper(), r.parse_decimal(m.group(2), m.start(2) + 5, "scoring value"))
+            for m in _SCORING_TOKEN.finditer(text[4:])
+        ]
+        return ScoringRecord(tuple(values), line=r.number)
+    if code in ("202", "212"):
+        chain = tuple(part.strip() for part in rest.split(",") if part.strip())
+        return TieBreakRecord(code, chain, line=r.number)
+    if code == "240":
+        tokens = r.tokens()
+        if len(tokens) < 2 or not tokens[1][1].isdigit():
+            raise r.error(5, "bad bye record", rest, "'240 T RRR id id ...'")
+        return ByesRecord(
+            tokens[0][1].upper(),
+            int(tokens[1][1]),
+            r.ids(tokens[1][0] + len(tokens[1][1]), "bye player"),
+            line=r.number,
+        )
+    if code == "250":
+        return _parse_acceleration(r)
+    if code == "260":
+        tokens = r.tokens()
+        if len(tokens) < 2 or not (tokens[0][1].isdigit() and tokens[1][1].isdigit()):
+            raise r.error(5, "bad prohibited-pairing record", rest, "'260 RRR RRR id id ...'")
+        start = tokens[1][0] + len(tokens[1][1])
+        return ForbiddenPairsRecord(
+            int(tokens[0][1]), int(tokens[1][1]), r.ids(start, "player"), line=r.number
+        )
+    if code == "XXA":
+        return _parse_xxa(r)
+    if code == "XXP":
+        return XxpRecord(r.ids(5, "player"), line=r.number)
+    if code == "XXZ":
+        return XxzRecord(r.ids(5, "player"), line=r.number)
+    if code == "XXS":
+        return _parse_xxs(r)
+    if code in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
+        value = r.decimal(5, max(len(text), 12), "point value")
+        if value is None:
+            raise r.error(5, f"missing {code} value", rest, "a number like 1.0")
+        return BbRecord(code, value, line=r.number)
+    header_like = len(text) == 3 or text[3] == " "  # a "0123456789..." ruler is not a header
+    if code.isdigit() and code.endswith("2") and code not in TEAM_CODES and header_like:
+        return HeaderRecord(code, text[4:].rstrip(), line=r.number)
+    return RawRecord(text.rstrip(), line=r.number)
+
+
+def _parse_acceleration(r: _LineReader) -> AccelerationRecord:
+    game_points = r.decimal(10, 13, "game points")
+    fields = [
+        r.integer(a, b, what)
+        for a, b, what in (
+            (15, 17, "first round"),
+            (19, 21, "last round"),
+            (23, 26, "first player"),
+            (28, 31, "last player"),
+        )
+    ]
+    if game_points is None or any(value is None for value in fields):
+        raise r.error(
+            5, "incomplete acceleration record", r.text[4:], "'250 MMMM GGGG RRR RRR PPPP PPPP'"
+        )
+    first_round, last_round, first_player, last_player = (int(v or 0) for v in fields)
+    return AccelerationRecord(
+        r.decimal(5, 8, "match points"),
+        game_points,
+        first_round,
+        last_round,
+        first_player,
+        last_player,
+        line=r.number,
+    )
+
+
+def _parse_xxa(r: _LineReader) -> XxaRecord:
+    tokens = r.tokens()
+    if not tokens or not tokens[0][1].isdigit():
+        raise r.error(5, "bad XXA record", r.text[4:], "'XXA NNNN pp.p pp.p ...'")
+    points = tuple(r.parse_decimal(t, c, "acceleration points") for c, t in tokens[1:])
+    return XxaRecord(int(tokens[0][1]), points, line=r.number)
+
+
+def _parse_xxs(r: _LineReader) -> XxsRecord:
+    values: list[tuple[str, Decimal]] = []
+    for column, token in r.tokens():
+        name, sep, raw = token.partition("=")
+        if not sep:
+            raise r.error(column, "bad XXS entry", token, "CODE=VALUE")
+        values.append((name.upper(), r.parse_decimal(raw, column + len(name) + 1, "XXS value")))
+    return XxsRecord(tuple(values), line=r.number)
+
+
+def parse_trf(path: str | Path, data: bytes | None = None) -> TrfFile:
+    """Read a TRF file (or ``data``, named ``path`` in messages).
+
+    :raises IngestError: on the first record that cannot be read, naming line and column.
+    """
+    decoded = read_text(Path(path), data)
+    name = str(path)
+    warnings = list(decoded.warnings)
+    records: list[Record] = []
+    for index, text in enumerate(decoded.lines):
+        record = _parse_line(_LineReader(name, index + 1, text), warnings)
+        if record is not None:
+            records.append(record)
+    return TrfFile(tuple(records), path=name, encoding=decoded.encoding, warnings=tuple(warnings))
