@@ -1,0 +1,470 @@
+"""The embedded event store: one DuckDB file, one writing process at a time.
+
+DuckDB locks the file per process, so commands open the store, do their work and close it; a
+second process retries the open with backoff for a bounded time and then gets `StoreBusy`.
+Positions come from a counter kept in the same transaction as the append, so they are never
+reused, not even after a truncation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from events.schema import schema_version
+from events.store import (
+    BULK_COLUMNS,
+    AppendResult,
+    EventIdConflict,
+    NewEvent,
+    RecordedEvent,
+    RestoreRefused,
+    StoreBusy,
+    StoreError,
+    Truncation,
+    WrongExpectedVersion,
+)
+
+_EVENT_COLUMNS = (
+    "global_position, stream_id, stream_version, event_id, event_type, schema_version, "
+    "payload, metadata, recorded_at"
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS log_meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL);
+INSERT INTO log_meta VALUES ('next_position', 1), ('epoch', 0), ('next_truncation', 1)
+    ON CONFLICT DO NOTHING;
+CREATE TABLE IF NOT EXISTS events (
+    global_position BIGINT NOT NULL,
+    stream_id VARCHAR NOT NULL,
+    stream_version BIGINT NOT NULL,
+    event_id VARCHAR NOT NULL UNIQUE,
+    event_type VARCHAR NOT NULL,
+    schema_version BIGINT NOT NULL,
+    payload VARCHAR NOT NULL,
+    metadata VARCHAR NOT NULL,
+    recorded_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (stream_id, stream_version)
+);
+CREATE TABLE IF NOT EXISTS truncations (
+    truncation_id BIGINT PRIMARY KEY,
+    stream_id VARCHAR NOT NULL,
+    from_version BIGINT NOT NULL,
+    to_version BIGINT NOT NULL,
+    from_position BIGINT NOT NULL,
+    to_position BIGINT NOT NULL,
+    event_count BIGINT NOT NULL,
+    actor VARCHAR NOT NULL,
+    reason VARCHAR NOT NULL,
+    truncated_at TIMESTAMP NOT NULL,
+    restored_at TIMESTAMP,
+    restored_by VARCHAR
+);
+CREATE TABLE IF NOT EXISTS events_archive (
+    truncation_id BIGINT NOT NULL,
+    global_position BIGINT NOT NULL,
+    stream_id VARCHAR NOT NULL,
+    stream_version BIGINT NOT NULL,
+    event_id VARCHAR NOT NULL,
+    event_type VARCHAR NOT NULL,
+    schema_version BIGINT NOT NULL,
+    payload VARCHAR NOT NULL,
+    metadata VARCHAR NOT NULL,
+    recorded_at TIMESTAMP NOT NULL
+);
+"""
+
+_LOCK_PID = re.compile(r"PID (\d+)")
+
+DEFAULT_STORE = "arbiter.duckdb"
+
+
+def default_store_path() -> str:
+    return os.environ.get("ARBITER_STORE", DEFAULT_STORE)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _row_to_event(row: tuple[Any, ...]) -> RecordedEvent:
+    return RecordedEvent(*row)
+
+
+def _connect(path: str, timeout: float) -> duckdb.DuckDBPyConnection:
+    """Open the file, retrying while another process holds its lock."""
+    deadline = time.monotonic() + timeout
+    delay = 0.01
+    while True:
+        try:
+            return duckdb.connect(path)
+        except duckdb.IOException as exc:
+            text = str(exc)
+            if "lock" not in text.lower():
+                raise StoreError(f"cannot open store {path}: {text.splitlines()[0]}") from exc
+            if time.monotonic() >= deadline:
+                match = _LOCK_PID.search(text)
+                raise StoreBusy(path, int(match.group(1)) if match else None) from exc
+            time.sleep(delay * (1 + random.random()))  # noqa: S311 - jitter, not crypto
+            delay = min(delay * 2, 0.25)
+
+
+class DuckDBStore:
+    """`Store` on a DuckDB file (or `:memory:`)."""
+
+    def __init__(self, path: str | Path | None = None, *, busy_timeout: float | None = None):
+        self.path = str(path) if path is not None else default_store_path()
+        if busy_timeout is None:
+            busy_timeout = float(os.environ.get("ARBITER_STORE_TIMEOUT", "10"))
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._con = _connect(self.path, busy_timeout)
+        self._lock = threading.Lock()
+        self._con.execute(_SCHEMA)
+
+    def __enter__(self) -> DuckDBStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._con.close()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._lock:
+            con = self._con
+            con.begin()
+            try:
+                yield con
+            except BaseException:
+                con.rollback()
+                raise
+            else:
+                con.commit()
+
+    def _meta(self, con: duckdb.DuckDBPyConnection, key: str) -> int:
+        row = con.execute("SELECT value FROM log_meta WHERE key = ?", [key]).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def _take(self, con: duckdb.DuckDBPyConnection, key: str, count: int) -> int:
+        """Reserve `count` numbers of a counter; returns the first."""
+        first = self._meta(con, key)
+        con.execute("UPDATE log_meta SET value = ? WHERE key = ?", [first + count, key])
+        return first
+
+    def _version(self, con: duckdb.DuckDBPyConnection, stream_id: str) -> int:
+        row = con.execute(
+            "SELECT coalesce(max(stream_version), -1) FROM events WHERE stream_id = ?",
+            [stream_id],
+        ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    # ---------------------------------------------------------------- appends
+
+    def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int
+    ) -> AppendResult:
+        if not events:
+            return AppendResult(stream_id, expected_version + 1, expected_version, ())
+        with self._transaction() as con:
+            ids = [e.event_id for e in events]
+            existing = con.execute(
+                "SELECT event_id, payload, stream_version, global_position FROM events "
+                "WHERE list_contains(?, event_id) ORDER BY stream_version",
+                [ids],
+            ).fetchall()
+            if existing:
+                return self._duplicate(stream_id, events, existing)
+            actual = self._version(con, stream_id)
+            if actual != expected_version:
+                raise WrongExpectedVersion(stream_id, expected_version, actual)
+            first = self._take(con, "next_position", len(events))
+            now = _now()
+            rows = [
+                (
+                    first + i,
+                    stream_id,
+                    expected_version + 1 + i,
+                    e.event_id,
+                    e.event_type,
+                    schema_version(e.event_type),
+                    e.payload(),
+                    json.dumps(e.metadata, sort_keys=True),
+                    now,
+                )
+                for i, e in enumerate(events)
+            ]
+            if len(rows) == 1:
+                con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[0])
+            else:
+                table = pa.Table.from_pylist(
+                    [dict(zip(_EVENT_COLUMNS.split(", "), r, strict=True)) for r in rows]
+                )
+                con.register("_batch", table)
+                try:
+                    con.execute(f"INSERT INTO events SELECT {_EVENT_COLUMNS} FROM _batch")
+                finally:
+                    con.unregister("_batch")
+        return AppendResult(
+            stream_id,
+            expected_version + 1,
+            expected_version + len(events),
+            tuple(r[0] for r in rows),
+        )
+
+    @staticmethod
+    def _duplicate(
+        stream_id: str, events: Sequence[NewEvent], existing: list[tuple[Any, ...]]
+    ) -> AppendResult:
+        stored = {row[0]: row[1] for row in existing}
+        if len(stored) != len(events):
+            raise EventIdConflict(
+                f"stream {stream_id}: {len(stored)} of {len(events)} event ids are already "
+                "in the log; a batch is appended whole or not at all"
+            )
+        for e in events:
+            if stored[e.event_id] != e.payload():
+                raise EventIdConflict(
+                    f"event id {e.event_id} is already in the log with another payload"
+                )
+        return AppendResult(
+            stream_id,
+            int(existing[0][2]),
+            int(existing[-1][2]),
+            tuple(int(r[3]) for r in existing),
+            duplicate=True,
+        )
+
+    def append_frame(self, frame: pl.DataFrame) -> int:
+        if frame.height == 0:
+            return 0
+        frame = frame.select(
+            [pl.col(name).cast(dtype) for name, dtype in BULK_COLUMNS.items()]
+        )
+        with self._transaction() as con:
+            con.register("_bulk", frame.to_arrow())
+            try:
+                self._check_bulk_versions(con)
+                first = self._take(con, "next_position", frame.height)
+                con.execute(
+                    f"INSERT INTO events SELECT {first - 1} + row_number() OVER () AS "  # noqa: S608
+                    "global_position, stream_id, stream_version, event_id, event_type, "
+                    "schema_version, payload, metadata, ?::TIMESTAMP FROM _bulk",
+                    [_now()],
+                )
+            except duckdb.ConstraintException as exc:
+                raise EventIdConflict(
+                    f"bulk append rejected, nothing appended: {str(exc).splitlines()[0]}"
+                ) from exc
+            finally:
+                con.unregister("_bulk")
+        return frame.height
+
+    @staticmethod
+    def _check_bulk_versions(con: duckdb.DuckDBPyConnection) -> None:
+        """Every stream in the batch must continue its stored version without gaps."""
+        bad = con.execute(
+            """
+            WITH b AS (
+                SELECT stream_id, min(stream_version) AS lo, max(stream_version) AS hi,
+                       count(*) AS n
+                FROM _bulk GROUP BY stream_id
+            ), cur AS (
+                SELECT e.stream_id, max(e.stream_version) AS v
+                FROM events e SEMI JOIN b ON e.stream_id = b.stream_id
+                GROUP BY e.stream_id
+            )
+            SELECT b.stream_id, coalesce(cur.v, -1) AS actual, b.lo, b.hi, b.n
+            FROM b LEFT JOIN cur USING (stream_id)
+            WHERE b.lo != coalesce(cur.v, -1) + 1 OR b.hi - b.lo + 1 != b.n
+            LIMIT 1
+            """
+        ).fetchone()
+        if bad is not None:
+            stream, actual, lo, hi, n = bad
+            if lo != actual + 1:
+                raise WrongExpectedVersion(str(stream), int(lo) - 1, int(actual))
+            raise StoreError(
+                f"bulk append: stream {stream} has {n} rows for versions {lo}..{hi}"
+            )
+
+    # ---------------------------------------------------------------- reads
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._lock:
+            return self._version(self._con, stream_id)
+
+    def read_stream(self, stream_id: str, to_version: int | None = None) -> list[RecordedEvent]:
+        limit = to_version if to_version is not None else 2**62
+        with self._lock:
+            rows = self._con.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? "  # noqa: S608
+                "AND stream_version <= ? ORDER BY stream_version",
+                [stream_id, limit],
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
+        with self._lock:
+            rows = self._con.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > ? "  # noqa: S608
+                "ORDER BY global_position LIMIT ?",
+                [after_position, limit if limit is not None else 2**62],
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def read_frame(self, after_position: int = 0, stream_prefix: str | None = None) -> pl.DataFrame:
+        with self._lock:
+            rel = self._con.sql(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > $after "  # noqa: S608
+                "AND starts_with(stream_id, $prefix) ORDER BY global_position",
+                params={"after": after_position, "prefix": stream_prefix or ""},
+            )
+            return rel.pl()
+
+    def streams(self, prefix: str = "") -> list[str]:
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT DISTINCT stream_id FROM events WHERE starts_with(stream_id, ?) "
+                "ORDER BY stream_id",
+                [prefix],
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def contains_event(self, event_id: str) -> bool:
+        with self._lock:
+            row = self._con.execute(
+                "SELECT count(*) FROM events WHERE event_id = ?", [event_id]
+            ).fetchone()
+        return row is not None and int(row[0]) > 0
+
+    def log_epoch(self) -> int:
+        with self._lock:
+            return self._meta(self._con, "epoch")
+
+    # ---------------------------------------------------------------- truncation
+
+    def truncate(
+        self, stream_id: str, keep_through: int, expected_version: int, actor: str, reason: str
+    ) -> Truncation:
+        with self._transaction() as con:
+            actual = self._version(con, stream_id)
+            if actual != expected_version:
+                raise WrongExpectedVersion(stream_id, expected_version, actual)
+            span = con.execute(
+                "SELECT count(*), min(global_position), max(global_position) FROM events "
+                "WHERE stream_id = ? AND stream_version > ?",
+                [stream_id, keep_through],
+            ).fetchone()
+            assert span is not None
+            count, lo_pos, hi_pos = span
+            if not count:
+                raise RestoreRefused(
+                    f"stream {stream_id} has nothing after version {keep_through} to truncate"
+                )
+            tid = self._take(con, "next_truncation", 1)
+            con.execute(
+                f"INSERT INTO events_archive SELECT ?, {_EVENT_COLUMNS} FROM events "  # noqa: S608
+                "WHERE stream_id = ? AND stream_version > ?",
+                [tid, stream_id, keep_through],
+            )
+            con.execute(
+                "INSERT INTO truncations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                [
+                    tid,
+                    stream_id,
+                    keep_through + 1,
+                    actual,
+                    lo_pos,
+                    hi_pos,
+                    count,
+                    actor,
+                    reason,
+                    _now(),
+                ],
+            )
+            con.execute(
+                "DELETE FROM events WHERE stream_id = ? AND stream_version > ?",
+                [stream_id, keep_through],
+            )
+            self._take(con, "epoch", 1)
+        return self._truncation(tid)
+
+    def restore(self, stream_id: str, actor: str) -> Truncation:
+        with self._transaction() as con:
+            row = con.execute(
+                "SELECT truncation_id, from_version FROM truncations WHERE stream_id = ? "
+                "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
+                [stream_id],
+            ).fetchone()
+            if row is None:
+                raise RestoreRefused(f"stream {stream_id} has no truncated events to restore")
+            tid, from_version = int(row[0]), int(row[1])
+            actual = self._version(con, stream_id)
+            if actual != from_version - 1:
+                raise RestoreRefused(
+                    f"cannot restore truncation {tid} of {stream_id}: {actual - from_version + 1} "
+                    "event(s) were appended since; undo them first"
+                )
+            n_row = con.execute(
+                "SELECT count(*) FROM events_archive WHERE truncation_id = ?", [tid]
+            ).fetchone()
+            assert n_row is not None
+            count = int(n_row[0])
+            first = self._take(con, "next_position", count)
+            con.execute(
+                f"INSERT INTO events SELECT {first - 1} + row_number() OVER "  # noqa: S608
+                "(ORDER BY stream_version), stream_id, stream_version, event_id, event_type, "
+                "schema_version, payload, metadata, recorded_at FROM events_archive "
+                "WHERE truncation_id = ?",
+                [tid],
+            )
+            con.execute(
+                "UPDATE truncations SET restored_at = ?, restored_by = ? WHERE truncation_id = ?",
+                [_now(), actor, tid],
+            )
+            self._take(con, "epoch", 1)
+        return self._truncation(tid)
+
+    def truncations(self, stream_id: str | None = None) -> list[Truncation]:
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT * FROM truncations WHERE ? IS NULL OR stream_id = ? "
+                "ORDER BY truncation_id",
+                [stream_id, stream_id],
+            ).fetchall()
+        return [Truncation(*r) for r in rows]
+
+    def _truncation(self, tid: int) -> Truncation:
+        with self._lock:
+            row = self._con.execute(
+                "SELECT * FROM truncations WHERE truncation_id = ?", [tid]
+            ).fetchone()
+        assert row is not None
+        return Truncation(*row)
+
+    def archived(self, truncation_id: int) -> list[RecordedEvent]:
+        with self._lock:
+            rows = self._con.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events_archive WHERE truncation_id = ? "  # noqa: S608
+                "ORDER BY stream_version",
+                [truncation_id],
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]

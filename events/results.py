@@ -1,0 +1,91 @@
+"""Parsing of result text as a director types it, per game."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from events.domain import Game, Outcome
+
+
+class ResultSyntaxError(ValueError):
+    """Result text that means nothing for the tournament's game."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedResult:
+    outcome: Outcome
+    white_score: float | None = None
+    black_score: float | None = None
+
+
+_ALIASES: dict[str, Outcome] = {
+    "1-0": Outcome.WHITE_WINS,
+    "0-1": Outcome.BLACK_WINS,
+    "1/2-1/2": Outcome.DRAW,
+    "½-½": Outcome.DRAW,
+    "0.5-0.5": Outcome.DRAW,
+    "=": Outcome.DRAW,
+    "draw": Outcome.DRAW,
+    "+-": Outcome.WHITE_WINS_FORFEIT,
+    "1-0f": Outcome.WHITE_WINS_FORFEIT,
+    "-+": Outcome.BLACK_WINS_FORFEIT,
+    "0-1f": Outcome.BLACK_WINS_FORFEIT,
+    "--": Outcome.DOUBLE_FORFEIT,
+    "0-0f": Outcome.DOUBLE_FORFEIT,
+    "*": Outcome.UNKNOWN,
+    "?": Outcome.UNKNOWN,
+    "adjourned": Outcome.UNKNOWN,
+}
+
+_GO = re.compile(r"^(?P<side>[bw])\+(?P<how>f|r|t|res|time|\d+(?:\.\d+)?)?$")
+_GO_EXTRA: dict[str, Outcome] = {
+    "jigo": Outcome.DRAW,
+    "0-0": Outcome.BOTH_LOSE,
+    "1-1": Outcome.BOTH_WIN,
+}
+_SCORES = re.compile(r"^(?P<a>\d+(?:\.\d+)?)\s*[-:]\s*(?P<b>\d+(?:\.\d+)?)$")
+
+EXAMPLES: dict[Game, str] = {
+    Game.CHESS: "1-0, 0-1, 1/2-1/2 (or =), +- / -+ / -- for forfeits, * for unknown",
+    Game.GO: "B+, W+, B+R, W+3.5, jigo, B+F / W+F for forfeits, 0-0, 1-1, * for unknown",
+    Game.OTHELLO: "disc counts such as 40-24 (white's first), +- / -+ / -- for forfeits",
+    Game.CARROM: "points such as 25-0 (white's first), +- / -+ / -- for forfeits",
+}
+
+
+def parse_result(text: str, game: Game) -> ParsedResult:
+    """Turn '1-0', 'B+R', '40-24' ... into an outcome and optional scores for `game`."""
+    raw = text.strip().lower().replace(" ", "")
+    if game is Game.GO:
+        if raw in _GO_EXTRA:
+            return ParsedResult(_GO_EXTRA[raw])
+        m = _GO.match(raw)
+        if m:
+            white_won = m["side"] == "w"
+            how = m["how"] or ""
+            if how == "f":
+                return ParsedResult(
+                    Outcome.WHITE_WINS_FORFEIT if white_won else Outcome.BLACK_WINS_FORFEIT
+                )
+            margin = float(how) if how and how[0].isdigit() else None
+            outcome = Outcome.WHITE_WINS if white_won else Outcome.BLACK_WINS
+            if margin is None:
+                return ParsedResult(outcome)
+            return ParsedResult(
+                outcome, margin if white_won else 0.0, 0.0 if white_won else margin
+            )
+    if game in {Game.OTHELLO, Game.CARROM} and raw not in {"1-0", "0-1", "0-0"}:
+        m = _SCORES.match(raw)
+        if m:
+            a, b = float(m["a"]), float(m["b"])
+            if a > b:
+                outcome = Outcome.WHITE_WINS
+            elif b > a:
+                outcome = Outcome.BLACK_WINS
+            else:
+                outcome = Outcome.DRAW
+            return ParsedResult(outcome, a, b)
+    if raw in _ALIASES:
+        return ParsedResult(_ALIASES[raw])
+    raise ResultSyntaxError(f"unknown {game.value} result '{text}' (expected {EXAMPLES[game]})")

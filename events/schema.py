@@ -1,0 +1,196 @@
+"""The event catalogue: one frozen pydantic model per event type, in a discriminated union.
+
+Stored rows carry the stable type name (`type`) and `schema_version`; old payloads are upcast
+by functions keyed by (type, version) before validation, so models only describe the current
+version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, JsonValue, TypeAdapter
+
+from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
+
+
+class EventBase(Frozen):
+    """Fields and class attributes every event shares."""
+
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+class TournamentCreated(EventBase):
+    type: Literal["TournamentCreated"] = "TournamentCreated"
+    tournament_id: str
+    name: str
+    game: Game
+    system: System
+    rounds: int = Field(ge=1)
+    cycles: int = Field(1, ge=1, le=2, description="round robin: single (1) or double (2)")
+    scoring: Scoring = Scoring()
+    tiebreaks: tuple[str, ...] = ()
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    city: str | None = None
+    federation: str | None = None
+    pairing_params: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class TiebreaksChanged(EventBase):
+    type: Literal["TiebreaksChanged"] = "TiebreaksChanged"
+    tiebreaks: tuple[str, ...]
+
+
+class PlayerRegistered(EventBase):
+    type: Literal["PlayerRegistered"] = "PlayerRegistered"
+    player: int = Field(ge=1, description="tournament-local player id, 1, 2, ...")
+    name: str = Field(min_length=1)
+    rating: int | None = Field(None, ge=0)
+    federation: str | None = None
+    title: str | None = None
+    sex: str | None = None
+    birth: str | None = None
+    club: str | None = None
+    rank: str | None = Field(None, description="go rank such as 3d or 15k")
+    fide_id: str | None = None
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="other federation ids: egd_pin, wof, ffg, aga"
+    )
+    pairing_number: int | None = Field(
+        None, ge=1, description="fixed start number (imported files); else by rating"
+    )
+
+
+class PlayerUpdated(EventBase):
+    """Changed registration fields; a field left None is unchanged."""
+
+    type: Literal["PlayerUpdated"] = "PlayerUpdated"
+    player: int = Field(ge=1)
+    name: str | None = None
+    rating: int | None = Field(None, ge=0)
+    federation: str | None = None
+    title: str | None = None
+    club: str | None = None
+    rank: str | None = None
+    fide_id: str | None = None
+
+
+class PlayerWithdrawn(EventBase):
+    type: Literal["PlayerWithdrawn"] = "PlayerWithdrawn"
+    player: int = Field(ge=1)
+    from_round: int = Field(ge=1, description="first round the player is not paired")
+
+
+class PlayerReentered(EventBase):
+    type: Literal["PlayerReentered"] = "PlayerReentered"
+    player: int = Field(ge=1)
+    from_round: int = Field(ge=1)
+
+
+class ByeGranted(EventBase):
+    """A player is absent from a round with a requested bye (half, zero or full point)."""
+
+    type: Literal["ByeGranted"] = "ByeGranted"
+    player: int = Field(ge=1)
+    round: int = Field(ge=1)
+    kind: ByeKind
+
+    def model_post_init(self, context: Any, /) -> None:
+        if self.kind is ByeKind.PAIRING:
+            raise ValueError("a pairing-allocated bye is part of RoundPaired, not ByeGranted")
+
+
+class RoundPaired(EventBase):
+    type: Literal["RoundPaired"] = "RoundPaired"
+    round: int = Field(ge=1)
+    boards: tuple[Board, ...]
+
+
+class ResultRecorded(EventBase):
+    """A board's result; `white_score`/`black_score` hold disc counts, carrom points or a margin."""
+
+    type: Literal["ResultRecorded"] = "ResultRecorded"
+    round: int = Field(ge=1)
+    board: int = Field(ge=1)
+    outcome: Outcome
+    white_score: float | None = None
+    black_score: float | None = None
+
+
+class ResultCorrected(EventBase):
+    type: Literal["ResultCorrected"] = "ResultCorrected"
+    round: int = Field(ge=1)
+    board: int = Field(ge=1)
+    outcome: Outcome
+    white_score: float | None = None
+    black_score: float | None = None
+    reason: str | None = None
+
+
+Event = Annotated[
+    TournamentCreated
+    | TiebreaksChanged
+    | PlayerRegistered
+    | PlayerUpdated
+    | PlayerWithdrawn
+    | PlayerReentered
+    | ByeGranted
+    | RoundPaired
+    | ResultRecorded
+    | ResultCorrected,
+    Field(discriminator="type"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+EVENT_TYPES: dict[str, type[EventBase]] = {
+    cls.model_fields["type"].default: cls
+    for cls in (
+        TournamentCreated,
+        TiebreaksChanged,
+        PlayerRegistered,
+        PlayerUpdated,
+        PlayerWithdrawn,
+        PlayerReentered,
+        ByeGranted,
+        RoundPaired,
+        ResultRecorded,
+        ResultCorrected,
+    )
+}
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+# (event type, stored schema version) -> function lifting the payload one version.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def schema_version(event_type: str) -> int:
+    return EVENT_TYPES[event_type].SCHEMA_VERSION
+
+
+def encode(event: EventBase) -> str:
+    return event.model_dump_json(exclude_defaults=False)
+
+
+def decode(event_type: str, version: int, payload: str) -> Event:
+    """Validate a stored payload, upcasting it first when it was written by an older schema."""
+    current = schema_version(event_type)
+    if version == current:
+        return EVENT_ADAPTER.validate_json(payload)
+    if version > current:
+        raise ValueError(
+            f"event type {event_type} has schema version {version}, newer than this "
+            f"program's {current}; upgrade arbiter"
+        )
+    data: dict[str, Any] = TypeAdapter(dict[str, Any]).validate_json(payload)
+    while version < current:
+        step = UPCASTERS.get((event_type, version))
+        if step is None:
+            raise ValueError(f"no upcaster for {event_type} schema version {version}")
+        data = step(data)
+        version += 1
+    return EVENT_ADAPTER.validate_python(data)

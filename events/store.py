@@ -1,0 +1,203 @@
+"""The store contract: what every event-store backend guarantees, and its value types."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol
+
+import polars as pl
+
+from events.schema import Event, EventBase, decode, encode, schema_version
+
+
+class StoreError(Exception):
+    """Base of the store's errors; every one has a message fit for a user."""
+
+    exit_code = 1
+
+
+class WrongExpectedVersion(StoreError):
+    """The stream moved on since the caller read it (optimistic concurrency)."""
+
+    exit_code = 3
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"stream {stream_id} changed meanwhile (expected version {expected}, "
+            f"found {actual}); re-run the command"
+        )
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
+
+class StoreBusy(StoreError):
+    """Another process holds the store's write lock."""
+
+    exit_code = 3
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        holder = f"held by pid {pid}" if pid is not None else "held by another process"
+        super().__init__(f"store is busy ({holder}); retry: {path}")
+        self.pid = pid
+
+
+class EventIdConflict(StoreError):
+    """An event id is already in the log with a different payload, or only part of a batch is."""
+
+
+class RestoreRefused(StoreError):
+    """A truncation cannot be restored (nothing to restore, or the stream moved on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append, with its idempotency key and metadata."""
+
+    event: EventBase
+    event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def event_type(self) -> str:
+        return str(type(self.event).model_fields["type"].default)
+
+    def payload(self) -> str:
+        return encode(self.event)
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """An event as stored: its position in the log and in its stream, and its payload."""
+
+    position: int
+    stream_id: str
+    version: int
+    event_id: str
+    event_type: str
+    schema_version: int
+    payload: str
+    metadata: str
+    recorded_at: dt.datetime
+
+    @cached_property
+    def event(self) -> Event:
+        return decode(self.event_type, self.schema_version, self.payload)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.metadata)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """Positions given to appended events; `duplicate` when the batch was already in the log."""
+
+    stream_id: str
+    first_version: int
+    last_version: int
+    positions: tuple[int, ...]
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Truncation:
+    """The record of one truncation: which tail was archived, by whom and why."""
+
+    truncation_id: int
+    stream_id: str
+    from_version: int
+    to_version: int
+    from_position: int
+    to_position: int
+    event_count: int
+    actor: str
+    reason: str
+    truncated_at: dt.datetime
+    restored_at: dt.datetime | None
+    restored_by: str | None
+
+
+# Columns of a bulk-append frame, in order; `recorded_at` is filled by the store when absent.
+BULK_COLUMNS: dict[str, pl.DataType] = {
+    "stream_id": pl.String(),
+    "stream_version": pl.Int64(),
+    "event_id": pl.String(),
+    "event_type": pl.String(),
+    "schema_version": pl.Int64(),
+    "payload": pl.String(),
+    "metadata": pl.String(),
+}
+
+
+def bulk_frame(stream_id: str, first_version: int, events: Sequence[NewEvent]) -> pl.DataFrame:
+    """A frame for `Store.append_frame` from typed events of one stream."""
+    return pl.DataFrame(
+        {
+            "stream_id": [stream_id] * len(events),
+            "stream_version": list(range(first_version, first_version + len(events))),
+            "event_id": [e.event_id for e in events],
+            "event_type": [e.event_type for e in events],
+            "schema_version": [schema_version(e.event_type) for e in events],
+            "payload": [e.payload() for e in events],
+            "metadata": [json.dumps(e.metadata, sort_keys=True) for e in events],
+        },
+        schema=BULK_COLUMNS,
+    )
+
+
+class Store(Protocol):
+    """An append-only event log with per-stream optimistic concurrency and an archive."""
+
+    def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int
+    ) -> AppendResult:
+        """Append after `expected_version` (-1 for a new stream) in one transaction."""
+        ...
+
+    def append_frame(self, frame: pl.DataFrame) -> int:
+        """Bulk-append pre-versioned rows (BULK_COLUMNS) of any streams in one transaction.
+
+        Each stream's rows must continue its current version; returns the number appended.
+        """
+        ...
+
+    def stream_version(self, stream_id: str) -> int: ...
+
+    def read_stream(self, stream_id: str, to_version: int | None = None) -> list[RecordedEvent]: ...
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]: ...
+
+    def read_frame(self, after_position: int = 0, stream_prefix: str | None = None) -> pl.DataFrame:
+        """Events as a polars frame (for projections that need speed), ordered by position."""
+        ...
+
+    def streams(self, prefix: str = "") -> list[str]: ...
+
+    def contains_event(self, event_id: str) -> bool: ...
+
+    def truncate(
+        self, stream_id: str, keep_through: int, expected_version: int, actor: str, reason: str
+    ) -> Truncation:
+        """Move versions > keep_through of a stream into the archive (one transaction)."""
+        ...
+
+    def restore(self, stream_id: str, actor: str) -> Truncation:
+        """Re-append the latest unrestored truncation of a stream, if nothing came after it."""
+        ...
+
+    def truncations(self, stream_id: str | None = None) -> list[Truncation]: ...
+
+    def archived(self, truncation_id: int) -> list[RecordedEvent]: ...
+
+    def log_epoch(self) -> int:
+        """Changes whenever a truncation or restore changes history; projections rebuild."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,388 @@
+"""The `arbiter` command line: thin typer commands over `pipelines.commands` and the views."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+
+from events.domain import ByeKind, Game, Scoring, System
+from events.duckdb_store import DuckDBStore, default_store_path
+from events.store import StoreError
+from pipelines import commands, views
+from pipelines.output import Format, emit
+from projections.standings import standings as compute_standings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+app = typer.Typer(
+    help="arbiter: tournaments, results and rating lists for chess, go, othello and carrom.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+)
+tournament_app = typer.Typer(help="Create and list tournaments.", no_args_is_help=True)
+player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
+app.add_typer(player_app, name="player")
+
+_state: dict[str, str] = {}
+
+FormatOpt = Annotated[
+    Format, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
+]
+TournamentArg = Annotated[str, typer.Argument(help="Tournament id (see `arbiter tournament list`).")]
+
+
+def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Report user errors in one line on stderr with the documented exit code, no traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except StoreError as exc:
+            err.print(f"error: {exc}", markup=False)
+            raise typer.Exit(exc.exit_code) from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            err.print(f"error: invalid {where}: {first['msg']}", markup=False)
+            raise typer.Exit(1) from None
+        except ValueError as exc:  # domain errors are ValueError subclasses with a message
+            err.print(f"error: {exc}", markup=False)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+@contextmanager
+def open_store() -> Iterator[DuckDBStore]:
+    store = DuckDBStore(_state.get("store") or default_store_path())
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@app.callback()
+def _main(
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            envvar="ARBITER_STORE",
+            help="Event store: a DuckDB file (default ./arbiter.duckdb).",
+        ),
+    ] = None,
+) -> None:
+    if store:
+        _state["store"] = store
+
+
+# ------------------------------------------------------------------ tournaments
+
+
+def _scoring(text: str | None, game: Game) -> Scoring:
+    if text is None:
+        return Scoring.for_game_kind(game)
+    parts = [float(x) for x in text.split(",")]
+    if len(parts) != 3:
+        raise ValueError(f"--scoring wants win,draw,loss such as 3,1,0 (found '{text}')")
+    return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
+
+
+def _codes(text: str | None) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+
+
+@tournament_app.command("create")
+@user_errors
+def tournament_create(
+    name: Annotated[str, typer.Option(help="Tournament name.")],
+    game: Annotated[Game, typer.Option(help="Game played.")] = Game.CHESS,
+    system: Annotated[System, typer.Option(help="Pairing system.")] = System.ROUNDROBIN,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds (per cycle for round robin).")] = 5,
+    double: Annotated[bool, typer.Option(help="Double round robin (two cycles).")] = False,
+    scoring: Annotated[
+        str | None, typer.Option(help="Points for win,draw,loss, e.g. 3,1,0.")
+    ] = None,
+    tiebreaks: Annotated[
+        str | None, typer.Option(help="Tie-break chain, e.g. 'BH,SB'.")
+    ] = None,
+    tournament_id: Annotated[
+        str | None, typer.Option("--id", help="Explicit id instead of one made from the name.")
+    ] = None,
+) -> None:
+    """Create a tournament; prints its id as the last line."""
+    with open_store() as store:
+        tid = commands.create_tournament(
+            store,
+            name=name,
+            game=game,
+            system=system,
+            rounds=rounds,
+            cycles=2 if double else 1,
+            scoring=_scoring(scoring, game),
+            tiebreaks=_codes(tiebreaks),
+            tournament_id=tournament_id,
+        )
+    err.print(f"created {system.value} {game.value} tournament '{name}'", markup=False)
+    sys.stdout.write(tid + "\n")
+
+
+@tournament_app.command("list")
+@user_errors
+def tournament_list(fmt: FormatOpt = Format.TEXT) -> None:
+    """List the tournaments in the store."""
+    rows = []
+    with open_store() as store:
+        for tid in commands.tournament_ids(store):
+            state = commands.load(store, tid).state
+            rows.append(
+                {
+                    "id": tid,
+                    "name": state.settings.name,
+                    "game": state.game.value,
+                    "system": state.system.value,
+                    "players": len(state.players),
+                    "rounds_paired": state.last_round,
+                    "rounds": state.total_rounds,
+                }
+            )
+    emit(rows, fmt)
+
+
+@tournament_app.command("tiebreaks")
+@user_errors
+def tournament_tiebreaks(
+    tournament: TournamentArg,
+    chain: Annotated[str, typer.Argument(help="Tie-break chain, e.g. 'BH/C1,BH,SB'.")],
+) -> None:
+    """Change a tournament's tie-break chain."""
+    with open_store() as store:
+        commands.set_tiebreaks(store, tournament, _codes(chain))
+
+
+# ------------------------------------------------------------------ players
+
+
+@player_app.command("add")
+@user_errors
+def player_add(
+    tournament: TournamentArg,
+    name: Annotated[str, typer.Option(help="'Surname, Firstname'.")],
+    rating: Annotated[int | None, typer.Option(min=0)] = None,
+    federation: Annotated[str | None, typer.Option(help="Country/federation code.")] = None,
+    fide_id: Annotated[str | None, typer.Option()] = None,
+    title: Annotated[str | None, typer.Option()] = None,
+    club: Annotated[str | None, typer.Option()] = None,
+    rank: Annotated[str | None, typer.Option(help="Go rank, e.g. 3d or 12k.")] = None,
+    birth: Annotated[str | None, typer.Option(help="Birth date or year.")] = None,
+    sex: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Register a player; prints the player's id."""
+    with open_store() as store:
+        pid = commands.add_player(
+            store,
+            tournament,
+            name=name,
+            rating=rating,
+            federation=federation,
+            fide_id=fide_id,
+            title=title,
+            club=club,
+            rank=rank,
+            birth=birth,
+            sex=sex,
+        )
+    sys.stdout.write(f"{pid}\n")
+
+
+@player_app.command("list")
+@user_errors
+def player_list(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """List the players by start rank."""
+    with open_store() as store:
+        state = commands.load(store, tournament).state
+    emit(views.players_view(state), fmt)
+
+
+@player_app.command("withdraw")
+@user_errors
+def player_withdraw(
+    tournament: TournamentArg,
+    player: Annotated[int, typer.Argument(help="Player id.")],
+    from_round: Annotated[int | None, typer.Option(min=1, help="Default: the next round.")] = None,
+) -> None:
+    """Withdraw a player from the next round (or --from-round) on."""
+    with open_store() as store:
+        first = commands.withdraw(store, tournament, player, from_round)
+    err.print(f"player {player} withdrawn from round {first}", markup=False)
+
+
+@player_app.command("reenter")
+@user_errors
+def player_reenter(
+    tournament: TournamentArg,
+    player: Annotated[int, typer.Argument(help="Player id.")],
+    from_round: Annotated[int | None, typer.Option(min=1)] = None,
+) -> None:
+    """Bring a withdrawn player back."""
+    with open_store() as store:
+        first = commands.reenter(store, tournament, player, from_round)
+    err.print(f"player {player} back from round {first}", markup=False)
+
+
+@app.command("bye")
+@user_errors
+def bye(
+    tournament: TournamentArg,
+    player: Annotated[int, typer.Argument(help="Player id.")],
+    round_no: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
+    kind: Annotated[ByeKind, typer.Option(help="half, zero or full point bye.")] = ByeKind.HALF,
+) -> None:
+    """Give a player a requested bye (or record an absence) for a round not yet paired."""
+    with open_store() as store:
+        commands.grant_bye(store, tournament, player, round_no, kind)
+
+
+# ------------------------------------------------------------------ rounds
+
+
+@app.command("pair")
+@user_errors
+def pair(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """Pair the next round with the tournament's system and print it."""
+    with open_store() as store:
+        event = commands.pair(store, tournament)
+        state = commands.load(store, tournament).state
+    err.print(f"round {event.round} paired", markup=False)
+    emit(views.pairings_view(state, event.round), fmt)
+
+
+@app.command("pairings")
+@user_errors
+def pairings(
+    tournament: TournamentArg,
+    round_no: Annotated[
+        int | None, typer.Option("--round", "-r", min=1, help="Default: the last paired round.")
+    ] = None,
+    fmt: FormatOpt = Format.TEXT,
+) -> None:
+    """Show a round's boards and results."""
+    with open_store() as store:
+        state = commands.load(store, tournament).state
+    rnd = round_no or state.last_round
+    if rnd not in state.rounds:
+        raise commands.CommandError(
+            f"{tournament}: round {rnd} is not paired (last paired round: "
+            f"{state.last_round or 'none'})"
+        )
+    emit(views.pairings_view(state, rnd), fmt)
+
+
+@app.command("result")
+@user_errors
+def result(
+    tournament: TournamentArg,
+    round_no: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
+    board: Annotated[int, typer.Argument(help="Board number.")],
+    outcome: Annotated[
+        str, typer.Argument(metavar="RESULT", help="1-0, 0-1, 1/2-1/2, +-, B+, 40-24, ...")
+    ],
+    correct: Annotated[bool, typer.Option(help="Replace a result already entered.")] = False,
+) -> None:
+    """Enter (or --correct) the result of a board."""
+    with open_store() as store:
+        commands.record_result(store, tournament, round_no, board, outcome, correct=correct)
+
+
+@app.command("standings")
+@user_errors
+def standings(
+    tournament: TournamentArg,
+    at_round: Annotated[
+        int | None, typer.Option(min=0, help="Standings as they were after this round.")
+    ] = None,
+    tiebreaks: Annotated[
+        str | None, typer.Option(help="Tie-break chain instead of the tournament's.")
+    ] = None,
+    fmt: FormatOpt = Format.TEXT,
+) -> None:
+    """Standings: points, then the tie-break chain; remaining ties share a place."""
+    with open_store() as store:
+        state = commands.load(store, tournament, at_round=at_round).state
+    chain = _codes(tiebreaks) if tiebreaks is not None else None
+    emit(views.standings_view(state, compute_standings(state, chain)), fmt)
+
+
+@app.command("log")
+@user_errors
+def log(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """The tournament's events, one per line."""
+    with open_store() as store:
+        loaded = commands.load(store, tournament)
+    rows = views.log_view(loaded.events)
+    if fmt is Format.TEXT:
+        for r in rows:
+            sys.stdout.write(f"{r['position']:>8} v{r['version']:<5} {r['type']:<18} "
+                             f"{r['payload']}\n")
+        return
+    emit(rows, fmt)
+
+
+@app.command("undo")
+@user_errors
+def undo(
+    tournament: TournamentArg,
+    round_no: Annotated[
+        int, typer.Option("--round", "-r", min=1, help="First round to take back.")
+    ],
+    reason: Annotated[str | None, typer.Option(help="Why, for the archive record.")] = None,
+) -> None:
+    """Archive the log back to before a round was paired (restore brings it back)."""
+    with open_store() as store:
+        t = commands.undo(store, tournament, round_no, reason)
+    err.print(
+        f"archived {t.event_count} event(s) (versions {t.from_version}..{t.to_version}) "
+        f"as truncation {t.truncation_id}; `arbiter restore {tournament}` brings them back",
+        markup=False,
+    )
+
+
+@app.command("restore")
+@user_errors
+def restore(tournament: TournamentArg) -> None:
+    """Bring back the events of the latest undo, if nothing was appended since."""
+    with open_store() as store:
+        t = commands.restore(store, tournament)
+    err.print(
+        f"restored {t.event_count} event(s) of truncation {t.truncation_id}", markup=False
+    )
+
+
+@app.command("demo")
+@user_errors
+def demo(
+    out: Annotated[str, typer.Option(help="Folder for the demo's outputs.")] = "demo-output",
+    seed: Annotated[int, typer.Option(help="Random seed of the generated season.")] = 2026,
+) -> None:
+    """Generate a sample federation season, run it through the log and print standings."""
+    from pipelines.demo import run_demo
+
+    with open_store() as store:
+        run_demo(store, out, seed, console=err)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,325 @@
+"""Director commands: load a tournament, validate the request against its state, append events.
+
+Each function takes an open store, reads the stream once, and appends with the version it
+read, so a concurrent change surfaces as `WrongExpectedVersion` instead of a lost update.
+Every refusal raises `CommandError` before anything is appended.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from events.domain import Board, ByeKind, Game, Scoring, System
+from events.results import parse_result
+from events.schema import (
+    ByeGranted,
+    EventBase,
+    PlayerReentered,
+    PlayerRegistered,
+    PlayerWithdrawn,
+    ResultCorrected,
+    ResultRecorded,
+    RoundPaired,
+    TiebreaksChanged,
+    TournamentCreated,
+)
+from events.store import AppendResult, NewEvent, RecordedEvent, Store, Truncation
+from pairing.engines import pair_next_round
+from projections.state import TournamentState, project
+from projections.tiebreaks import lookup as lookup_tiebreak
+
+STREAM_PREFIX = "tournament-"
+
+
+class CommandError(ValueError):
+    """A request the tournament's state does not allow; nothing was appended."""
+
+    exit_code = 1
+
+
+def actor() -> str:
+    return os.environ.get("ARBITER_ACTOR") or getpass.getuser()
+
+
+def stream_of(tournament_id: str) -> str:
+    return STREAM_PREFIX + tournament_id
+
+
+def slugify(name: str) -> str:
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+    return slug or "tournament"
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A tournament's recorded events and the state they fold into."""
+
+    stream_id: str
+    events: list[RecordedEvent]
+    state: TournamentState
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].version
+
+
+def tournament_ids(store: Store) -> list[str]:
+    return [s.removeprefix(STREAM_PREFIX) for s in store.streams(STREAM_PREFIX)]
+
+
+def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loaded:
+    stream = stream_of(tournament_id)
+    events = store.read_stream(stream)
+    if not events:
+        known = ", ".join(tournament_ids(store)) or "none yet"
+        raise CommandError(f"unknown tournament '{tournament_id}' (known: {known})")
+    state = project((e.event for e in events), at_round=at_round)
+    if at_round is not None and not 0 <= at_round <= state.last_round:
+        raise CommandError(
+            f"{tournament_id}: --at-round {at_round} is outside 0..{state.last_round}"
+        )
+    return Loaded(stream, events, state)
+
+
+def _append(
+    store: Store, loaded: Loaded, events: Sequence[EventBase], **meta: Any
+) -> AppendResult:
+    metadata = {"actor": actor(), **meta}
+    return store.append(
+        loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
+    )
+
+
+# ------------------------------------------------------------------ tournaments
+
+
+def create_tournament(
+    store: Store,
+    *,
+    name: str,
+    game: Game,
+    system: System,
+    rounds: int,
+    cycles: int = 1,
+    scoring: Scoring | None = None,
+    tiebreaks: Sequence[str] = (),
+    pairing_params: dict[str, Any] | None = None,
+    tournament_id: str | None = None,
+) -> str:
+    """Create a tournament stream; returns its id (a slug of the name, made unique)."""
+    for code in tiebreaks:
+        lookup_tiebreak(code)
+    base = tournament_id or slugify(name)
+    tid, n = base, 1
+    while store.stream_version(stream_of(tid)) >= 0:
+        if tournament_id is not None:
+            raise CommandError(f"tournament '{tid}' already exists")
+        n += 1
+        tid = f"{base}-{n}"
+    event = TournamentCreated(
+        tournament_id=tid,
+        name=name,
+        game=game,
+        system=system,
+        rounds=rounds,
+        cycles=cycles,
+        scoring=scoring or Scoring.for_game_kind(game),
+        tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
+        pairing_params=pairing_params or {},
+    )
+    store.append(stream_of(tid), [NewEvent(event, metadata={"actor": actor()})], -1)
+    return tid
+
+
+def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
+    if system is System.ROUNDROBIN:
+        return ("SB", "WIN")
+    if game is Game.CHESS:
+        return ("BH", "SB")
+    return ("BH",)
+
+
+def set_tiebreaks(store: Store, tournament_id: str, codes: Sequence[str]) -> None:
+    for code in codes:
+        lookup_tiebreak(code)
+    loaded = load(store, tournament_id)
+    _append(store, loaded, [TiebreaksChanged(tiebreaks=tuple(codes))])
+
+
+# ------------------------------------------------------------------ players
+
+
+def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    if state.system is System.ROUNDROBIN and state.rounds:
+        raise CommandError(
+            f"{tournament_id}: a round robin's field is fixed once round 1 is paired"
+        )
+    fide_id = fields.get("fide_id")
+    if fide_id:
+        for p in state.players.values():
+            if p.fide_id == fide_id:
+                raise CommandError(
+                    f"{tournament_id}: FIDE id {fide_id} is already registered as "
+                    f"player {p.id} ({p.name})"
+                )
+    player = max(state.players, default=0) + 1
+    _append(store, loaded, [PlayerRegistered(player=player, **fields)])
+    return player
+
+
+def _player(state: TournamentState, player: int) -> None:
+    if player not in state.players:
+        raise CommandError(f"{state.id}: no player {player} (players are 1..{len(state.players)})")
+
+
+def withdraw(store: Store, tournament_id: str, player: int, from_round: int | None) -> int:
+    loaded = load(store, tournament_id)
+    _player(loaded.state, player)
+    first = from_round or loaded.state.last_round + 1
+    _append(store, loaded, [PlayerWithdrawn(player=player, from_round=first)])
+    return first
+
+
+def reenter(store: Store, tournament_id: str, player: int, from_round: int | None) -> int:
+    loaded = load(store, tournament_id)
+    _player(loaded.state, player)
+    if loaded.state.players[player].withdrawn_from is None:
+        raise CommandError(f"{tournament_id}: player {player} has not withdrawn")
+    first = from_round or loaded.state.last_round + 1
+    _append(store, loaded, [PlayerReentered(player=player, from_round=first)])
+    return first
+
+
+def grant_bye(store: Store, tournament_id: str, player: int, round_no: int, kind: ByeKind) -> None:
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    _player(state, player)
+    if kind is ByeKind.PAIRING:
+        raise CommandError("the pairing-allocated bye is given by the pairing, not by hand")
+    if round_no in state.rounds:
+        raise CommandError(f"{tournament_id}: round {round_no} is already paired")
+    if round_no > state.total_rounds:
+        raise CommandError(f"{tournament_id}: round {round_no} > {state.total_rounds} rounds")
+    _append(store, loaded, [ByeGranted(player=player, round=round_no, kind=kind)])
+
+
+# ------------------------------------------------------------------ rounds
+
+
+def pair(store: Store, tournament_id: str) -> RoundPaired:
+    """Pair the next round with the tournament's system."""
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    next_round = state.last_round + 1
+    if next_round > state.total_rounds:
+        raise CommandError(f"{tournament_id}: all {state.total_rounds} rounds are paired")
+    if state.last_round:
+        rnd = state.rounds[state.last_round]
+        missing = [b.board for b in rnd.boards if not b.has_result]
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            raise CommandError(
+                f"{tournament_id}: round {state.last_round} still lacks results on "
+                f"board(s) {shown}"
+            )
+    if len(state.players) < 2:
+        raise CommandError(f"{tournament_id}: register at least two players before pairing")
+    try:
+        boards: list[Board] = pair_next_round(state, next_round)
+    except ValueError as exc:
+        raise CommandError(f"{tournament_id}: {exc}") from exc
+    event = RoundPaired(round=next_round, boards=tuple(boards))
+    _append(store, loaded, [event], command="pair")
+    return event
+
+
+def record_result(
+    store: Store, tournament_id: str, round_no: int, board_no: int, text: str, *, correct: bool
+) -> ResultRecorded | ResultCorrected:
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    rnd = state.rounds.get(round_no)
+    if rnd is None:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} is not paired yet "
+            f"(last paired round: {state.last_round or 'none'})"
+        )
+    board = rnd.board(board_no)
+    if board is None:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} has no board {board_no} "
+            f"(boards 1..{len(rnd.boards)})"
+        )
+    if board.black is None:
+        raise CommandError(f"{tournament_id}: round {round_no} board {board_no} is a bye")
+    try:
+        parsed = parse_result(text, state.game)
+    except ValueError as exc:
+        raise CommandError(f"{tournament_id}: {exc}") from exc
+    event: ResultRecorded | ResultCorrected
+    if board.outcome is not None and board.outcome.is_known:
+        if not correct:
+            raise CommandError(
+                f"{tournament_id}: round {round_no} board {board_no} already has result "
+                f"{board.outcome.value}; use --correct to change it"
+            )
+        event = ResultCorrected(
+            round=round_no,
+            board=board_no,
+            outcome=parsed.outcome,
+            white_score=parsed.white_score,
+            black_score=parsed.black_score,
+        )
+    else:
+        event = ResultRecorded(
+            round=round_no,
+            board=board_no,
+            outcome=parsed.outcome,
+            white_score=parsed.white_score,
+            black_score=parsed.black_score,
+        )
+    _append(store, loaded, [event])
+    return event
+
+
+# ------------------------------------------------------------------ undo
+
+
+def undo(store: Store, tournament_id: str, round_no: int, reason: str | None) -> Truncation:
+    """Archive the stream back to just before round `round_no` was paired."""
+    loaded = load(store, tournament_id)
+    paired_at = next(
+        (
+            e.version
+            for e in loaded.events
+            if e.event_type == "RoundPaired" and isinstance(e.event, RoundPaired)
+            and e.event.round == round_no
+        ),
+        None,
+    )
+    if paired_at is None:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} is not paired "
+            f"(last paired round: {loaded.state.last_round or 'none'})"
+        )
+    return store.truncate(
+        loaded.stream_id,
+        paired_at - 1,
+        loaded.version,
+        actor(),
+        reason or f"undo to before round {round_no}",
+    )
+
+
+def restore(store: Store, tournament_id: str) -> Truncation:
+    load(store, tournament_id)
+    return store.restore(stream_of(tournament_id), actor())

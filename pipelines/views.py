@@ -1,0 +1,80 @@
+"""Plain-data views of the state for the read commands (the shapes of their JSON output)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.store import RecordedEvent
+from projections.standings import StandingRow
+from projections.state import TournamentState
+
+
+def player_ref(state: TournamentState, pid: int, ranks: dict[int, int]) -> dict[str, Any]:
+    p = state.players[pid]
+    return {"id": pid, "name": p.name, "start_rank": ranks[pid]}
+
+
+def players_view(state: TournamentState) -> list[dict[str, Any]]:
+    ranks = state.start_ranks()
+    ordered = sorted(state.players.values(), key=lambda p: ranks[p.id])
+    return [
+        {
+            "start_rank": ranks[p.id],
+            "id": p.id,
+            "name": p.name,
+            "rating": p.rating,
+            "federation": p.federation,
+            "title": p.title,
+            "fide_id": p.fide_id,
+            "rank": p.rank,
+            "withdrawn_from": p.withdrawn_from,
+        }
+        for p in ordered
+    ]
+
+
+def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
+    ranks = state.start_ranks()
+    rnd = state.rounds[round_no]
+    rows: list[dict[str, Any]] = []
+    for b in rnd.boards:
+        row: dict[str, Any] = {
+            "board": b.board,
+            "white": player_ref(state, b.white, ranks),
+            "black": None if b.black is None else player_ref(state, b.black, ranks),
+            "result": "bye" if b.black is None else (b.outcome.value if b.outcome else None),
+        }
+        if b.handicap or b.komi is not None:
+            row["handicap"] = b.handicap
+            row["komi"] = b.komi
+        if b.white_score is not None or b.black_score is not None:
+            row["scores"] = [b.white_score, b.black_score]
+        rows.append(row)
+    return rows
+
+
+def standings_view(state: TournamentState, rows: list[StandingRow]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": r.rank,
+            "player": {"id": r.player, "name": r.name, "start_rank": r.start_rank},
+            "rating": r.rating,
+            "federation": r.federation,
+            "points": r.points,
+            "tiebreaks": r.tiebreaks,
+        }
+        for r in rows
+    ]
+
+
+def log_view(events: list[RecordedEvent]) -> list[dict[str, Any]]:
+    return [
+        {
+            "position": e.position,
+            "version": e.version,
+            "type": e.event_type,
+            "recorded_at": e.recorded_at.isoformat(timespec="seconds") + "Z",
+            "payload": e.event.model_dump(mode="json", exclude={"type"}, exclude_defaults=True),
+        }
+        for e in events
+    ]

@@ -1,0 +1,276 @@
+"""Tournament state: a pure fold of a tournament stream's events.
+
+`project(events)` builds a fresh state and never touches the store; the same events always give
+the same state. `at_round=N` replays the tournament as it stood after round N: the stream is cut
+at the pairing of round N+1, except that later result corrections of rounds <= N still apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
+from events.schema import (
+    ByeGranted,
+    Event,
+    PlayerReentered,
+    PlayerRegistered,
+    PlayerUpdated,
+    PlayerWithdrawn,
+    ResultCorrected,
+    ResultRecorded,
+    RoundPaired,
+    TiebreaksChanged,
+    TournamentCreated,
+)
+
+
+@dataclass(slots=True)
+class PlayerState:
+    id: int
+    name: str
+    rating: int | None = None
+    federation: str | None = None
+    title: str | None = None
+    sex: str | None = None
+    birth: str | None = None
+    club: str | None = None
+    rank: str | None = None
+    fide_id: str | None = None
+    ids: dict[str, str] = field(default_factory=dict)
+    pairing_number: int | None = None
+    withdrawn_from: int | None = None
+
+    def active_in(self, round_no: int) -> bool:
+        return self.withdrawn_from is None or round_no < self.withdrawn_from
+
+
+@dataclass(slots=True)
+class BoardState:
+    board: int
+    white: int
+    black: int | None
+    handicap: int = 0
+    komi: float | None = None
+    outcome: Outcome | None = None  # None: no result recorded yet
+    white_score: float | None = None
+    black_score: float | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black is None
+
+    @property
+    def has_result(self) -> bool:
+        """A bye needs no result; a game needs a known outcome."""
+        return self.black is None or (self.outcome is not None and self.outcome.is_known)
+
+
+@dataclass(slots=True)
+class RoundState:
+    number: int
+    boards: list[BoardState]
+    by_player: dict[int, BoardState] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_player = {}
+        for b in self.boards:
+            self.by_player[b.white] = b
+            if b.black is not None:
+                self.by_player[b.black] = b
+
+    def board(self, number: int) -> BoardState | None:
+        if 1 <= number <= len(self.boards) and self.boards[number - 1].board == number:
+            return self.boards[number - 1]
+        return next((b for b in self.boards if b.board == number), None)
+
+    @property
+    def complete(self) -> bool:
+        return all(b.has_result for b in self.boards)
+
+    def players(self) -> set[int]:
+        return set(self.by_player)
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One player's round as seen from that player: a game, a bye, or nothing."""
+
+    round: int
+    opponent: int | None
+    color: str | None  # "white" / "black" / None for a bye or absence
+    points: float | None  # None while the game has no result
+    outcome: Outcome | None = None
+    bye: ByeKind | None = None
+    board: int | None = None
+
+    @property
+    def played(self) -> bool:
+        """A game actually played over the board (not a forfeit, bye or absence)."""
+        return (
+            self.opponent is not None
+            and self.outcome is not None
+            and self.outcome.is_known
+            and not self.outcome.is_forfeit
+        )
+
+
+@dataclass(slots=True)
+class TournamentState:
+    settings: TournamentCreated
+    tiebreaks: tuple[str, ...]
+    players: dict[int, PlayerState] = field(default_factory=dict)
+    rounds: dict[int, RoundState] = field(default_factory=dict)
+    byes: dict[int, dict[int, ByeKind]] = field(default_factory=dict)  # round -> player -> kind
+    version: int = -1
+
+    @property
+    def id(self) -> str:
+        return self.settings.tournament_id
+
+    @property
+    def game(self) -> Game:
+        return self.settings.game
+
+    @property
+    def system(self) -> System:
+        return self.settings.system
+
+    @property
+    def scoring(self) -> Scoring:
+        return self.settings.scoring
+
+    @property
+    def total_rounds(self) -> int:
+        return self.settings.rounds * self.settings.cycles
+
+    @property
+    def last_round(self) -> int:
+        return max(self.rounds, default=0)
+
+    def start_ranks(self) -> dict[int, int]:
+        """Start rank of each player: fixed pairing numbers, else rating (desc), then name."""
+        players = list(self.players.values())
+        if players and all(p.pairing_number is not None for p in players):
+            ordered = sorted(players, key=lambda p: (p.pairing_number, p.id))
+        else:
+            ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name.casefold(), p.id))
+        return {p.id: i for i, p in enumerate(ordered, start=1)}
+
+    def pairings(self, player: int, through_round: int | None = None) -> list[Pairing]:
+        """The player's rounds 1..through_round (default: every paired round)."""
+        last = self.last_round if through_round is None else through_round
+        return [self.pairing(player, r) for r in range(1, last + 1)]
+
+    def pairing(self, player: int, round_no: int) -> Pairing:
+        rnd = self.rounds.get(round_no)
+        if rnd is not None:
+            b = rnd.by_player.get(player)
+            if b is not None:
+                return self._board_pairing(player, round_no, b)
+        kind = self.byes.get(round_no, {}).get(player)
+        if kind is not None:
+            return Pairing(round_no, None, None, self.scoring.for_bye(kind), bye=kind)
+        # Not paired and no bye: absent (counts as a zero-point bye).
+        return Pairing(round_no, None, None, 0.0 if rnd is not None else None, bye=ByeKind.ZERO)
+
+    def _board_pairing(self, player: int, round_no: int, b: BoardState) -> Pairing:
+        if b.black is None:
+            return Pairing(
+                round_no,
+                None,
+                None,
+                self.scoring.for_bye(ByeKind.PAIRING),
+                bye=ByeKind.PAIRING,
+                board=b.board,
+            )
+        is_white = b.white == player
+        points = None
+        if b.outcome is not None:
+            pts = self.scoring.for_game(b.outcome)
+            if pts is not None:
+                points = pts[0] if is_white else pts[1]
+        return Pairing(
+            round_no,
+            b.black if is_white else b.white,
+            "white" if is_white else "black",
+            points,
+            outcome=b.outcome,
+            board=b.board,
+        )
+
+    def points(self, player: int, through_round: int | None = None) -> float:
+        return sum(p.points or 0.0 for p in self.pairings(player, through_round))
+
+
+def _apply_result(state: TournamentState, e: ResultRecorded | ResultCorrected) -> None:
+    rnd = state.rounds.get(e.round)
+    board = rnd.board(e.board) if rnd is not None else None
+    if board is None:
+        return  # validated by the command that appended it; ignore on replay of odd imports
+    board.outcome = e.outcome
+    board.white_score = e.white_score
+    board.black_score = e.black_score
+
+
+def _board_state(b: Board) -> BoardState:
+    return BoardState(b.board, b.white, b.black, b.handicap, b.komi)
+
+
+def evolve(state: TournamentState | None, event: Event) -> TournamentState:
+    """Apply one event. The state is built fresh by `project`, so mutation stays local."""
+    if state is None:
+        if not isinstance(event, TournamentCreated):
+            raise ValueError(f"a tournament stream must start with TournamentCreated: {event.type}")
+        return TournamentState(settings=event, tiebreaks=event.tiebreaks, version=0)
+    match event:
+        case TournamentCreated():
+            raise ValueError("TournamentCreated may appear only once in a stream")
+        case TiebreaksChanged(tiebreaks=codes):
+            state.tiebreaks = codes
+        case PlayerRegistered():
+            data = event.model_dump(exclude={"type", "player"})
+            state.players[event.player] = PlayerState(id=event.player, **data)
+        case PlayerUpdated():
+            p = state.players[event.player]
+            for name, value in event.model_dump(exclude={"type", "player"}).items():
+                if value is not None:
+                    setattr(p, name, value)
+        case PlayerWithdrawn(player=pid, from_round=r):
+            state.players[pid].withdrawn_from = r
+        case PlayerReentered(player=pid):
+            state.players[pid].withdrawn_from = None
+        case ByeGranted(player=pid, round=r, kind=kind):
+            state.byes.setdefault(r, {})[pid] = kind
+        case RoundPaired(round=r, boards=boards):
+            state.rounds[r] = RoundState(r, [_board_state(b) for b in boards])
+        case ResultRecorded() | ResultCorrected():
+            _apply_result(state, event)
+    state.version += 1
+    return state
+
+
+def _round_of(event: Event) -> int | None:
+    if isinstance(event, RoundPaired | ResultRecorded | ResultCorrected | ByeGranted):
+        return event.round
+    return None
+
+
+def project(events: Iterable[Event], at_round: int | None = None) -> TournamentState:
+    """Fold a tournament stream into its state, optionally as it stood after `at_round`."""
+    state: TournamentState | None = None
+    cut = False
+    for event in events:
+        if at_round is not None:
+            r = _round_of(event)
+            if isinstance(event, RoundPaired) and event.round > at_round:
+                cut = True
+            if r is not None and r > at_round:
+                continue
+            if cut and not isinstance(event, ResultRecorded | ResultCorrected):
+                continue
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("empty tournament stream")
+    return state
