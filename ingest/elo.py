@@ -272,6 +272,12 @@ def parse_elo_date(text: str) -> tuple[date, date | None] | None:
     return start, end
 
 
+def _date_problem(text: str) -> str:
+    if _DATE_RANGE.fullmatch(text.strip()) is None:
+        return "bad %%Date"
+    return "impossible %%Date (no such day, or a range that ends before it starts)"
+
+
 def _id(token: str) -> int | None:
     return None if token.startswith("?") else int(token)
 
@@ -518,7 +524,7 @@ def parse_elo(path: Path, data: bytes | None = None) -> EloFile:
                 str(path),
                 3,
                 9,
-                "bad %%Date, using the file name's date",
+                f"{_date_problem(header.date)}, using the file name's date",
                 found=header.date,
                 expected="'DD/MM/YYYY[ - DD/MM/YYYY]'",
             )
