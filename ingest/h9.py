@@ -277,8 +277,8 @@ def check_cross_table(
 ) -> list[IngestError]:
     """Opponent numbers exist, each pairing appears on both rows, results mirror.
 
-    ``rows`` are ``(number, line, cells, cell columns)``. Colours must be opposite and handicaps equal
-    when both rows state them.
+    ``rows`` are ``(number, line, cells, cell columns)``. Colours must be opposite and
+    handicaps equal when both rows state them.
     """
     errors: list[IngestError] = []
     by_number = {number: (line, cells) for number, line, cells, _ in rows}
