@@ -1,0 +1,119 @@
+"""Pure input/output model for Swiss pairing, mirroring TRF semantics (formats.md 1.4-1.5).
+
+The model is what a caller knows about a tournament before a round is paired: every player's
+history (opponent, colour and result code per round), the scoring, the total number of rounds,
+the initial colour, prohibited pairs, acceleration and the requested byes of the round to pair.
+It is built from a TRF file by :func:`pairing.swiss.from_trf.swiss_input_from_trf`, or from the
+live tournament state by the caller.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = ["Colour", "HistoryEntry", "Result", "Scoring", "SwissInput", "SwissPlayer", "SwissRound"]
+
+
+class Colour(Enum):
+    """Colour of one round; ``NONE`` when no game was played."""
+
+    WHITE = "w"
+    BLACK = "b"
+    NONE = "-"
+
+
+class Result(Enum):
+    """TRF result codes (formats.md 1.5); ``BLANK`` is read as a zero-point bye."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    FORFEIT_WIN = "+"
+    FORFEIT_LOSS = "-"
+    WIN_UNRATED = "W"
+    DRAW_UNRATED = "D"
+    LOSS_UNRATED = "L"
+    HALF_BYE = "H"
+    FULL_BYE = "F"
+    PAB = "U"
+    ZERO_BYE = "Z"
+    BLANK = " "
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class HistoryEntry(_Frozen):
+    """One round of a player's history."""
+
+    opponent: int | None = None
+    colour: Colour = Colour.NONE
+    result: Result = Result.ZERO_BYE
+
+
+class Scoring(_Frozen):
+    """Points per outcome (bbpPairings' BBW/BBD/BBL/BBZ/BBF/BBU); defaults 1 / ½ / 0."""
+
+    win: Decimal = Decimal(1)
+    draw: Decimal = Decimal("0.5")
+    loss: Decimal = Decimal(0)
+    zero_bye: Decimal = Decimal(0)
+    forfeit_loss: Decimal = Decimal(0)
+    pab: Decimal = Decimal(1)
+
+
+class SwissPlayer(_Frozen):
+    """A player: pairing number, rating and history of the rounds already played."""
+
+    number: int = Field(ge=1)
+    rating: int = Field(default=0, ge=0)
+    history: tuple[HistoryEntry, ...] = ()
+    accelerations: tuple[Decimal, ...] = ()
+    """Fictitious points per round (index 0 = round 1), from XXA/250 or Baku acceleration."""
+
+
+class SwissInput(_Frozen):
+    """Everything a Swiss system needs to pair round ``rounds_played + 1``."""
+
+    players: tuple[SwissPlayer, ...]
+    rounds_played: int = Field(ge=0)
+    total_rounds: int = Field(ge=1)
+    initial_colour: Colour = Colour.WHITE
+    scoring: Scoring = Scoring()
+    forbidden: tuple[frozenset[int], ...] = ()
+    """Groups of players who must not meet each other in the round to pair."""
+    absent: frozenset[int] = frozenset()
+    """Players not paired in the round (requested H/F/Z byes, withdrawals)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> SwissInput:
+        numbers = [p.number for p in self.players]
+        if sorted(numbers) != list(range(1, len(numbers) + 1)):
+            raise ValueError("pairing numbers must be 1..n without gaps or repeats")
+        for player in self.players:
+            if len(player.history) > self.rounds_played:
+                raise ValueError(
+                    f"player {player.number} has {len(player.history)} rounds of history, "
+                    f"expected at most {self.rounds_played}"
+                )
+        if self.rounds_played >= self.total_rounds:
+            raise ValueError(
+                f"{self.rounds_played} rounds played out of {self.total_rounds}: nothing to pair"
+            )
+        return self
+
+    @property
+    def round_to_pair(self) -> int:
+        """1-based number of the round being paired."""
+        return self.rounds_played + 1
+
+
+class SwissRound(_Frozen):
+    """A paired round: boards in order as (white, black) pairing numbers, and the PAB."""
+
+    boards: tuple[tuple[int, int], ...]
+    pab: int | None = None
