@@ -100,6 +100,11 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+def _first(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The first row, having consumed the whole result (DuckDB 2 results stream)."""
+    return rows[0] if rows else None
+
+
 def _row_to_event(row: tuple[Any, ...]) -> RecordedEvent:
     return RecordedEvent(*row)
 
@@ -118,7 +123,7 @@ def _connect(path: str, timeout: float) -> duckdb.DuckDBPyConnection:
             if time.monotonic() >= deadline:
                 match = _LOCK_PID.search(text)
                 raise StoreBusy(path, int(match.group(1)) if match else None) from exc
-            time.sleep(delay * (1 + random.random()))  # noqa: S311 - jitter, not crypto
+            time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.25)
 
 
@@ -158,7 +163,7 @@ class DuckDBStore:
                 con.commit()
 
     def _meta(self, con: duckdb.DuckDBPyConnection, key: str) -> int:
-        row = con.execute("SELECT value FROM log_meta WHERE key = ?", [key]).fetchone()
+        row = _first(con.execute("SELECT value FROM log_meta WHERE key = ?", [key]).fetchall())
         assert row is not None
         return int(row[0])
 
@@ -169,10 +174,12 @@ class DuckDBStore:
         return first
 
     def _version(self, con: duckdb.DuckDBPyConnection, stream_id: str) -> int:
-        row = con.execute(
-            "SELECT coalesce(max(stream_version), -1) FROM events WHERE stream_id = ?",
-            [stream_id],
-        ).fetchone()
+        row = _first(
+            con.execute(
+                "SELECT coalesce(max(stream_version), -1) FROM events WHERE stream_id = ?",
+                [stream_id],
+            ).fetchall()
+        )
         assert row is not None
         return int(row[0])
 
@@ -221,7 +228,8 @@ class DuckDBStore:
                 try:
                     con.execute(f"INSERT INTO events SELECT {_EVENT_COLUMNS} FROM _batch")
                 finally:
-                    con.unregister("_batch")
+                    with contextlib.suppress(duckdb.Error):  # an aborted transaction refuses it
+                        con.unregister("_batch")
         return AppendResult(
             stream_id,
             expected_version + 1,
@@ -255,33 +263,32 @@ class DuckDBStore:
     def append_frame(self, frame: pl.DataFrame) -> int:
         if frame.height == 0:
             return 0
-        frame = frame.select(
-            [pl.col(name).cast(dtype) for name, dtype in BULK_COLUMNS.items()]
-        )
-        with self._transaction() as con:
-            con.register("_bulk", frame.to_arrow())
-            try:
+        frame = frame.select([pl.col(name).cast(dtype) for name, dtype in BULK_COLUMNS.items()])
+        self._con.register("_bulk", frame.to_arrow())
+        try:
+            with self._transaction() as con:
                 self._check_bulk_versions(con)
                 first = self._take(con, "next_position", frame.height)
                 con.execute(
-                    f"INSERT INTO events SELECT {first - 1} + row_number() OVER () AS "  # noqa: S608
+                    f"INSERT INTO events SELECT {first - 1} + row_number() OVER () AS "
                     "global_position, stream_id, stream_version, event_id, event_type, "
                     "schema_version, payload, metadata, ?::TIMESTAMP FROM _bulk",
                     [_now()],
                 )
-            except duckdb.ConstraintException as exc:
-                raise EventIdConflict(
-                    f"bulk append rejected, nothing appended: {str(exc).splitlines()[0]}"
-                ) from exc
-            finally:
-                con.unregister("_bulk")
+        except duckdb.ConstraintException as exc:
+            raise EventIdConflict(
+                f"bulk append rejected, nothing appended: {str(exc).splitlines()[0]}"
+            ) from exc
+        finally:
+            self._con.unregister("_bulk")
         return frame.height
 
     @staticmethod
     def _check_bulk_versions(con: duckdb.DuckDBPyConnection) -> None:
         """Every stream in the batch must continue its stored version without gaps."""
-        bad = con.execute(
-            """
+        bad = _first(
+            con.execute(
+                """
             WITH b AS (
                 SELECT stream_id, min(stream_version) AS lo, max(stream_version) AS hi,
                        count(*) AS n
@@ -296,14 +303,13 @@ class DuckDBStore:
             WHERE b.lo != coalesce(cur.v, -1) + 1 OR b.hi - b.lo + 1 != b.n
             LIMIT 1
             """
-        ).fetchone()
+            ).fetchall()
+        )
         if bad is not None:
             stream, actual, lo, hi, n = bad
             if lo != actual + 1:
                 raise WrongExpectedVersion(str(stream), int(lo) - 1, int(actual))
-            raise StoreError(
-                f"bulk append: stream {stream} has {n} rows for versions {lo}..{hi}"
-            )
+            raise StoreError(f"bulk append: stream {stream} has {n} rows for versions {lo}..{hi}")
 
     # ---------------------------------------------------------------- reads
 
@@ -315,7 +321,7 @@ class DuckDBStore:
         limit = to_version if to_version is not None else 2**62
         with self._lock:
             rows = self._con.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? "  # noqa: S608
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? "
                 "AND stream_version <= ? ORDER BY stream_version",
                 [stream_id, limit],
             ).fetchall()
@@ -324,7 +330,7 @@ class DuckDBStore:
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
         with self._lock:
             rows = self._con.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > ? "  # noqa: S608
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > ? "
                 "ORDER BY global_position LIMIT ?",
                 [after_position, limit if limit is not None else 2**62],
             ).fetchall()
@@ -333,11 +339,12 @@ class DuckDBStore:
     def read_frame(self, after_position: int = 0, stream_prefix: str | None = None) -> pl.DataFrame:
         with self._lock:
             rel = self._con.sql(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > $after "  # noqa: S608
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > $after "
                 "AND starts_with(stream_id, $prefix) ORDER BY global_position",
                 params={"after": after_position, "prefix": stream_prefix or ""},
             )
-            return rel.pl()
+            frame: pl.DataFrame = rel.pl()
+            return frame
 
     def streams(self, prefix: str = "") -> list[str]:
         with self._lock:
@@ -350,9 +357,11 @@ class DuckDBStore:
 
     def contains_event(self, event_id: str) -> bool:
         with self._lock:
-            row = self._con.execute(
-                "SELECT count(*) FROM events WHERE event_id = ?", [event_id]
-            ).fetchone()
+            row = _first(
+                self._con.execute(
+                    "SELECT count(*) FROM events WHERE event_id = ?", [event_id]
+                ).fetchall()
+            )
         return row is not None and int(row[0]) > 0
 
     def log_epoch(self) -> int:
@@ -368,11 +377,13 @@ class DuckDBStore:
             actual = self._version(con, stream_id)
             if actual != expected_version:
                 raise WrongExpectedVersion(stream_id, expected_version, actual)
-            span = con.execute(
-                "SELECT count(*), min(global_position), max(global_position) FROM events "
-                "WHERE stream_id = ? AND stream_version > ?",
-                [stream_id, keep_through],
-            ).fetchone()
+            span = _first(
+                con.execute(
+                    "SELECT count(*), min(global_position), max(global_position) FROM events "
+                    "WHERE stream_id = ? AND stream_version > ?",
+                    [stream_id, keep_through],
+                ).fetchall()
+            )
             assert span is not None
             count, lo_pos, hi_pos = span
             if not count:
@@ -381,7 +392,7 @@ class DuckDBStore:
                 )
             tid = self._take(con, "next_truncation", 1)
             con.execute(
-                f"INSERT INTO events_archive SELECT ?, {_EVENT_COLUMNS} FROM events "  # noqa: S608
+                f"INSERT INTO events_archive SELECT ?, {_EVENT_COLUMNS} FROM events "
                 "WHERE stream_id = ? AND stream_version > ?",
                 [tid, stream_id, keep_through],
             )
@@ -409,11 +420,13 @@ class DuckDBStore:
 
     def restore(self, stream_id: str, actor: str) -> Truncation:
         with self._transaction() as con:
-            row = con.execute(
-                "SELECT truncation_id, from_version FROM truncations WHERE stream_id = ? "
-                "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
-                [stream_id],
-            ).fetchone()
+            row = _first(
+                con.execute(
+                    "SELECT truncation_id, from_version FROM truncations WHERE stream_id = ? "
+                    "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
+                    [stream_id],
+                ).fetchall()
+            )
             if row is None:
                 raise RestoreRefused(f"stream {stream_id} has no truncated events to restore")
             tid, from_version = int(row[0]), int(row[1])
@@ -423,14 +436,16 @@ class DuckDBStore:
                     f"cannot restore truncation {tid} of {stream_id}: {actual - from_version + 1} "
                     "event(s) were appended since; undo them first"
                 )
-            n_row = con.execute(
-                "SELECT count(*) FROM events_archive WHERE truncation_id = ?", [tid]
-            ).fetchone()
+            n_row = _first(
+                con.execute(
+                    "SELECT count(*) FROM events_archive WHERE truncation_id = ?", [tid]
+                ).fetchall()
+            )
             assert n_row is not None
             count = int(n_row[0])
             first = self._take(con, "next_position", count)
             con.execute(
-                f"INSERT INTO events SELECT {first - 1} + row_number() OVER "  # noqa: S608
+                f"INSERT INTO events SELECT {first - 1} + row_number() OVER "
                 "(ORDER BY stream_version), stream_id, stream_version, event_id, event_type, "
                 "schema_version, payload, metadata, recorded_at FROM events_archive "
                 "WHERE truncation_id = ?",
@@ -446,24 +461,25 @@ class DuckDBStore:
     def truncations(self, stream_id: str | None = None) -> list[Truncation]:
         with self._lock:
             rows = self._con.execute(
-                "SELECT * FROM truncations WHERE ? IS NULL OR stream_id = ? "
-                "ORDER BY truncation_id",
+                "SELECT * FROM truncations WHERE ? IS NULL OR stream_id = ? ORDER BY truncation_id",
                 [stream_id, stream_id],
             ).fetchall()
         return [Truncation(*r) for r in rows]
 
     def _truncation(self, tid: int) -> Truncation:
         with self._lock:
-            row = self._con.execute(
-                "SELECT * FROM truncations WHERE truncation_id = ?", [tid]
-            ).fetchone()
+            row = _first(
+                self._con.execute(
+                    "SELECT * FROM truncations WHERE truncation_id = ?", [tid]
+                ).fetchall()
+            )
         assert row is not None
         return Truncation(*row)
 
     def archived(self, truncation_id: int) -> list[RecordedEvent]:
         with self._lock:
             rows = self._con.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events_archive WHERE truncation_id = ? "  # noqa: S608
+                f"SELECT {_EVENT_COLUMNS} FROM events_archive WHERE truncation_id = ? "
                 "ORDER BY stream_version",
                 [truncation_id],
             ).fetchall()

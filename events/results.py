@@ -72,9 +72,7 @@ def parse_result(text: str, game: Game) -> ParsedResult:
             outcome = Outcome.WHITE_WINS if white_won else Outcome.BLACK_WINS
             if margin is None:
                 return ParsedResult(outcome)
-            return ParsedResult(
-                outcome, margin if white_won else 0.0, 0.0 if white_won else margin
-            )
+            return ParsedResult(outcome, margin if white_won else 0.0, 0.0 if white_won else margin)
     if game in {Game.OTHELLO, Game.CARROM} and raw not in {"1-0", "0-1", "0-0"}:
         m = _SCORES.match(raw)
         if m:

@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, JsonValue, TypeAdapter
+from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
 from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
 
@@ -98,9 +98,11 @@ class ByeGranted(EventBase):
     round: int = Field(ge=1)
     kind: ByeKind
 
-    def model_post_init(self, context: Any, /) -> None:
+    @model_validator(mode="after")
+    def _requested(self) -> ByeGranted:
         if self.kind is ByeKind.PAIRING:
             raise ValueError("a pairing-allocated bye is part of RoundPaired, not ByeGranted")
+        return self
 
 
 class RoundPaired(EventBase):

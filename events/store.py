@@ -172,7 +172,9 @@ class Store(Protocol):
 
     def read_stream(self, stream_id: str, to_version: int | None = None) -> list[RecordedEvent]: ...
 
-    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]: ...
+    def read_all(
+        self, after_position: int = 0, limit: int | None = None
+    ) -> list[RecordedEvent]: ...
 
     def read_frame(self, after_position: int = 0, stream_prefix: str | None = None) -> pl.DataFrame:
         """Events as a polars frame (for projections that need speed), ordered by position."""

@@ -79,9 +79,8 @@ def pair_round_robin(ordered_players: list[int], round_no: int, cycles: int = 1)
     field = count + count % 2
     games: list[Board] = []
     bye: int | None = None
-    for white, black in berger_round(field, k):
-        if reverse:
-            white, black = black, white
+    for first, second in berger_round(field, k):
+        white, black = (second, first) if reverse else (first, second)
         if max(white, black) > count:
             bye = ordered_players[min(white, black) - 1]
             continue

@@ -40,7 +40,9 @@ _state: dict[str, str] = {}
 FormatOpt = Annotated[
     Format, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
 ]
-TournamentArg = Annotated[str, typer.Argument(help="Tournament id (see `arbiter tournament list`).")]
+TournamentArg = Annotated[
+    str, typer.Argument(help="Tournament id (see `arbiter tournament list`).")
+]
 
 
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -116,9 +118,7 @@ def tournament_create(
     scoring: Annotated[
         str | None, typer.Option(help="Points for win,draw,loss, e.g. 3,1,0.")
     ] = None,
-    tiebreaks: Annotated[
-        str | None, typer.Option(help="Tie-break chain, e.g. 'BH,SB'.")
-    ] = None,
+    tiebreaks: Annotated[str | None, typer.Option(help="Tie-break chain, e.g. 'BH,SB'.")] = None,
     tournament_id: Annotated[
         str | None, typer.Option("--id", help="Explicit id instead of one made from the name.")
     ] = None,
@@ -323,7 +323,7 @@ def standings(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    emit(views.standings_view(state, compute_standings(state, chain)), fmt)
+    emit(views.standings_view(compute_standings(state, chain)), fmt)
 
 
 @app.command("log")
@@ -335,8 +335,9 @@ def log(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
     rows = views.log_view(loaded.events)
     if fmt is Format.TEXT:
         for r in rows:
-            sys.stdout.write(f"{r['position']:>8} v{r['version']:<5} {r['type']:<18} "
-                             f"{r['payload']}\n")
+            sys.stdout.write(
+                f"{r['position']:>8} v{r['version']:<5} {r['type']:<18} {r['payload']}\n"
+            )
         return
     emit(rows, fmt)
 
@@ -366,9 +367,7 @@ def restore(tournament: TournamentArg) -> None:
     """Bring back the events of the latest undo, if nothing was appended since."""
     with open_store() as store:
         t = commands.restore(store, tournament)
-    err.print(
-        f"restored {t.event_count} event(s) of truncation {t.truncation_id}", markup=False
-    )
+    err.print(f"restored {t.event_count} event(s) of truncation {t.truncation_id}", markup=False)
 
 
 @app.command("demo")

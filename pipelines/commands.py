@@ -88,9 +88,7 @@ def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loade
     return Loaded(stream, events, state)
 
 
-def _append(
-    store: Store, loaded: Loaded, events: Sequence[EventBase], **meta: Any
-) -> AppendResult:
+def _append(store: Store, loaded: Loaded, events: Sequence[EventBase], **meta: Any) -> AppendResult:
     metadata = {"actor": actor(), **meta}
     return store.append(
         loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
@@ -228,8 +226,7 @@ def pair(store: Store, tournament_id: str) -> RoundPaired:
         if missing:
             shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
             raise CommandError(
-                f"{tournament_id}: round {state.last_round} still lacks results on "
-                f"board(s) {shown}"
+                f"{tournament_id}: round {state.last_round} still lacks results on board(s) {shown}"
             )
     if len(state.players) < 2:
         raise CommandError(f"{tournament_id}: register at least two players before pairing")
@@ -301,7 +298,8 @@ def undo(store: Store, tournament_id: str, round_no: int, reason: str | None) ->
         (
             e.version
             for e in loaded.events
-            if e.event_type == "RoundPaired" and isinstance(e.event, RoundPaired)
+            if e.event_type == "RoundPaired"
+            and isinstance(e.event, RoundPaired)
             and e.event.round == round_no
         ),
         None,

@@ -123,7 +123,7 @@ def run_demo(store: Store, out: str, seed: int, console: Console) -> list[str]:
         state = commands.load(store, tid).state
         rows = standings(state)
         (out_dir / f"{tid}-standings.json").write_text(
-            json.dumps(views.standings_view(state, rows), ensure_ascii=False, indent=2) + "\n",
+            json.dumps(views.standings_view(rows), ensure_ascii=False, indent=2) + "\n",
             encoding="utf-8",
         )
         table = Table(title=f"{plan.name} ({plan.game.value}, {state.last_round} rounds)")

@@ -58,9 +58,7 @@ def render(rows: Sequence[dict[str, Any]], fmt: Format) -> str:
         return "(none)\n"
     widths = {c: max(len(c), *(len(r.get(c, "")) for r in flat)) for c in columns}
     lines = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
-    lines.extend(
-        "  ".join(r.get(c, "").ljust(widths[c]) for c in columns).rstrip() for r in flat
-    )
+    lines.extend("  ".join(r.get(c, "").ljust(widths[c]) for c in columns).rstrip() for r in flat)
     return "\n".join(lines) + "\n"
 
 

@@ -53,7 +53,7 @@ def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]
     return rows
 
 
-def standings_view(state: TournamentState, rows: list[StandingRow]) -> list[dict[str, Any]]:
+def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
     return [
         {
             "rank": r.rank,
