@@ -270,6 +270,7 @@ def _dates(value: str) -> tuple[date, date] | None:
 
 _TAG = re.compile(r";\s*([A-Z]{2})\[(.*)\]\s*")
 _TOKEN = re.compile(r"\S+")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?=?")
 
 
 def check_cross_table(
@@ -395,6 +396,7 @@ class _Reader:
         self.errors: list[IngestError] = []
         self.rounds: int | None = None
         self.columns: dict[int, tuple[int, ...]] = {}
+        self.seen = 0
 
     def error(self, line: int, column: int, message: str, found: str, expected: str) -> None:
         self.errors.append(IngestError(self.path, line, column, message, found, expected))
@@ -414,6 +416,8 @@ class _Reader:
             self.player(data, comment.strip() if semicolon else "", number)
 
     def player(self, data: str, comment: str, line: int) -> None:
+        # A rejected line still takes its number, so later opponents keep their meaning.
+        self.seen += 1
         tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(data)]
         pin: str | None = None
         if tokens and tokens[-1][0].startswith("|"):
@@ -450,8 +454,13 @@ class _Reader:
             first -= 1
         if first == last:
             first = last = len(rest)
+        for token, column in rest[last:]:
+            # Placement columns after the results are numbers; anything else is a bad cell.
+            if not _NUMBER.fullmatch(token):
+                self.error(line, column, "unknown result code", token, "e.g. '12+/w3', '0='")
+                return
         cells = tuple(c for c in (parse_cell(t) for t, _ in rest[first:last]) if c is not None)
-        count = len(self.columns) + 1
+        count = self.seen
         self.columns[count] = tuple(c for _, c in rest[first:last])
         self.entries.append(
             H9Player(
