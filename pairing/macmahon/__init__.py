@@ -1,0 +1,20 @@
+"""Mac-Mahon and Swiss pairing as OpenGotha computes it (pairing.md §4)."""
+
+from pairing.macmahon.cost import CostBreakdown
+from pairing.macmahon.engine import pair, prepare_round
+from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult, GoTournament, Pairing
+from pairing.macmahon.params import Edition, MacMahonParams
+
+__all__ = [
+    "CostBreakdown",
+    "Edition",
+    "GoBye",
+    "GoGame",
+    "GoPlayer",
+    "GoResult",
+    "GoTournament",
+    "MacMahonParams",
+    "Pairing",
+    "pair",
+    "prepare_round",
+]

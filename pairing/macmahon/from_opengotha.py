@@ -1,0 +1,120 @@
+"""Engine inputs from an OpenGotha file's records (``ingest.opengotha``); no I/O here."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ingest.opengotha import OGTournament
+from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult, GoTournament
+from pairing.macmahon.params import (
+    Criterion,
+    DuddMode,
+    Edition,
+    HandicapBase,
+    MacMahonParams,
+    SeedSystem,
+)
+
+__all__ = ["params_from_opengotha", "tournament_from_opengotha"]
+
+
+def tournament_from_opengotha(source: OGTournament) -> GoTournament:
+    rounds = source.general.number_of_rounds if source.general is not None else 5
+    rounds = max([rounds, *(g.round for g in source.games), *(b.round for b in source.byes)])
+    return GoTournament(
+        number_of_rounds=rounds,
+        players=tuple(
+            GoPlayer(
+                key=p.key,
+                name=p.name,
+                first_name=p.first_name,
+                rank=p.rank,
+                rating=p.rating,
+                club=p.club,
+                country=p.country,
+                smms_correction=p.smms_correction,
+                participating=p.participating,
+                final_registration=p.registering_status == "FIN",
+            )
+            for p in source.players
+        ),
+        games=tuple(
+            GoGame(
+                round=g.round,
+                white=g.white,
+                black=g.black,
+                handicap=g.handicap,
+                result=GoResult(g.result.value),
+                by_default=g.by_default,
+            )
+            for g in source.games
+        ),
+        byes=tuple(GoBye(round=b.round, player=b.player) for b in source.byes),
+        clubs_groups=tuple(g.clubs for g in source.clubs_groups or ()),
+    )
+
+
+def params_from_opengotha(source: OGTournament, edition: Edition = Edition.V2024) -> MacMahonParams:
+    """The file's parameter sets; missing sets keep OpenGotha's Mac-Mahon defaults."""
+    values: dict[str, object] = {"edition": edition}
+    general = source.general
+    if general is not None:
+        values.update(
+            number_of_rounds=general.number_of_rounds,
+            mm_floor=general.mm_floor,
+            mm_bar=general.mm_bar,
+            mm_zero=general.mm_zero,
+            category_lower_limits=general.category_lower_limits[
+                : max(general.number_of_categories - 1, 0)
+            ],
+            nbw2_absent=general.nbw2_absent,
+            nbw2_bye=general.nbw2_bye,
+            mms2_absent=general.mms2_absent,
+            mms2_bye=general.mms2_bye,
+            round_down_nbw_mms=general.round_down_nbw_mms,
+            count_not_played_as_half_point=general.count_not_played_as_half_point,
+        )
+    if source.placement_criteria is not None:
+        criteria = tuple(Criterion.parse(n) for n in source.placement_criteria)
+        values["placement_criteria"] = tuple(c for c in criteria if c is not Criterion.NUL) or (
+            Criterion.NUL,
+        )
+    handicap = source.handicap
+    if handicap is not None:
+        base = handicap.base or ("MMS" if handicap.based_on_mms else "RANK")
+        values.update(
+            handicap_base=HandicapBase(base) if base in ("MMS", "RANK") else HandicapBase.MMS,
+            no_handicap_rank_threshold=handicap.no_hd_rank_threshold,
+            handicap_correction=handicap.correction,
+            handicap_ceiling=handicap.ceiling,
+        )
+    pairing = source.pairing
+    if pairing is not None:
+        values.update(
+            avoid_duplicate_game=pairing.avoid_duplicate_game,
+            random=pairing.random,
+            balance_wb=pairing.balance_wb,
+            nx1_factor=Fraction(pairing.standard_nx1_factor),
+            avoid_mixing_categories=pairing.avoid_mixing_categories,
+            minimize_score_difference=pairing.minimize_score_difference,
+            dudd_weight=pairing.dudd_weight,
+            compensate_dudd=pairing.compensate_dudd,
+            dudd_upper_mode=DuddMode(pairing.dudd_upper_mode),
+            dudd_lower_mode=DuddMode(pairing.dudd_lower_mode),
+            maximize_seeding=pairing.maximize_seeding,
+            last_round_for_seed_system1=pairing.last_round_for_seed_system1,
+            seed_system1=SeedSystem(pairing.seed_system1),
+            seed_system2=SeedSystem(pairing.seed_system2),
+            additional_criterion1=Criterion.parse(pairing.additional_placement_crit_system1),
+            additional_criterion2=Criterion.parse(pairing.additional_placement_crit_system2),
+            bar_threshold_active=pairing.bar_threshold_active,
+            rank_threshold=pairing.rank_threshold,
+            nb_wins_threshold_active=pairing.nb_wins_threshold_active,
+            minimize_handicap=pairing.minimize_handicap,
+            avoid_same_geo=pairing.avoid_same_geo,
+            prefer_mms_diff_rather_than_same_country=(
+                pairing.prefer_mms_diff_rather_than_same_country
+            ),
+            prefer_mms_diff_rather_than_same_club=pairing.prefer_mms_diff_rather_than_same_club,
+        )
+    return MacMahonParams.model_validate(values)
