@@ -49,6 +49,12 @@ def pair(swiss: SwissInput) -> SwissRound:
         forbidden=forbidden,
     )
     present = [p for p in states if p.number not in swiss.absent]
+    # Effective pairing numbers: players absent now who never took part in a pairing are
+    # skipped (they matter for the parity used by the colour rule 5.2.5).
+    rank: dict[int, int] = {}
+    for p in states:
+        if p.number not in swiss.absent or any(r.participated for r in p.rounds):
+            rank[p.index] = len(rank)
     present.sort(key=lambda p: (-ctx.score[p.index], p.index))
     matching = _Pairing(ctx, present).run()
     pairs: list[tuple[PlayerState, PlayerState]] = []
@@ -59,7 +65,8 @@ def pair(swiss: SwissInput) -> SwissRound:
             pab = p
         elif p.index < mate:
             opponent = states[mate]
-            white = _colour_for(ctx, p, opponent, swiss.initial_colour) is Colour.WHITE
+            colour = _colour_for(ctx, p, opponent, swiss.initial_colour, rank)
+            white = colour is Colour.WHITE
             pairs.append((p, opponent) if white else (opponent, p))
     pairs.sort(key=lambda wb: _board_key(wb[0], wb[1]))
     return SwissRound(
@@ -110,7 +117,9 @@ def _neutral_colour(p: PlayerState, o: PlayerState) -> Colour:
     return Colour.NONE
 
 
-def _colour_for(ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colour) -> Colour:
+def _colour_for(
+    ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colour, rank: dict[int, int]
+) -> Colour:
     """Colour of ``p`` against ``o`` (C.04.3 article 5)."""
     neutral = _neutral_colour(p, o)
     if neutral is not Colour.NONE:
@@ -118,8 +127,8 @@ def _colour_for(ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colo
     p_lower = (ctx.score[p.index], -p.index) < (ctx.score[o.index], -o.index)
     if p.colour_preference is Colour.NONE:
         if p_lower:
-            return initial if o.index & 1 else invert(initial)
-        return invert(initial) if p.index & 1 else initial
+            return initial if rank[o.index] & 1 else invert(initial)
+        return invert(initial) if rank[p.index] & 1 else initial
     return invert(o.colour_preference) if p_lower else p.colour_preference
 
 
@@ -193,8 +202,11 @@ class _Pairing:
                     if score[mates[v]] < top:
                         single = False
                         break
+            # C9: the fewer unplayed games, the higher the rank, so the PAB goes to the
+            # player with the fewest unplayed games.
             counts = sorted(
-                p.played_games for p, s in zip(order, score, strict=True) if s == bye_score
+                (p.played_games for p, s in zip(order, score, strict=True) if s == bye_score),
+                reverse=True,
             )
             for rank, games in enumerate(counts):
                 ctx.played_games_rank[games] = rank
