@@ -138,7 +138,15 @@ class DuckDBStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._con = _connect(self.path, busy_timeout)
         self._lock = threading.Lock()
-        self._con.execute(_SCHEMA)
+        # Commands open and close the file each time; a checkpoint at every close would cost
+        # more than the command. Commits are still fsynced to the WAL, and a small threshold
+        # keeps the WAL (replayed at open) short.
+        self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
+        self._con.execute("SET checkpoint_threshold = '1MB'")
+        if not self._con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'truncations'"
+        ).fetchall()[0][0]:
+            self._con.execute(_SCHEMA)
 
     def __enter__(self) -> DuckDBStore:
         return self

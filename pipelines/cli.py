@@ -1,95 +1,30 @@
-"""The `arbiter` command line: thin typer commands over `pipelines.commands` and the views."""
+"""The `arbiter` command line: thin typer commands over `pipelines.commands` and the views.
+
+Commands of other areas live in their own modules (`pipelines.cli_*`), imported at the end so
+that they register on the same app.
+"""
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
 
 from events.domain import ByeKind, Game, Scoring, System
-from events.duckdb_store import DuckDBStore, default_store_path
-from events.store import StoreError
 from pipelines import commands, views
+from pipelines.cli_common import (
+    FormatOpt,
+    TournamentArg,
+    app,
+    err,
+    open_store,
+    player_app,
+    tournament_app,
+    user_errors,
+)
 from pipelines.output import Format, emit
 from projections.standings import standings as compute_standings
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-app = typer.Typer(
-    help="arbiter: tournaments, results and rating lists for chess, go, othello and carrom.",
-    no_args_is_help=True,
-    pretty_exceptions_show_locals=False,
-    add_completion=False,
-)
-tournament_app = typer.Typer(help="Create and list tournaments.", no_args_is_help=True)
-player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
-app.add_typer(tournament_app, name="tournament")
-app.add_typer(player_app, name="player")
-
-_state: dict[str, str] = {}
-
-FormatOpt = Annotated[
-    Format, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-]
-TournamentArg = Annotated[
-    str, typer.Argument(help="Tournament id (see `arbiter tournament list`).")
-]
-
-
-def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    """Report user errors in one line on stderr with the documented exit code, no traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except StoreError as exc:
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(exc.exit_code) from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            err.print(f"error: invalid {where}: {first['msg']}", markup=False)
-            raise typer.Exit(1) from None
-        except ValueError as exc:  # domain errors are ValueError subclasses with a message
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(1) from None
-
-    return wrapper
-
-
-@contextmanager
-def open_store() -> Iterator[DuckDBStore]:
-    store = DuckDBStore(_state.get("store") or default_store_path())
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-@app.callback()
-def _main(
-    store: Annotated[
-        str | None,
-        typer.Option(
-            "--store",
-            envvar="ARBITER_STORE",
-            help="Event store: a DuckDB file (default ./arbiter.duckdb).",
-        ),
-    ] = None,
-) -> None:
-    if store:
-        _state["store"] = store
-
 
 # ------------------------------------------------------------------ tournaments
 
@@ -385,3 +320,7 @@ def demo(
 
 def main() -> None:
     app()
+
+
+# Command modules of other areas register on `app` when imported.
+from pipelines import cli_ingest, cli_ratings  # noqa: E402, F401

@@ -1,0 +1,1 @@
+"""`arbiter` commands for the ratings area; they register on the shared app when imported."""
