@@ -132,6 +132,53 @@ class ResultCorrected(EventBase):
     reason: str | None = None
 
 
+class FileIngested(EventBase):
+    """A submitted file was loaded; stream `file-<sha256>` makes re-ingesting it a no-op."""
+
+    type: Literal["FileIngested"] = "FileIngested"
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    path: str
+    format: str
+    tournament_id: str | None = None
+    players: int = Field(0, ge=0)
+    games: int = Field(0, ge=0)
+    warnings: tuple[str, ...] = ()
+
+
+class FederationPlayerRegistered(EventBase):
+    """A player in the federation registry (stream `player-<scheme>-<id>`)."""
+
+    type: Literal["FederationPlayerRegistered"] = "FederationPlayerRegistered"
+    scheme: str = Field(description="fide, egd, wof, ffg, aga, or local for id-less players")
+    federation_id: str
+    name: str
+    country: str | None = None
+    birth: str | None = None
+    sex: str | None = None
+
+
+class FederationPlayerUpdated(EventBase):
+    type: Literal["FederationPlayerUpdated"] = "FederationPlayerUpdated"
+    name: str | None = None
+    country: str | None = None
+
+
+class RatingListPublished(EventBase):
+    """A rating list was computed and published (stream `ratinglist-<method>`).
+
+    `as_of_position` is the last log position the list read, so the list is reproducible.
+    """
+
+    type: Literal["RatingListPublished"] = "RatingListPublished"
+    method: str
+    as_of: dt.date
+    as_of_position: int = Field(ge=0)
+    content_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    players: int = Field(ge=0)
+    output: str
+    parameters: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 Event = Annotated[
     TournamentCreated
     | TiebreaksChanged
@@ -142,7 +189,11 @@ Event = Annotated[
     | ByeGranted
     | RoundPaired
     | ResultRecorded
-    | ResultCorrected,
+    | ResultCorrected
+    | FileIngested
+    | FederationPlayerRegistered
+    | FederationPlayerUpdated
+    | RatingListPublished,
     Field(discriminator="type"),
 ]
 
@@ -161,6 +212,10 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         RoundPaired,
         ResultRecorded,
         ResultCorrected,
+        FileIngested,
+        FederationPlayerRegistered,
+        FederationPlayerUpdated,
+        RatingListPublished,
     )
 }
 
