@@ -1,4 +1,9 @@
-"""Standings: points, then the tournament's tie-break chain; remaining ties share a place."""
+"""Standings: points, then the tournament's tie-break chain; remaining ties share a place.
+
+The chain is applied in order. Ordinary tie-breaks are computed for everyone at once; a grouped
+one (direct encounter) is computed inside each group still tied on points and the tie-breaks
+before it. Undefined values (None) rank after every number.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from projections.state import TournamentState
-from projections.tiebreaks import lookup
+from projections.tiebreaks import Tiebreak, TiebreakOptions, build_context, lookup
+
+SortKey = tuple[tuple[int, float], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,24 +28,47 @@ class StandingRow:
     tiebreaks: dict[str, float | None]
 
 
+def _component(value: float | None, higher_is_better: bool) -> tuple[int, float]:
+    if value is None:
+        return (1, 0.0)
+    return (0, -value if higher_is_better else value)
+
+
+def _groups(players: Sequence[int], keys: dict[int, SortKey]) -> list[list[int]]:
+    by_key: dict[SortKey, list[int]] = {}
+    for pid in players:
+        by_key.setdefault(keys[pid], []).append(pid)
+    return [g for g in by_key.values() if len(g) > 1] + [g for g in by_key.values() if len(g) == 1]
+
+
 def standings(
-    state: TournamentState, tiebreaks: Sequence[str] | None = None, through_round: int | None = None
+    state: TournamentState,
+    tiebreaks: Sequence[str] | None = None,
+    through_round: int | None = None,
+    options: TiebreakOptions | None = None,
 ) -> list[StandingRow]:
+    """Rows in rank order after round `through_round` (default: the last paired round)."""
     codes = list(state.tiebreaks if tiebreaks is None else tiebreaks)
+    chain: list[Tiebreak] = [lookup(code) for code in codes]
     through = state.last_round if through_round is None else through_round
-    values = {code: lookup(code).compute(state, through) for code in codes}
+    ctx = build_context(state, through, options)
     starts = state.start_ranks()
-    points = {pid: state.points(pid, through) for pid in state.players}
+    points = {pid: pr.points for pid, pr in ctx.players.items()}
+    keys: dict[int, SortKey] = {pid: (_component(points[pid], True),) for pid in ctx.players}
+    values: dict[str, dict[int, float | None]] = {}
+    for code, tb in zip(codes, chain, strict=True):
+        if tb.grouped:
+            column = tb.evaluate(ctx, _groups(list(ctx.players), keys), starts)
+        else:
+            column = tb.evaluate(ctx)
+        values[code] = column
+        for pid in ctx.players:
+            keys[pid] = (*keys[pid], _component(column.get(pid), tb.higher_is_better))
 
-    def key(pid: int) -> tuple[float, ...]:
-        # None (undefined) sorts below every defined value.
-        chain = [v if (v := values[c][pid]) is not None else float("-inf") for c in codes]
-        return (-points[pid], *(-x for x in chain))
-
-    ordered = sorted(state.players, key=lambda pid: (key(pid), starts[pid]))
+    ordered = sorted(ctx.players, key=lambda pid: (keys[pid], starts[pid]))
     rows: list[StandingRow] = []
     for i, pid in enumerate(ordered):
-        tied = i > 0 and key(pid) == key(ordered[i - 1])
+        tied = i > 0 and keys[pid] == keys[ordered[i - 1]]
         rank = rows[-1].rank if tied else i + 1
         p = state.players[pid]
         rows.append(
@@ -50,7 +80,7 @@ def standings(
                 rating=p.rating,
                 federation=p.federation,
                 points=points[pid],
-                tiebreaks={c: values[c][pid] for c in codes},
+                tiebreaks={c: values[c].get(pid) for c in codes},
             )
         )
     return rows

@@ -1,81 +1,149 @@
-"""Tie-break registry: each code (C.07 / EGF style) maps to one function over the state.
+"""Tie-break registry: each code (C.07 / EGF / SoL) maps to one function over a shared context.
 
-A tie-break function returns a value per player (None where undefined for that player);
-higher is better unless the registry entry says otherwise.
+`lookup("BH/C1")` parses the modifiers and returns a `Tiebreak`; its `compute(state, through)`
+gives a value per player (None where undefined). Higher is better unless the entry says
+otherwise (direct encounter). Functions read a `TiebreakContext` built once per standings
+computation, so a chain of tie-breaks walks the tournament state only once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from projections.state import TournamentState
+from projections.tiebreaks import buchholz, counts, encounter, performance
+from projections.tiebreaks.context import TiebreakContext, TiebreakOptions, build_context
+from projections.tiebreaks.spec import TiebreakSpec, UnknownTiebreak, parse_code
+
+__all__ = [
+    "REGISTRY",
+    "Definition",
+    "Tiebreak",
+    "TiebreakContext",
+    "TiebreakOptions",
+    "UnknownTiebreak",
+    "Values",
+    "build_context",
+    "lookup",
+]
 
 Values = dict[int, float | None]
-TiebreakFn = Callable[[TournamentState, int], Values]
+EvaluateFn = Callable[[TiebreakContext, TiebreakSpec], Values]
+GroupFn = Callable[[TiebreakContext, Sequence[Sequence[int]], dict[int, int]], Values]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A registered tie-break: its code, name, function and the modifiers it accepts."""
+
+    code: str
+    name: str
+    evaluate: EvaluateFn | None = None
+    modifiers: str = ""  # letters of the accepted modifiers: C (cut), M (median), U, L
+    higher_is_better: bool = True
+    grouped: GroupFn | None = None  # computed inside groups tied on the earlier criteria
 
 
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
-    code: str
-    name: str
-    compute: TiebreakFn  # (state, through_round) -> values
+    """A tie-break as used in a chain: the definition plus its parsed modifiers."""
+
+    spec: TiebreakSpec
+    definition: Definition
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.definition.higher_is_better
+
+    @property
+    def grouped(self) -> bool:
+        return self.definition.grouped is not None
+
+    def evaluate(
+        self,
+        ctx: TiebreakContext,
+        groups: Sequence[Sequence[int]] | None = None,
+        start: dict[int, int] | None = None,
+    ) -> Values:
+        """Values over a built context; grouped tie-breaks need the tied groups."""
+        if self.definition.grouped is not None:
+            ranks = start or {pid: pid for pid in ctx.players}
+            if groups is None:
+                by_points: dict[float, list[int]] = {}
+                for pid, pr in ctx.players.items():
+                    by_points.setdefault(pr.points, []).append(pid)
+                groups = list(by_points.values())
+            return self.definition.grouped(ctx, groups, ranks)
+        assert self.definition.evaluate is not None
+        return self.definition.evaluate(ctx, self.spec)
+
+    def compute(
+        self, state: TournamentState, through: int, options: TiebreakOptions | None = None
+    ) -> Values:
+        """Values after round `through`; a grouped tie-break splits the groups tied on points."""
+        return self.evaluate(build_context(state, through, options), start=state.start_ranks())
 
 
-class UnknownTiebreak(ValueError):
-    def __init__(self, code: str) -> None:
-        known = ", ".join(sorted(REGISTRY))
-        super().__init__(f"unknown tie-break '{code}' (known: {known})")
+def _chess() -> list[Definition]:
+    b, c, p = buchholz, counts, performance
+    return [
+        Definition("BH", "Buchholz", b.buchholz, "CM"),
+        Definition("FB", "Fore Buchholz", b.fore_buchholz, "CM"),
+        Definition("SB", "Sonneborn-Berger", b.sonneborn_berger, "CM"),
+        Definition("AOB", "Average of opponents' Buchholz", b.average_of_buchholz),
+        Definition("ABH", "Score as seen by the opponents' Buchholz", b.adjusted_score_values),
+        Definition("AFB", "Score as seen by the opponents' Fore Buchholz", b.adjusted_fore_values),
+        Definition("WIN", "Number of wins", c.wins),
+        Definition("WON", "Games won over the board", c.games_won),
+        Definition("BPG", "Games played with black", c.black_games),
+        Definition("BWG", "Games won with black", c.black_wins),
+        Definition("REP", "Rounds one elected to play", c.rounds_elected_to_play),
+        Definition("GE", "Rounds one elected to play (2023 name)", c.rounds_elected_to_play),
+        Definition("VUR", "Voluntarily unplayed rounds", c.voluntary_unplayed),
+        Definition("PS", "Progressive scores", c.progressive, "C"),
+        Definition("KS", "Koya system", c.koya, "L"),
+        Definition("STD", "Points under 1/½/0", c.standard_points),
+        Definition("ARO", "Average rating of opponents", p.average_rating, "CMU"),
+        Definition("TPR", "Tournament performance rating", p.performance_rating, "U"),
+        Definition("PTP", "Perfect tournament performance", p.perfect_performance, "U"),
+        Definition("APRO", "Average of opponents' TPR", p.average_performance_of_opponents, "U"),
+        Definition(
+            "APPO", "Average of opponents' PTP", p.average_perfect_performance_of_opponents, "U"
+        ),
+        Definition(
+            "DE", "Direct encounter", higher_is_better=False, grouped=encounter.direct_encounter
+        ),
+    ]
 
 
-def _points(state: TournamentState, through: int) -> dict[int, float]:
-    return {pid: state.points(pid, through) for pid in state.players}
-
-
-def buchholz(state: TournamentState, through: int) -> Values:
-    """Sum of the opponents' scores (games with a real opponent only)."""
-    pts = _points(state, through)
-    return {
-        pid: sum(pts[p.opponent] for p in state.pairings(pid, through) if p.opponent is not None)
-        for pid in state.players
-    }
-
-
-def sonneborn_berger(state: TournamentState, through: int) -> Values:
-    """Sum over games of the opponent's score times the points scored against him."""
-    pts = _points(state, through)
-    return {
-        pid: sum(
-            pts[p.opponent] * (p.points or 0.0)
-            for p in state.pairings(pid, through)
-            if p.opponent is not None
-        )
-        for pid in state.players
-    }
-
-
-def wins(state: TournamentState, through: int) -> Values:
-    win = state.scoring.win
-    return {
-        pid: float(
-            sum(1 for p in state.pairings(pid, through) if p.points is not None and p.points >= win)
-        )
-        for pid in state.players
-    }
-
-
-REGISTRY: dict[str, Tiebreak] = {
-    t.code: t
-    for t in (
-        Tiebreak("BH", "Buchholz", buchholz),
-        Tiebreak("SB", "Sonneborn-Berger", sonneborn_berger),
-        Tiebreak("WIN", "Number of wins", wins),
-    )
-}
+REGISTRY: dict[str, Definition] = {d.code: d for d in _chess()}
 
 
 def lookup(code: str) -> Tiebreak:
-    try:
-        return REGISTRY[code.upper()]
-    except KeyError:
-        raise UnknownTiebreak(code) from None
+    """The tie-break for a code such as `BH`, `bh/c1` or `ARO/C1/U1400`.
+
+    :raises UnknownTiebreak: for an unknown code or a modifier the tie-break does not take.
+    """
+    spec = parse_code(code)
+    definition = REGISTRY.get(spec.base)
+    if definition is None:
+        raise UnknownTiebreak(code, ", ".join(sorted(REGISTRY)))
+    allowed = definition.modifiers
+    used = {
+        "C": spec.cut_low > 0 and spec.cut_high == 0,
+        "M": spec.cut_high > 0,
+        "U": spec.unrated is not None,
+        "L": spec.limit_percent is not None,
+    }
+    if any(on and letter not in allowed for letter, on in used.items()):
+        raise UnknownTiebreak(code, f"{definition.code} takes modifiers '{allowed or 'none'}'")
+    return Tiebreak(spec, definition)
