@@ -14,8 +14,6 @@ import pytest
 
 from ingest.trf import Colour as TrfColour
 from ingest.trf import (
-    InitialColourRecord,
-    PlayerRecord,
     ResultCode,
     TotalRoundsRecord,
     TrfFile,
@@ -23,9 +21,8 @@ from ingest.trf import (
 )
 from pairing.dutch import pair
 from pairing.swiss.from_trf import swiss_input_from_trf
+from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
-
-_NOT_PAIRED = {ResultCode.HALF_BYE, ResultCode.FULL_BYE, ResultCode.ZERO_BYE, ResultCode.BLANK}
 
 # Identical rounds reached per file (file stem -> rounds); files not listed must match fully.
 KNOWN_MISMATCHES: dict[str, int] = {"dutch_33_p063_r11": 9}
@@ -37,23 +34,6 @@ def _initial_colour(trf: TrfFile, total: int) -> TrfColour:
     # What the generator drew: infer it from the complete file, as bbpPairings would.
     complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", total + 1)))
     return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
-
-
-def cut_before(trf: TrfFile, k: int, total: int, colour: TrfColour) -> TrfFile:
-    """The file as it was before round k: history of rounds < k, round-k byes, XXR, XXC."""
-    records: list[object] = []
-    for record in trf.records:
-        if isinstance(record, PlayerRecord):
-            rounds = list(record.rounds[: k - 1])
-            if len(record.rounds) >= k:
-                entry = record.rounds[k - 1]
-                if entry.opponent is None and entry.result in _NOT_PAIRED:
-                    rounds.append(entry)
-            records.append(replace(record, rounds=tuple(rounds), points=None))
-        else:
-            records.append(record)
-    records += [TotalRoundsRecord("XXR", total), InitialColourRecord(colour)]
-    return replace(trf, records=tuple(records))  # type: ignore[arg-type]
 
 
 def played_round(trf: TrfFile, k: int) -> tuple[set[tuple[int, int]], int | None]:
@@ -91,7 +71,7 @@ def test_dutch_rounds_identical_to_bbppairings(stem: str) -> None:
     colour = _initial_colour(trf, total)
     identical: list[int] = []
     for k in range(1, total + 1):
-        result = pair(swiss_input_from_trf(cut_before(trf, k, total, colour)))
+        result = pair(swiss_input_from_trf(cut_before_round(trf, k, total, colour)))
         if (set(result.boards), result.pab) == played_round(trf, k):
             identical.append(k)
     print(f"{stem}: {len(identical)}/{total} rounds identical")

@@ -1,0 +1,149 @@
+"""``arbiter-pairings``: a drop-in pairing engine with the bbpPairings/JaVaFo command line.
+
+    arbiter-pairings --dutch in.trf -p [out.txt]     pair the next round
+    arbiter-pairings --dutch in.trf -c               re-pair every played round and compare
+
+Exit codes (formats.md 2.6): 0 paired (also for -c with differences), 1 no valid pairing,
+3 invalid input or request, 5 file access error. Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from ingest.errors import IngestError
+from ingest.trf import Colour as TrfColour
+from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
+from pairing.dutch import NoValidPairingError, pair
+from pairing.swiss.from_trf import swiss_input_from_trf
+from pairing.swiss.model import SwissRound
+from projections.exports.trf import cut_before_round
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE = 0, 1, 3, 5
+VERSION = "arbiter-pairings 0.1 (FIDE Dutch 2025 rules, bbpPairings v6 compatible)"
+
+
+def format_round(result: SwissRound) -> str:
+    """The ``-p`` output: number of boards, then ``white black`` lines, the PAB as ``id 0``."""
+    lines = [f"{w} {b}" for w, b in result.boards]
+    if result.pab is not None:
+        lines.append(f"{result.pab} 0")
+    return "\n".join([str(len(lines)), *lines]) + "\n"
+
+
+def _played(trf: TrfFile, k: int) -> SwissRound:
+    boards: list[tuple[int, int]] = []
+    pab = None
+    for player in trf.players:
+        if len(player.rounds) >= k:
+            entry = player.rounds[k - 1]
+            if entry.opponent is not None and entry.colour.value == "w":
+                boards.append((player.number, entry.opponent))
+            elif entry.result.value == "U":
+                pab = player.number
+    return SwissRound(boards=tuple(boards), pab=pab)
+
+
+def _initial_colour(trf: TrfFile, played: int) -> TrfColour:
+    complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
+    return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
+
+
+def _check(trf: TrfFile, name: str) -> None:
+    played = max((len(p.rounds) for p in trf.players), default=0)
+    total = max(trf.total_rounds or played, played)
+    colour = _initial_colour(trf, played)
+    for k in range(1, played + 1):
+        print(f"{name}: Round #{k}")
+        request = swiss_input_from_trf(cut_before_round(trf, k, total, colour))
+        try:
+            ours = pair(request)
+        except NoValidPairingError:
+            print(f"No valid pairing exists for round {k}.")
+            continue
+        theirs = _played(trf, k)
+        if set(ours.boards) != set(theirs.boards) or ours.pab != theirs.pab:
+            print("Checker pairings   Tournament pairings")
+            mine = format_round(ours).splitlines()[1:]
+            file = format_round(theirs).splitlines()[1:]
+            for i in range(max(len(mine), len(file))):
+                left = mine[i] if i < len(mine) else ""
+                right = file[i] if i < len(file) else ""
+                print(f"{left:<18} {right}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arbiter-pairings", description=__doc__.splitlines()[0])
+    system = parser.add_mutually_exclusive_group()
+    system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (2025 rules)")
+    system.add_argument("--burstein", action="store_true", help="Burstein (not available yet)")
+    parser.add_argument("-r", action="store_true", help="print the version")
+    parser.add_argument("input", nargs="?", help="TRF input file")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("-p", nargs="?", const="-", metavar="OUTPUT", help="pair the next round")
+    mode.add_argument("-c", action="store_true", help="check every played round")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    if args.r:
+        print(VERSION)
+        if args.input is None:
+            return EXIT_OK
+    if args.input is None or (args.p is None and not args.c):
+        print("error: give an input file and -p [output] or -c", file=sys.stderr)
+        return EXIT_INVALID
+    if args.burstein:
+        print("error: the Burstein system is not available yet", file=sys.stderr)
+        return EXIT_INVALID
+    path = Path(args.input)
+    try:
+        trf = parse_trf(path)
+    except OSError as exc:
+        print(f"error: {path}: {exc.strerror}", file=sys.stderr)
+        return EXIT_FILE
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    for warning in trf.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    system = (trf.system or "FIDE_DUTCH_2025").upper()
+    if not system.startswith("FIDE_DUTCH"):
+        print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        if args.c:
+            _check(trf, path.name)
+            return EXIT_OK
+        result = pair(swiss_input_from_trf(trf))
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except NoValidPairingError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return EXIT_NO_PAIRING
+    except ValueError as exc:
+        print(f"error: {path}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_INVALID
+    text = format_round(result)
+    if args.p == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.p).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: {args.p}: {exc.strerror}", file=sys.stderr)
+            return EXIT_FILE
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

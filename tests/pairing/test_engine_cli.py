@@ -1,0 +1,73 @@
+"""The bbpPairings/JaVaFo command-line contract of ``arbiter-pairings``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.engine_cli import main
+from tests.conftest import require_testdata
+
+
+def _players(n: int) -> str:
+    return "\n".join(
+        f"001 {i:>4}      Test{i:04d} Player{i:04d}               {2500 - 10 * i:>4}"
+        f"                             0.0 {i:>4}"
+        for i in range(1, n + 1)
+    )
+
+
+def test_pair_writes_the_documented_output(tmp_path: Path) -> None:
+    source = tmp_path / "in.trf"
+    source.write_text(f"XXR 5\nXXC white1\n{_players(11)}\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    assert main(["--dutch", str(source), "-p", str(out)]) == 0
+    # formats.md 2.3
+    assert out.read_text().split("\n") == [
+        "6", "1 6", "7 2", "3 8", "9 4", "5 10", "11 0", "",
+    ]  # fmt: skip
+
+
+def test_invalid_input_exits_3_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "bad.trf"
+    source.write_text(f"XXR 5\n{_players(2)}\n152 X\n", encoding="utf-8")
+    assert main(["--dutch", str(source), "-p"]) == 3
+    err = capsys.readouterr().err
+    assert f"{source}:4:5: bad initial colour" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_rounds_and_missing_file(tmp_path: Path) -> None:
+    source = tmp_path / "norounds.trf"
+    source.write_text(_players(4) + "\n", encoding="utf-8")
+    assert main(["--dutch", str(source), "-p"]) == 3
+    assert main(["--dutch", str(tmp_path / "absent.trf"), "-p"]) == 5
+
+
+def test_no_valid_pairing_exits_1(tmp_path: Path) -> None:
+    source = tmp_path / "forbidden.trf"
+    source.write_text(f"XXR 5\nXXC white1\n{_players(2)}\nXXP 1 2\n", encoding="utf-8")
+    assert main(["--dutch", str(source), "-p"]) == 1
+
+
+def test_unknown_result_is_an_error_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _players(2).splitlines()
+    lines[0] += "     2 w ?"
+    lines[1] += "     1 b ?"
+    source = tmp_path / "unknown.trf"
+    source.write_text("XXR 5\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["--dutch", str(source), "-p"]) == 3
+    assert "unknown result" in capsys.readouterr().err
+
+
+@pytest.mark.golden
+def test_checker_reports_every_round(capsys: pytest.CaptureFixture[str]) -> None:
+    path = require_testdata("chess", "dutch", "dutch_03_p010_r07.trf")
+    assert main(["--dutch", str(path), "-c"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"dutch_03_p010_r07.trf: Round #{k}" for k in range(1, 8)]
