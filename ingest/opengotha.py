@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from ingest.errors import IngestError
-from pairing.go_common import parse_rank
+from events.go_ranks import parse_rank
 
 __all__ = [
     "ClubsGroup",

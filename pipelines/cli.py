@@ -57,8 +57,28 @@ def tournament_create(
     tournament_id: Annotated[
         str | None, typer.Option("--id", help="Explicit id instead of one made from the name.")
     ] = None,
+    bar: Annotated[str | None, typer.Option(help="Mac-Mahon bar (go rank such as 4d).")] = None,
+    floor: Annotated[
+        str | None, typer.Option(help="Mac-Mahon floor (go rank such as 20k).")
+    ] = None,
+    komi: Annotated[float | None, typer.Option(help="Go: komi of even games.")] = None,
+    initial_colour: Annotated[
+        str | None,
+        typer.Option(help="Swiss chess: colour of the top seed in round 1 (white/black)."),
+    ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
+    from events.go_ranks import parse_rank
+
+    params: dict[str, object] = {}
+    if bar is not None:
+        params["mm_bar"] = parse_rank(bar)
+    if floor is not None:
+        params["mm_floor"] = parse_rank(floor)
+    if komi is not None:
+        params["komi"] = komi
+    if initial_colour is not None:
+        params["initial_colour"] = initial_colour
     with open_store() as store:
         tid = commands.create_tournament(
             store,
@@ -70,6 +90,7 @@ def tournament_create(
             scoring=_scoring(scoring, game),
             tiebreaks=_codes(tiebreaks),
             tournament_id=tournament_id,
+            pairing_params=params,
         )
     err.print(f"created {system.value} {game.value} tournament '{name}'", markup=False)
     sys.stdout.write(tid + "\n")

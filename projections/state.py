@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
+from events.go_ranks import MIN_RANK, parse_rank
 from events.schema import (
     ByeGranted,
     Event,
@@ -93,6 +94,16 @@ class RoundState:
         return set(self.by_player)
 
 
+def _rank_value(rank: str | None) -> int:
+    """Go rank as an integer for ordering (higher is stronger); unranked players last."""
+    if rank is None:
+        return MIN_RANK - 1
+    try:
+        return parse_rank(rank)
+    except ValueError:
+        return MIN_RANK - 1
+
+
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """One player's round as seen from that player: a game, a bye, or nothing."""
@@ -155,7 +166,10 @@ class TournamentState:
         if players and all(p.pairing_number is not None for p in players):
             ordered = sorted(players, key=lambda p: (p.pairing_number, p.id))
         else:
-            ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name.casefold(), p.id))
+            ordered = sorted(
+                players,
+                key=lambda p: (-_rank_value(p.rank), -(p.rating or 0), p.name.casefold(), p.id),
+            )
         return {p.id: i for i, p in enumerate(ordered, start=1)}
 
     def pairings(self, player: int, through_round: int | None = None) -> list[Pairing]:

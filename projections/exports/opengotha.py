@@ -20,7 +20,7 @@ from ingest.opengotha import (
     PairingParameters,
     RawElement,
 )
-from pairing.go_common import format_rank
+from events.go_ranks import format_rank
 
 __all__ = ["dump_opengotha", "write_opengotha"]
 

@@ -1,0 +1,170 @@
+"""Adapters from the live tournament state to each engine's own input model, and back.
+
+Engines keep plain inputs of their own (TRF-like histories for Swiss chess, OpenGotha-like
+records for go); these functions are the only place that knows both sides.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from events.domain import Board, ByeKind, Outcome
+from events.go_ranks import parse_rank
+from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, MacMahonParams
+from pairing.swiss.model import (
+    Colour,
+    HistoryEntry,
+    Result,
+    Scoring,
+    SwissInput,
+    SwissPlayer,
+    SwissRound,
+)
+from projections.state import Pairing, TournamentState
+
+_BYE_CODES = {
+    ByeKind.HALF: Result.HALF_BYE,
+    ByeKind.FULL: Result.FULL_BYE,
+    ByeKind.ZERO: Result.ZERO_BYE,
+    ByeKind.PAIRING: Result.PAB,
+}
+
+
+def _code(p: Pairing, state: TournamentState) -> Result:
+    if p.bye is not None:
+        return _BYE_CODES[p.bye]
+    outcome = p.outcome
+    white = p.color == "white"
+    if outcome is None or outcome is Outcome.UNKNOWN:
+        raise ValueError(f"round {p.round} board {p.board} has no result yet")
+    if outcome.is_forfeit:
+        won = (outcome is Outcome.WHITE_WINS_FORFEIT and white) or (
+            outcome is Outcome.BLACK_WINS_FORFEIT and not white
+        )
+        return Result.FORFEIT_WIN if won else Result.FORFEIT_LOSS
+    if p.points is None:
+        raise ValueError(f"round {p.round} board {p.board} has no result yet")
+    if p.points >= state.scoring.win:
+        return Result.WIN
+    if p.points <= state.scoring.loss:
+        return Result.LOSS
+    return Result.DRAW
+
+
+def _decimal(x: float) -> Decimal:
+    return Decimal(str(x))
+
+
+def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict[int, int]]:
+    """The Swiss input to pair `round_no`, and the map pairing number -> player id."""
+    ranks = state.start_ranks()
+    by_number = {n: pid for pid, n in ranks.items()}
+    players = []
+    for number in sorted(by_number):
+        pid = by_number[number]
+        history = []
+        for p in state.pairings(pid, round_no - 1):
+            colour = {"white": Colour.WHITE, "black": Colour.BLACK}.get(p.color or "", Colour.NONE)
+            opponent = ranks[p.opponent] if p.opponent is not None else None
+            history.append(HistoryEntry(opponent=opponent, colour=colour, result=_code(p, state)))
+        players.append(
+            SwissPlayer(
+                number=number, rating=state.players[pid].rating or 0, history=tuple(history)
+            )
+        )
+    absent = {ranks[pid] for pid in state.byes.get(round_no, {})}
+    absent |= {ranks[pid] for pid, p in state.players.items() if not p.active_in(round_no)}
+    s = state.scoring
+    initial = str(state.settings.pairing_params.get("initial_colour", "w"))
+    swiss = SwissInput(
+        players=tuple(players),
+        rounds_played=round_no - 1,
+        total_rounds=state.total_rounds,
+        initial_colour=Colour.BLACK if initial.lower().startswith("b") else Colour.WHITE,
+        scoring=Scoring(
+            win=_decimal(s.win),
+            draw=_decimal(s.draw),
+            loss=_decimal(s.loss),
+            zero_bye=_decimal(s.zero_bye),
+            forfeit_loss=_decimal(s.forfeit_loss),
+            pab=_decimal(s.for_bye(ByeKind.PAIRING)),
+        ),
+        absent=frozenset(absent),
+    )
+    return swiss, by_number
+
+
+def swiss_boards(result: SwissRound, by_number: dict[int, int]) -> list[Board]:
+    boards = [
+        Board(board=i, white=by_number[w], black=by_number[b])
+        for i, (w, b) in enumerate(result.boards, start=1)
+    ]
+    if result.pab is not None:
+        boards.append(Board(board=len(boards) + 1, white=by_number[result.pab], black=None))
+    return boards
+
+
+_GO_RESULTS = {
+    Outcome.WHITE_WINS: (GoResult.WHITE_WINS, False),
+    Outcome.BLACK_WINS: (GoResult.BLACK_WINS, False),
+    Outcome.DRAW: (GoResult.EQUAL, False),
+    Outcome.BOTH_WIN: (GoResult.BOTH_WIN, False),
+    Outcome.BOTH_LOSE: (GoResult.BOTH_LOSE, False),
+    Outcome.WHITE_WINS_FORFEIT: (GoResult.WHITE_WINS, True),
+    Outcome.BLACK_WINS_FORFEIT: (GoResult.BLACK_WINS, True),
+    Outcome.DOUBLE_FORFEIT: (GoResult.BOTH_LOSE, True),
+    Outcome.UNKNOWN: (GoResult.UNKNOWN, False),
+}
+
+
+def go_tournament(state: TournamentState) -> GoTournament:
+    players = []
+    for pid, p in sorted(state.players.items()):
+        if p.rank is None:
+            raise ValueError(f"player {pid} ({p.name}) has no go rank; register with --rank")
+        participating = tuple(
+            p.active_in(r) and pid not in state.byes.get(r, {})
+            for r in range(1, state.total_rounds + 1)
+        )
+        players.append(
+            GoPlayer(
+                key=str(pid),
+                name=p.name,
+                rank=parse_rank(p.rank),
+                rating=p.rating or 0,
+                club=p.club or "",
+                country=p.federation or "",
+                participating=participating,
+            )
+        )
+    games = []
+    byes = []
+    for r, rnd in sorted(state.rounds.items()):
+        for b in rnd.boards:
+            if b.black is None:
+                byes.append(GoBye(round=r, player=str(b.white)))
+                continue
+            result, by_default = _GO_RESULTS[b.outcome or Outcome.UNKNOWN]
+            games.append(
+                GoGame(
+                    round=r,
+                    white=str(b.white),
+                    black=str(b.black),
+                    handicap=b.handicap,
+                    result=result,
+                    by_default=by_default,
+                )
+            )
+    return GoTournament(
+        number_of_rounds=state.total_rounds,
+        players=tuple(players),
+        games=tuple(games),
+        byes=tuple(byes),
+    )
+
+
+def go_params(state: TournamentState, swiss: bool) -> MacMahonParams:
+    raw = {k: v for k, v in state.settings.pairing_params.items() if k != "komi"}
+    if swiss:
+        return MacMahonParams.swiss(number_of_rounds=state.total_rounds, **raw)
+    return MacMahonParams.model_validate({**raw, "number_of_rounds": state.total_rounds})
