@@ -1,8 +1,8 @@
-"""Dutch pairing speed on chess/perf: round 6 of 100 and 500 players (pairing.md 2.7).
+"""Dutch pairing speed on chess/perf: round 6 of 100 (and 500) players (pairing.md 2.7).
 
-``run()`` returns wall seconds, matcher solves and peak memory per input. Set
-``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100``; 500 takes hours with the current networkx re-solves) to choose the inputs;
-1000 players is far beyond the current matcher (see the report in the figures).
+``run()`` returns wall seconds and peak RSS per input. ``ARBITER_BENCH_DUTCH_SIZES``
+(comma-separated, default ``100``) chooses the inputs; 500 players takes hours with the
+current networkx re-solves, so it is opt-in.
 """
 
 from __future__ import annotations
