@@ -23,7 +23,9 @@ from pipelines.cli_common import (
     tournament_app,
     user_errors,
 )
-from pipelines.output import Format, emit
+from pipelines.output import Format, PageFormat, emit
+from projections import crosstable as xt
+from projections import html
 from projections.standings import standings as compute_standings
 
 # ------------------------------------------------------------------ tournaments
@@ -271,15 +273,55 @@ def standings(
         int | None, typer.Option(min=0, help="Standings as they were after this round.")
     ] = None,
     tiebreaks: Annotated[
-        str | None, typer.Option(help="Tie-break chain instead of the tournament's.")
+        str | None,
+        typer.Option(help="Tie-break chain instead of the tournament's, e.g. 'BH/C1,BH,SB,DE'."),
     ] = None,
-    fmt: FormatOpt = Format.TEXT,
+    fmt: Annotated[
+        PageFormat, typer.Option("--format", "-f", case_sensitive=False, help="Output format.")
+    ] = PageFormat.TEXT,
 ) -> None:
     """Standings: points, then the tie-break chain; remaining ties share a place."""
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    emit(views.standings_view(compute_standings(state, chain)), fmt)
+    rows = compute_standings(state, chain)
+    if fmt is PageFormat.HTML:
+        sys.stdout.write(html.standings_html(state.settings.name, rows))
+        return
+    emit(views.standings_view(rows), Format(fmt.value))
+
+
+@app.command("crosstable")
+@user_errors
+def crosstable(
+    tournament: TournamentArg,
+    at_round: Annotated[
+        int | None, typer.Option(min=0, help="The crosstable as it was after this round.")
+    ] = None,
+    tiebreaks: Annotated[
+        str | None, typer.Option(help="Tie-break columns instead of the tournament's chain.")
+    ] = None,
+    sort: Annotated[
+        bool, typer.Option("--sorted", help="Order and number rows by rank (default: start rank).")
+    ] = False,
+    fmt: Annotated[
+        PageFormat, typer.Option("--format", "-f", case_sensitive=False, help="Output format.")
+    ] = PageFormat.TEXT,
+) -> None:
+    """The crosstable: per round opponent, colour and result, then points and tie-breaks."""
+    with open_store() as store:
+        state = commands.load(store, tournament, at_round=at_round).state
+    chain = _codes(tiebreaks) if tiebreaks is not None else None
+    table = xt.crosstable(state, chain, order="rank" if sort else "start")
+    match fmt:
+        case PageFormat.HTML:
+            sys.stdout.write(html.crosstable_html(table))
+        case PageFormat.CSV:
+            sys.stdout.write(xt.to_csv(table))
+        case PageFormat.JSON:
+            emit(views.crosstable_view(table), Format.JSON)
+        case PageFormat.TEXT:
+            sys.stdout.write(xt.to_text(table))
 
 
 @app.command("log")

@@ -17,6 +17,15 @@ class Format(StrEnum):
     CSV = "csv"
 
 
+class PageFormat(StrEnum):
+    """Formats of the published tables (standings, crosstables): the read formats plus HTML."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+    HTML = "html"
+
+
 def _flat(value: Any) -> str:
     if value is None:
         return ""

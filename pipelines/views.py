@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.store import RecordedEvent
+from projections.crosstable import Crosstable
 from projections.standings import StandingRow
 from projections.state import TournamentState
 
@@ -64,6 +65,33 @@ def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
             "tiebreaks": r.tiebreaks,
         }
         for r in rows
+    ]
+
+
+def crosstable_view(table: Crosstable) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": r.number,
+            "rank": r.rank,
+            "player": {"id": r.player, "name": r.name, "start_rank": r.start_rank},
+            "rating": r.rating,
+            "federation": r.federation,
+            "club": r.club,
+            "rounds": [
+                {
+                    "round": c.round,
+                    "opponent": c.opponent,
+                    "colour": c.colour,
+                    "result": c.result,
+                    "points": c.points,
+                    **({"scores": list(c.scores)} if c.scores is not None else {}),
+                }
+                for c in r.cells
+            ],
+            "points": r.points,
+            "tiebreaks": r.tiebreaks,
+        }
+        for r in table.rows
     ]
 
 
