@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from events.domain import Game
 from projections.state import TournamentState
 from projections.tiebreaks import Tiebreak, TiebreakOptions, build_context, lookup
 
@@ -54,7 +55,11 @@ def standings(
     ctx = build_context(state, through, options)
     starts = state.start_ranks()
     points = {pid: pr.points for pid, pr in ctx.players.items()}
-    keys: dict[int, SortKey] = {pid: (_component(points[pid], True),) for pid in ctx.players}
+    # Go events rank by their placement criteria alone (MMS or NBW first), not by points.
+    ranked_by_points = state.game is not Game.GO or not codes
+    keys: dict[int, SortKey] = {
+        pid: (_component(points[pid], True),) if ranked_by_points else () for pid in ctx.players
+    }
     values: dict[str, dict[int, float | None]] = {}
     for code, tb in zip(codes, chain, strict=True):
         if tb.grouped:

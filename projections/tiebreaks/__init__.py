@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from projections.state import TournamentState
-from projections.tiebreaks import buchholz, counts, encounter, performance
+from projections.tiebreaks import buchholz, counts, encounter, go, performance
 from projections.tiebreaks.context import TiebreakContext, TiebreakOptions, build_context
 from projections.tiebreaks.spec import TiebreakSpec, UnknownTiebreak, parse_code
 
@@ -125,7 +125,28 @@ def _chess() -> list[Definition]:
     ]
 
 
-REGISTRY: dict[str, Definition] = {d.code: d for d in _chess()}
+def _go() -> list[Definition]:
+    return [
+        Definition("NBW", "Number of wins (go)", go.nbw),
+        Definition("MMS", "McMahon score", go.mms),
+        Definition("SOSW", "Sum of opponents' NBW", go.sosw, "C"),
+        Definition("SOSM", "Sum of opponents' MMS", go.sosm, "C"),
+        Definition("SOSOSW", "Sum of opponents' SOSW", go.sososw),
+        Definition("SOSOSM", "Sum of opponents' SOSM", go.sososm),
+        Definition("SODOSW", "Sum of defeated opponents' NBW", go.sodosw),
+        Definition("SODOSM", "Sum of defeated opponents' MMS", go.sodosm),
+        Definition("CUSSW", "Cumulative sum of NBW", go.cussw),
+        Definition("CUSSM", "Cumulative sum of MMS", go.cussm),
+        Definition("EXT", "Exploits attempted", go.exploits_tried),
+        Definition("EXR", "Exploits achieved", go.exploits_succeeded),
+        Definition("DC", "Direct confrontation", grouped=go.direct_confrontation),
+        Definition(
+            "SDC", "Simplified direct confrontation", grouped=go.simplified_direct_confrontation
+        ),
+    ]
+
+
+REGISTRY: dict[str, Definition] = {d.code: d for d in (*_chess(), *_go())}
 
 
 def lookup(code: str) -> Tiebreak:

@@ -43,6 +43,33 @@ _VOLUNTARY = frozenset(
 )
 
 VirtualOpponent = Literal["c07", "kallithea"]
+Retirements = Literal["none", "trend", "trend70"]
+
+
+@dataclass(frozen=True, slots=True)
+class GoParams:
+    """OpenGotha placement parameters (pairing.md 4.1, 4.10); ranks as 30k = -30 ... 1d = 0.
+
+    Bye and absence values are in points (OpenGotha keeps them doubled); `round_down` rounds
+    the cumulative bye/absence bonus down to a whole point. `smms_correction` holds per-player
+    manual offsets such as a super bar.
+    """
+
+    floor: int = -20  # 20k
+    bar: int = 3  # 4d
+    nbw_bye: float = 1.0
+    nbw_absent: float = 0.0
+    mms_bye: float = 1.0
+    mms_absent: float = 0.5
+    round_down: bool = True
+    smms_correction: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CarromParams:
+    """SoL's bucholz treatment of players who retired (pairing.md 6.3)."""
+
+    retirements: Retirements = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +86,8 @@ class TiebreakOptions:
 
     unrated_rating: int | None = None
     virtual_opponent: VirtualOpponent = "c07"
+    go: GoParams = field(default_factory=GoParams)
+    carrom: CarromParams = field(default_factory=CarromParams)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +97,8 @@ class RoundView:
     opponent: int | None  # also set for forfeits: the scheduled opponent
     colour: str | None  # "w" / "b" / None
     points: float
+    handicap: int = 0  # go: stones black received on this board
+    scores: tuple[float, float] | None = None  # own and opponent's discs / points / margin
 
     @property
     def played(self) -> bool:
@@ -83,9 +114,11 @@ class RoundView:
 class PlayerRounds:
     player: int
     rating: int | None
+    rank: str | None  # go rank such as "3d" or "15k"
     rounds: list[RoundView]
     points: float
     last_not_voluntary: int = 0  # last round that is not a VUR (C.07 16.3)
+    withdrawn_from: int | None = None
 
 
 @dataclass(slots=True)
@@ -109,7 +142,7 @@ class TiebreakContext:
         return self.scoring.draw
 
 
-def _view(p: Pairing) -> RoundView:
+def _view(state: TournamentState, p: Pairing) -> RoundView:
     points = p.points or 0.0
     if p.opponent is None:
         kind = _BYE_KINDS[p.bye or ByeKind.ZERO]
@@ -125,7 +158,14 @@ def _view(p: Pairing) -> RoundView:
         kind = RoundKind.FORFEIT_WIN if white_won == (colour == "w") else RoundKind.FORFEIT_LOSS
     else:
         kind = RoundKind.GAME
-    return RoundView(p.round, kind, p.opponent, colour, points)
+    board = state.rounds[p.round].board(p.board) if p.board is not None else None
+    if board is None:
+        return RoundView(p.round, kind, p.opponent, colour, points)
+    scores = None
+    if board.white_score is not None and board.black_score is not None:
+        pair = (board.white_score, board.black_score)
+        scores = pair if colour == "w" else (pair[1], pair[0])
+    return RoundView(p.round, kind, p.opponent, colour, points, board.handicap, scores)
 
 
 def build_context(
@@ -133,10 +173,16 @@ def build_context(
 ) -> TiebreakContext:
     players: dict[int, PlayerRounds] = {}
     for pid, player in state.players.items():
-        views = [_view(p) for p in state.pairings(pid, through)]
+        views = [_view(state, p) for p in state.pairings(pid, through)]
         last = max((v.round for v in views if not v.voluntary), default=0)
         players[pid] = PlayerRounds(
-            pid, player.rating, views, sum(v.points for v in views), last_not_voluntary=last
+            pid,
+            player.rating,
+            player.rank,
+            views,
+            sum(v.points for v in views),
+            last_not_voluntary=last,
+            withdrawn_from=player.withdrawn_from,
         )
     return TiebreakContext(
         through=through,

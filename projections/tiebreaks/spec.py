@@ -14,6 +14,7 @@ class UnknownTiebreak(ValueError):
         super().__init__(f"unknown tie-break '{code}'{hint}")
 
 
+_DASHED_CUT = re.compile(r"^(?P<base>SOS[WM])-(?P<cut>[12])$")
 _MODIFIER = re.compile(r"^(?P<kind>[CMUL])(?P<value>\d+)$")
 
 
@@ -29,6 +30,8 @@ class TiebreakSpec:
 
     @property
     def code(self) -> str:
+        if self.base in {"SOSW", "SOSM"} and self.cut_low and not self.cut_high:
+            return f"{self.base}-{self.cut_low}"
         parts = [self.base]
         if self.cut_low and self.cut_low == self.cut_high:
             parts.append(f"M{self.cut_low}")
@@ -47,6 +50,9 @@ def parse_code(code: str) -> TiebreakSpec:
     if not base:
         raise UnknownTiebreak(code)
     cut_low = cut_high = 0
+    dashed = _DASHED_CUT.match(base)  # OpenGotha writes SOSM-1, SOSW-2
+    if dashed is not None:
+        base, cut_low = dashed["base"], int(dashed["cut"])
     unrated: int | None = None
     limit: int | None = None
     for mod in mods:
