@@ -137,10 +137,15 @@ def create_tournament(
 
 
 def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
+    """The usual chain of each game and system (C.07 recommendations; OpenGotha's defaults)."""
+    if game is Game.GO:
+        if system is System.MACMAHON:
+            return ("MMS", "SOSM", "SOSOSM")
+        return ("NBW", "SOSW", "SOSOSW")
     if system is System.ROUNDROBIN:
-        return ("SB", "WIN")
+        return ("DE", "SB", "WIN")
     if game is Game.CHESS:
-        return ("BH", "SB")
+        return ("BH/C1", "BH", "SB")
     return ("BH",)
 
 
