@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from projections.state import TournamentState
-from projections.tiebreaks import buchholz, counts, encounter, go, performance
+from projections.tiebreaks import buchholz, counts, encounter, go, performance, scores
 from projections.tiebreaks.context import TiebreakContext, TiebreakOptions, build_context
 from projections.tiebreaks.spec import TiebreakSpec, UnknownTiebreak, parse_code
 
@@ -146,7 +146,16 @@ def _go() -> list[Definition]:
     ]
 
 
-REGISTRY: dict[str, Definition] = {d.code: d for d in (*_chess(), *_go())}
+def _scores() -> list[Definition]:
+    return [
+        Definition("BUCHOLZ", "Bucholz with retirements (SoL)", scores.bucholz),
+        Definition("NETSCORE", "Net score (SoL)", scores.net_score),
+        Definition("TOTSCORE", "Total score (SoL)", scores.total_score),
+        Definition("DISCS", "Disc count (othello)", scores.total_score),
+    ]
+
+
+REGISTRY: dict[str, Definition] = {d.code: d for d in (*_chess(), *_go(), *_scores())}
 
 
 def lookup(code: str) -> Tiebreak:

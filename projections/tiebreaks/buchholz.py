@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from projections.tiebreaks.context import PlayerRounds, RoundView, TiebreakContext
+from projections.tiebreaks.context import PlayerRounds, RoundKind, RoundView, TiebreakContext
 from projections.tiebreaks.spec import TiebreakSpec
 
 Values = dict[int, float | None]
@@ -42,6 +42,7 @@ def adjusted_scores(ctx: TiebreakContext, fore: bool = False) -> dict[int, float
     if cached is not None:
         return cached
     no_opponent = 0.0 if ctx.round_robin else ctx.draw
+    kallithea = ctx.options.virtual_opponent == "kallithea" and not ctx.round_robin
     out: dict[int, float] = {}
     for pid, pr in ctx.players.items():
         last = pr.last_not_voluntary
@@ -52,6 +53,8 @@ def adjusted_scores(ctx: TiebreakContext, fore: bool = False) -> dict[int, float
         for v in pr.rounds:
             if final is not None and v is final:
                 total += ctx.draw
+            elif kallithea and not v.played and v.kind is not RoundKind.PENDING:
+                total += ctx.draw  # FIDE 2009: every result by default is a draw for opponents
             elif v.round <= last or v.opponent is not None:
                 total += v.points
             else:

@@ -70,6 +70,7 @@ class CarromParams:
     """SoL's bucholz treatment of players who retired (pairing.md 6.3)."""
 
     retirements: Retirements = "none"
+    phantom_score: float = 25.0  # netscore of a win against the phantom (the PAB)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,66 @@
+"""Score-based criteria of carrom (SoL, pairing.md 6.3) and othello: bucholz with retirements,
+net score, total score, disc count.
+
+Board scores come from `ResultRecorded.white_score/black_score` (carrom points, othello discs).
+"""
+
+from __future__ import annotations
+
+from projections.tiebreaks.context import RoundKind, TiebreakContext
+from projections.tiebreaks.spec import TiebreakSpec
+
+Values = dict[int, float | None]
+
+
+def _virtual_points(ctx: TiebreakContext) -> dict[int, float]:
+    """SoL `trend` / `trend70`: what a retired player would have scored in the missed rounds.
+
+    int(real points / played * factor * (current round - played)), where real points leave
+    out the points won against the phantom but `played` counts that match.
+    """
+    policy = ctx.options.carrom.retirements
+    if policy == "none":
+        return {}
+    factor = 0.7 if policy == "trend70" else 1.0
+    out: dict[int, float] = {}
+    for pid, pr in ctx.players.items():
+        if pr.withdrawn_from is None or pr.withdrawn_from > ctx.through:
+            continue
+        matches = [v for v in pr.rounds if v.opponent is not None or v.kind is RoundKind.PAB]
+        if not matches:
+            continue
+        real = sum(v.points for v in matches if v.opponent is not None)
+        out[pid] = float(int(real / len(matches) * factor * (ctx.through - len(matches))))
+    return out
+
+
+def bucholz(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
+    """Σ of the opponents' points plus their virtual points; the phantom adds nothing."""
+    virtual = _virtual_points(ctx)
+    totals = {pid: pr.points + virtual.get(pid, 0.0) for pid, pr in ctx.players.items()}
+    return {
+        pid: sum(totals[v.opponent] for v in pr.rounds if v.opponent is not None)
+        for pid, pr in ctx.players.items()
+    }
+
+
+def net_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
+    """Σ of own minus opponent's score per match; a win against the phantom counts its score."""
+    out: Values = {}
+    for pid, pr in ctx.players.items():
+        total = 0.0
+        for v in pr.rounds:
+            if v.kind is RoundKind.PAB:
+                total += ctx.options.carrom.phantom_score
+            elif v.scores is not None:
+                total += v.scores[0] - v.scores[1]
+        out[pid] = total
+    return out
+
+
+def total_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
+    """Σ of own scores (carrom points, othello discs)."""
+    return {
+        pid: sum(v.scores[0] for v in pr.rounds if v.scores is not None)
+        for pid, pr in ctx.players.items()
+    }
