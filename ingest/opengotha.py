@@ -16,8 +16,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ingest.errors import IngestError
 from events.go_ranks import parse_rank
+from ingest.errors import IngestError
 
 __all__ = [
     "ClubsGroup",

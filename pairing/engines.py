@@ -7,7 +7,7 @@ from collections.abc import Callable
 from events.domain import Board, Game, System
 from pairing import dutch, live
 from pairing import macmahon as mm
-from pairing.roundrobin import RoundRobinError, pair_round_robin, rounds_per_cycle
+from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
 from projections.state import TournamentState
 
 
@@ -15,7 +15,11 @@ class PairingUnavailable(ValueError):
     """The tournament's system has no engine (yet), or its rounds come from a result file."""
 
 
-def _round_robin(state: TournamentState, round_no: int) -> list[Board]:
+Notes = list[str] | None
+"""Where an engine writes its explanation, one line per board, when the director asks."""
+
+
+def _round_robin(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     ranks = state.start_ranks()
     ordered = sorted(state.players, key=ranks.__getitem__)
     per_cycle = rounds_per_cycle(len(ordered))
@@ -24,17 +28,41 @@ def _round_robin(state: TournamentState, round_no: int) -> list[Board]:
             f"a round robin of {len(ordered)} players has {per_cycle} rounds per cycle, "
             f"but the tournament was created with --rounds {state.settings.rounds}"
         )
-    return pair_round_robin(ordered, round_no, state.settings.cycles)
+    boards = pair_round_robin(ordered, round_no, state.settings.cycles)
+    if notes is not None:
+        k, reverse = cycle_round(len(ordered), round_no, state.settings.cycles)
+        flip = " with colours reversed (second cycle)" if reverse else ""
+        for b in boards:
+            who = f"{ranks[b.white]}-{ranks[b.black]}" if b.black else f"{ranks[b.white]} bye"
+            notes.append(f"board {b.board}: Berger table round {k}{flip}, numbers {who}")
+    return boards
 
 
-def _dutch(state: TournamentState, round_no: int) -> list[Board]:
+def _dutch(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     swiss, by_number = live.swiss_input(state, round_no)
-    return live.swiss_boards(dutch.pair(swiss), by_number)
+    result = dutch.pair(swiss)
+    if notes is not None:
+        explain = getattr(dutch, "explain", None)
+        if explain is None:
+            notes.append("the Dutch engine gives no explanation yet")
+        else:
+            notes.extend(explain(swiss, result))
+    return live.swiss_boards(result, by_number)
 
 
-def _macmahon(state: TournamentState, round_no: int) -> list[Board]:
+def _macmahon(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     swiss = state.system is System.SWISS
-    result = mm.pair(live.go_tournament(state), live.go_params(state, swiss), round_no)
+    costs: dict[frozenset[str], mm.CostBreakdown] = {}
+
+    def record(a: str, b: str, cost: mm.CostBreakdown) -> None:
+        costs[frozenset((a, b))] = cost
+
+    result = mm.pair(
+        live.go_tournament(state),
+        live.go_params(state, swiss),
+        round_no,
+        explain=record if notes is not None else None,
+    )
     komi = state.settings.pairing_params.get("komi")
     boards = [
         Board(
@@ -48,20 +76,45 @@ def _macmahon(state: TournamentState, round_no: int) -> list[Board]:
     ]
     if result.bye is not None:
         boards.append(Board(board=len(boards) + 1, white=int(result.bye), black=None))
+    if notes is not None:
+        for b in boards:
+            if b.black is None:
+                notes.append(f"board {b.board}: bye (chosen before matching, as OpenGotha does)")
+                continue
+            cost = costs.get(frozenset((str(b.white), str(b.black))))
+            if cost is None:
+                continue
+            parts = ", ".join(
+                f"{name} {value}"
+                for name, value in (
+                    ("no rematch", cost.duplicate),
+                    ("score difference", cost.score_difference),
+                    ("draw-up/down", cost.dudd),
+                    ("seeding", cost.seeding),
+                    ("colour balance", cost.colour_balance),
+                    ("handicap", cost.handicap),
+                    ("geography", cost.geography),
+                    ("category", cost.category),
+                    ("random", cost.random),
+                )
+                if value
+            )
+            notes.append(f"board {b.board}: cost {cost.total} = 1 + {parts}")
     return boards
 
 
-ENGINES: dict[System, Callable[[TournamentState, int], list[Board]]] = {
+ENGINES: dict[System, Callable[[TournamentState, int, Notes], list[Board]]] = {
     System.ROUNDROBIN: _round_robin,
     System.DUTCH: _dutch,
     System.MACMAHON: _macmahon,
 }
 
 
-def pair_next_round(state: TournamentState, round_no: int) -> list[Board]:
+def pair_next_round(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    """Boards of round `round_no`; with `notes`, each engine says why, board by board."""
     engine = ENGINES.get(state.system)
     if state.system is System.SWISS and state.game is Game.GO:
         engine = _macmahon
     if engine is None:
         raise PairingUnavailable(f"no pairing engine for system '{state.system.value}' yet")
-    return engine(state, round_no)
+    return engine(state, round_no, notes)

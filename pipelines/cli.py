@@ -219,13 +219,22 @@ def bye(
 
 @app.command("pair")
 @user_errors
-def pair(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+def pair(
+    tournament: TournamentArg,
+    fmt: FormatOpt = Format.TEXT,
+    explain: Annotated[
+        bool, typer.Option(help="Say, board by board, what decided the pairing (on stderr).")
+    ] = False,
+) -> None:
     """Pair the next round with the tournament's system and print it."""
+    notes: list[str] | None = [] if explain else None
     with open_store() as store:
-        event = commands.pair(store, tournament)
+        event = commands.pair(store, tournament, notes)
         state = commands.load(store, tournament).state
     err.print(f"round {event.round} paired", markup=False)
     emit(views.pairings_view(state, event.round), fmt)
+    for line in notes or []:
+        err.print(line, markup=False)
 
 
 @app.command("pairings")

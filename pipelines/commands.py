@@ -218,8 +218,8 @@ def grant_bye(store: Store, tournament_id: str, player: int, round_no: int, kind
 # ------------------------------------------------------------------ rounds
 
 
-def pair(store: Store, tournament_id: str) -> RoundPaired:
-    """Pair the next round with the tournament's system."""
+def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> RoundPaired:
+    """Pair the next round with the tournament's system; `notes` collects the explanation."""
     loaded = load(store, tournament_id)
     state = loaded.state
     next_round = state.last_round + 1
@@ -236,7 +236,7 @@ def pair(store: Store, tournament_id: str) -> RoundPaired:
     if len(state.players) < 2:
         raise CommandError(f"{tournament_id}: register at least two players before pairing")
     try:
-        boards: list[Board] = pair_next_round(state, next_round)
+        boards: list[Board] = pair_next_round(state, next_round, notes)
     except ValueError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from events.go_ranks import format_rank
 from ingest.opengotha import (
     ClubsGroup,
     GeneralParameters,
@@ -20,7 +21,6 @@ from ingest.opengotha import (
     PairingParameters,
     RawElement,
 )
-from events.go_ranks import format_rank
 
 __all__ = ["dump_opengotha", "write_opengotha"]
 

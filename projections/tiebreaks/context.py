@@ -169,6 +169,20 @@ def _view(state: TournamentState, p: Pairing) -> RoundView:
     return RoundView(p.round, kind, p.opponent, colour, points, board.handicap, scores)
 
 
+def options_for(state: TournamentState) -> TiebreakOptions:
+    """Default options, with the Mac-Mahon floor and bar the tournament was created with."""
+    params = state.settings.pairing_params
+    floor, bar = params.get("mm_floor"), params.get("mm_bar")
+    if not isinstance(floor, int) and not isinstance(bar, int):
+        return TiebreakOptions()
+    default = GoParams()
+    go = GoParams(
+        floor=floor if isinstance(floor, int) else default.floor,
+        bar=bar if isinstance(bar, int) else default.bar,
+    )
+    return TiebreakOptions(go=go)
+
+
 def build_context(
     state: TournamentState, through: int, options: TiebreakOptions | None = None
 ) -> TiebreakContext:
@@ -190,6 +204,6 @@ def build_context(
         total_rounds=max(state.total_rounds, through),
         scoring=state.scoring,
         round_robin=state.system is System.ROUNDROBIN,
-        options=options or TiebreakOptions(),
+        options=options or options_for(state),
         players=players,
     )

@@ -6,6 +6,7 @@ import json
 from itertools import pairwise
 from pathlib import Path
 
+from pipelines.cli import app
 from tests.cli.test_director_flow import Arbiter
 
 
@@ -106,3 +107,36 @@ def test_chess_ratings_order_start_ranks_and_go_ranks_order_go(tmp_path: Path) -
     assert [r["rank"] for r in rows] == ["2d", "1d", "3k", "15k"]
     assert [a["start_rank"] for a in rows] == [1, 2, 3, 4]
     assert all(a["start_rank"] < b["start_rank"] for a, b in pairwise(rows))
+
+
+def test_pair_explain_says_why_per_board(tmp_path: Path) -> None:
+    arbiter = Arbiter(tmp_path / "s.duckdb")
+    tid = arbiter("tournament", "create", "--name", "RR", "--rounds", "3").split()[-1]
+    for i in range(4):
+        arbiter("player", "add", tid, "--name", f"P{i}", "--rating", str(2000 - i))
+    result = arbiter.runner.invoke(app, ["--store", arbiter.store, "pair", tid, "--explain"])
+    assert result.exit_code == 0
+    notes = [line for line in result.stderr.splitlines() if line.startswith("board")]
+    assert notes == [
+        "board 1: Berger table round 1, numbers 1-4",
+        "board 2: Berger table round 1, numbers 2-3",
+    ]
+    go = arbiter(
+        "tournament",
+        "create",
+        "--name",
+        "Go",
+        "--game",
+        "go",
+        "--system",
+        "macmahon",
+        "--rounds",
+        "3",
+    ).split()[-1]
+    for r in ["2d", "1d", "1k", "2k", "3k"]:
+        arbiter("player", "add", go, "--name", f"P {r}", "--rank", r)
+    result = arbiter.runner.invoke(app, ["--store", arbiter.store, "pair", go, "--explain"])
+    lines = [line for line in result.stderr.splitlines() if line.startswith("board")]
+    assert len(lines) == 3
+    assert lines[-1].endswith("bye (chosen before matching, as OpenGotha does)")
+    assert all("no rematch 500000000000000" in line for line in lines[:2])
