@@ -43,7 +43,7 @@ def main(argv: list[str]) -> int:
         started = time.perf_counter()
         try:
             figures = module.run()
-        except Exception as exc:  # noqa: BLE001 - one broken benchmark must not hide the others
+        except Exception as exc:  # one broken benchmark must not hide the others
             print(f"   failed: {type(exc).__name__}: {exc}")
             failed += 1
             continue
