@@ -1,0 +1,144 @@
+"""OpenGotha tournament XML → the events of a go tournament.
+
+Players are numbered in file order; games become boards in table order, OpenGotha byes the
+round's pairing-allocated bye. What the event catalogue has no place for (pairing and
+placement parameters, teams, a player's participation mask and rating origin, a game's table
+number and ``knownColor``) stays in the metadata, under ``opengotha`` on the created event and
+on each registration and ``og_games`` on each round, so the OpenGotha export loses nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from events.domain import Board, Game, Outcome, Scoring, System
+from events.go_ranks import format_rank
+from events.schema import (
+    EventBase,
+    PlayerRegistered,
+    ResultRecorded,
+    RoundPaired,
+    TournamentCreated,
+)
+from ingest.events_common import Conversion, join_name
+from ingest.opengotha import GameResult, OGGame, OGTournament
+
+__all__ = ["opengotha_to_events"]
+
+_OUTCOME: dict[tuple[GameResult, bool], Outcome] = {
+    (GameResult.WHITE_WINS, False): Outcome.WHITE_WINS,
+    (GameResult.WHITE_WINS, True): Outcome.WHITE_WINS_FORFEIT,
+    (GameResult.BLACK_WINS, False): Outcome.BLACK_WINS,
+    (GameResult.BLACK_WINS, True): Outcome.BLACK_WINS_FORFEIT,
+    (GameResult.EQUAL, False): Outcome.DRAW,
+    (GameResult.EQUAL, True): Outcome.DRAW,
+    (GameResult.BOTH_WIN, False): Outcome.BOTH_WIN,
+    (GameResult.BOTH_WIN, True): Outcome.BOTH_WIN,
+    (GameResult.BOTH_LOSE, False): Outcome.BOTH_LOSE,
+    (GameResult.BOTH_LOSE, True): Outcome.DOUBLE_FORFEIT,
+}
+
+
+def _date(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def opengotha_to_events(t: OGTournament) -> Conversion:
+    """The stream of a parsed OpenGotha tournament."""
+    other = dict(t.general.other) if t.general is not None else {}
+    last_game_round = max([g.round for g in t.games] + [b.round for b in t.byes], default=1)
+    rounds = t.general.number_of_rounds if t.general is not None else last_game_round
+    komi = _float(other.get("komi"))
+    events: list[EventBase] = [
+        TournamentCreated(
+            tournament_id="opengotha",
+            name=(other.get("name") or other.get("shortName") or "OpenGotha").strip()
+            or "OpenGotha",
+            game=Game.GO,
+            system=System.IMPORTED,
+            rounds=max(rounds, last_game_round, 1),
+            scoring=Scoring.for_game_kind(Game.GO),
+            start_date=_date(other.get("beginDate")),
+            end_date=_date(other.get("endDate")),
+            city=(other.get("location") or "").strip() or None,
+        )
+    ]
+    metadata: dict[int, dict[str, Any]] = {
+        0: {
+            "opengotha": t.model_dump(
+                mode="json", exclude={"players", "games", "byes"}, exclude_defaults=True
+            )
+        }
+    }
+    number: dict[str, int] = {}
+    for p in t.players:
+        number[p.key] = len(number) + 1
+        ids = {
+            k: v
+            for k, v in (("egd_pin", p.egf_pin), ("ffg", p.ffg_licence), ("aga", p.aga_id))
+            if v
+        }
+        metadata[len(events)] = {
+            "opengotha": p.model_dump(
+                mode="json",
+                exclude={"name", "first_name", "rank", "club", "country"},
+                exclude_defaults=True,
+            )
+        }
+        events.append(
+            PlayerRegistered(
+                player=number[p.key],
+                name=join_name(p.name, p.first_name),
+                rank=format_rank(p.rank),
+                rating=p.rating if p.rating > 0 else None,
+                federation=p.country or None,
+                club=p.club or None,
+                ids=ids,
+                pairing_number=number[p.key],
+            )
+        )
+    by_round: dict[int, list[OGGame]] = {}
+    for g in t.games:
+        by_round.setdefault(g.round, []).append(g)
+    byes: dict[int, list[str]] = {}
+    for b in t.byes:
+        byes.setdefault(b.round, []).append(b.player)
+    games = 0
+    for round_no in sorted(set(by_round) | set(byes)):
+        played = sorted(by_round.get(round_no, []), key=lambda g: g.table)
+        boards = [
+            Board(
+                board=i,
+                white=number[g.white],
+                black=number[g.black],
+                handicap=g.handicap,
+                komi=komi,
+            )
+            for i, g in enumerate(played, start=1)
+        ]
+        boards.extend(
+            Board(board=len(played) + i, white=number[key])
+            for i, key in enumerate(byes.get(round_no, []), start=1)
+        )
+        metadata[len(events)] = {
+            "og_games": [[g.table, g.known_color, g.by_default] for g in played]
+        }
+        events.append(RoundPaired(round=round_no, boards=tuple(boards)))
+        games += len(played)
+        events.extend(
+            ResultRecorded(round=round_no, board=i, outcome=_OUTCOME[(g.result, g.by_default)])
+            for i, g in enumerate(played, start=1)
+            if g.result is not GameResult.UNKNOWN
+        )
+    return Conversion(events, metadata, games=games)

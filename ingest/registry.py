@@ -1,0 +1,149 @@
+"""Player identity across files: the federation registry (streams ``player-<scheme>-<id>``).
+
+A player with a federation id (FIDE id, EGD PIN, WOF id, FFG licence, AGA id) is that id's
+registry player; the first file that names the id registers it. A player without any id is
+matched by normalised name and country, and only when exactly one registry player fits;
+otherwise the player is registered as a new ``local`` registry player, and the file's result
+says so. The registry here is an in-memory view that a job loads once and then advances file
+by file; it never writes to the store itself.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from events.schema import (
+    EventBase,
+    FederationPlayerRegistered,
+    FederationPlayerUpdated,
+    PlayerRegistered,
+)
+from events.store import Store
+from ingest.events_common import ID_SCHEMES, normalise_name
+
+__all__ = ["REGISTRY_KEY", "Registry", "Resolution", "is_placeholder_name", "registry_stream"]
+
+REGISTRY_KEY = "registry"
+"""``PlayerRegistered.ids`` key naming the registry stream of a player matched by name."""
+
+STREAM_PREFIX = "player-"
+
+
+def registry_stream(scheme: str, federation_id: str) -> str:
+    return f"{STREAM_PREFIX}{scheme}-{federation_id}"
+
+
+def is_placeholder_name(name: str) -> bool:
+    """Names that converters invent for players a file does not name (``#123``, ``??????``)."""
+    return not name.strip("?# 0123456789,")
+
+
+def _country(value: str | None) -> str:
+    return (value or "").strip().upper()
+
+
+@dataclass(slots=True)
+class Resolution:
+    """One file's players after identity resolution, and the registry events it needs."""
+
+    players: list[PlayerRegistered]
+    events: list[tuple[str, int, EventBase]] = field(default_factory=list)
+    """``(stream id, stream version, event)`` to append with the file."""
+    notes: list[str] = field(default_factory=list)
+    matched: int = 0
+    new: int = 0
+
+
+@dataclass(slots=True)
+class Registry:
+    versions: dict[str, int] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    by_name: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store) -> Registry:
+        """Everything the store's registry streams say, in log order."""
+        registry = cls()
+        frame = store.read_frame(stream_prefix=STREAM_PREFIX)
+        for stream, version, kind, payload in frame.select(
+            "stream_id", "stream_version", "event_type", "payload"
+        ).iter_rows():
+            data = json.loads(payload)
+            registry.versions[stream] = version
+            if kind in {"FederationPlayerRegistered", "FederationPlayerUpdated"}:
+                registry._index(stream, data.get("name"), data.get("country"))
+        return registry
+
+    def _index(self, stream: str, name: str | None, country: str | None) -> None:
+        if not name or is_placeholder_name(name):
+            return
+        if stream in self.names:  # renamed: drop the old key (rare, so a scan is fine)
+            for streams in self.by_name.values():
+                streams.discard(stream)
+        self.names[stream] = name
+        self.by_name.setdefault((normalise_name(name), _country(country)), set()).add(stream)
+
+    def _add(self, res: Resolution, stream: str, event: EventBase) -> None:
+        version = self.versions.get(stream, -1) + 1
+        self.versions[stream] = version
+        res.events.append((stream, version, event))
+
+    def _ensure(self, res: Resolution, scheme: str, fid: str, p: PlayerRegistered) -> None:
+        stream = registry_stream(scheme, fid)
+        named = not is_placeholder_name(p.name)
+        if stream not in self.versions:
+            self._add(
+                res,
+                stream,
+                FederationPlayerRegistered(
+                    scheme=scheme,
+                    federation_id=fid,
+                    name=p.name if named else "",
+                    country=p.federation,
+                    birth=p.birth,
+                    sex=p.sex,
+                ),
+            )
+        elif named and not self.names.get(stream):
+            self._add(res, stream, FederationPlayerUpdated(name=p.name, country=p.federation))
+        else:
+            return
+        if named:
+            self._index(stream, p.name, p.federation)
+
+    def resolve(self, players: list[PlayerRegistered], file_key: str) -> Resolution:
+        """Link ``players`` to registry players, registering the ones not seen before.
+
+        ``file_key`` makes the ids of new ``local`` players unique (the file's sha256 prefix).
+        """
+        res = Resolution(players=[])
+        for p in players:
+            ids = [(ID_SCHEMES[k], v) for k, v in p.ids.items() if k in ID_SCHEMES and v]
+            if p.fide_id:
+                ids.insert(0, ("fide", p.fide_id))
+            if ids:
+                for scheme, fid in ids:
+                    self._ensure(res, scheme, fid, p)
+                res.players.append(p)
+                continue
+            if is_placeholder_name(p.name):
+                res.players.append(p)  # nobody to identify: a name the file does not give
+                continue
+            key = (normalise_name(p.name), _country(p.federation))
+            found = sorted(self.by_name.get(key, ()))
+            if len(found) == 1:
+                res.matched += 1
+                stream = found[0]
+            else:
+                res.new += 1
+                local = f"{file_key}-{p.player}"
+                stream = registry_stream("local", local)
+                self._ensure(res, "local", local, p)
+                why = "no registry player" if not found else f"{len(found)} registry players"
+                res.notes.append(
+                    f"player {p.player} '{p.name}' ({p.federation or 'no country'}) has no "
+                    f"federation id and matches {why}: registered as new ({stream})"
+                )
+            res.players.append(p.model_copy(update={"ids": {**p.ids, REGISTRY_KEY: stream}}))
+        return res

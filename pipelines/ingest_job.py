@@ -1,0 +1,371 @@
+"""The ingest job: files in, one atomic and idempotent load per file.
+
+For each file: read the bytes, skip it when its sha256 is already in the log (stream
+``file-<sha256>``), detect the format, parse, convert to a tournament's events, link the
+players to the federation registry, and append the tournament stream, the registry events and
+the ``FileIngested`` event together.
+
+Atomicity and speed: appending costs one store transaction (a few ms) whatever its size, so
+the job packs the rows of many consecutive files into one ``append_frame`` call. A file that
+fails to read, parse or convert never enters the pack, so a failing file is always dropped
+before the commit. Should the commit itself be refused (another writer moved a stream on), the
+job reloads what it knows from the store and appends the pack's files one transaction each, so
+one refused file never takes the others down.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from pydantic import ValidationError
+
+from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
+from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
+from ingest.detect import FileFormat, detect_format
+from ingest.elo import parse_elo
+from ingest.errors import IngestError
+from ingest.events_common import Conversion
+from ingest.events_elo import elo_to_events
+from ingest.events_h9 import h9_to_events
+from ingest.events_opengotha import opengotha_to_events
+from ingest.events_tou import tou_to_events
+from ingest.events_trf import trf_file_to_events
+from ingest.h9 import parse_h9
+from ingest.opengotha import read_opengotha_bytes
+from ingest.registry import Registry
+from ingest.tou import parse_tou
+from ingest.trf import parse_trf
+from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
+from pipelines.commands import slugify
+
+__all__ = [
+    "FileResult",
+    "IngestOptions",
+    "IngestReport",
+    "Status",
+    "convert",
+    "discover",
+    "ingest",
+]
+
+FILE_PREFIX = "file-"
+IGNORED_SUFFIXES = frozenset({".md", ".dtd", ".json", ".pdf", ".html"})
+"""Documentation and schema files an inbox folder may hold; a walk does not offer them."""
+
+
+class Status(StrEnum):
+    INGESTED = "ingested"
+    DUPLICATE = "duplicate"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    path: str
+    status: Status
+    tournament: str | None = None
+    error: str | None = None
+    format: str | None = None
+    games: int = 0
+    players: int = 0
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """Identity findings to report: players without an id registered as new."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "status": self.status.value,
+            "tournament": self.tournament,
+            "error": self.error,
+            "format": self.format,
+            "games": self.games,
+            "players": self.players,
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    files: tuple[FileResult, ...]
+    seconds: float
+
+    def count(self, status: Status) -> int:
+        return sum(1 for f in self.files if f.status is status)
+
+    @property
+    def ok(self) -> bool:
+        return self.count(Status.FAILED) == 0
+
+    def summary(self) -> dict[str, Any]:
+        done = [f for f in self.files if f.status is Status.INGESTED]
+        return {
+            "files": len(self.files),
+            "ingested": len(done),
+            "duplicate": self.count(Status.DUPLICATE),
+            "failed": self.count(Status.FAILED),
+            "games": sum(f.games for f in done),
+            "players": sum(f.players for f in done),
+            "new_players_without_id": sum(len(f.notes) for f in done),
+            "warnings": sum(len(f.warnings) for f in done),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        return {"files": [f.as_json() for f in self.files], "summary": self.summary()}
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOptions:
+    format: FileFormat | None = None
+    """Read every file as this format instead of detecting it."""
+    strict: bool = False
+    """A points column that disagrees with the results fails the file (else a warning)."""
+    actor: str = "arbiter"
+    pack_rows: int = 200_000
+    """Rows gathered before one store transaction; 0 appends every file on its own."""
+
+
+def discover(paths: Iterable[Path]) -> list[Path]:
+    """The files to ingest: files as given, folders walked (hidden and doc files left out)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                and p.suffix.lower() not in IGNORED_SUFFIXES
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -> Conversion:
+    """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events.
+
+    :raises IngestError: for anything wrong with the file, always one line naming the place.
+    """
+    try:
+        match fmt:
+            case FileFormat.ELO:
+                return elo_to_events(parse_elo(path, data), strict=strict)
+            case FileFormat.TRF:
+                return trf_file_to_events(parse_trf(path, data), strict=strict)
+            case FileFormat.H9:
+                return h9_to_events(parse_h9(path, data))
+            case FileFormat.TOU:
+                return tou_to_events(parse_tou(path, data))
+            case FileFormat.OPENGOTHA:
+                return opengotha_to_events(read_opengotha_bytes(data, str(path)))
+    except IngestError:
+        raise
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise IngestError(
+            str(path), 0, 0, f"invalid {where}: {first['msg']}", found=str(first.get("input"))
+        ) from None
+    except ValueError as exc:
+        raise IngestError(str(path), 0, 0, str(exc)) from None
+
+
+class _Context:
+    """What the job knows of the store: files, tournament ids, the registry."""
+
+    def __init__(self, store: Store) -> None:
+        self.files: dict[str, str | None] = {}
+        frame = store.read_frame(stream_prefix=FILE_PREFIX)
+        for payload in frame["payload"]:
+            data = json.loads(payload)
+            self.files[data["sha256"]] = data.get("tournament_id")
+        self.tournaments = {
+            s.removeprefix(TOURNAMENT_PREFIX) for s in store.streams(TOURNAMENT_PREFIX)
+        }
+        self.registry = Registry.load(store)
+
+    def tournament_id(self, path: Path) -> str:
+        base = slugify(path.stem)
+        tid, n = base, 1
+        while tid in self.tournaments:
+            n += 1
+            tid = f"{base}-{n}"
+        self.tournaments.add(tid)
+        return tid
+
+
+def _game_count(events: Sequence[EventBase]) -> int:
+    return sum(
+        sum(1 for b in e.boards if b.black is not None)
+        for e in events
+        if isinstance(e, RoundPaired)
+    )
+
+
+@functools.cache
+def _type_name(cls: type[EventBase]) -> str:
+    return str(cls.model_fields["type"].default)
+
+
+@dataclass(slots=True)
+class _Pack:
+    """Rows of several files waiting for one transaction."""
+
+    columns: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in BULK_COLUMNS}
+    )
+    pending: list[tuple[Path, FileResult, str]] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(self.columns["stream_id"])
+
+    def add(self, stream: str, version: int, event_id: str, event: EventBase, meta: str) -> None:
+        c = self.columns
+        c["stream_id"].append(stream)
+        c["stream_version"].append(version)
+        c["event_id"].append(event_id)
+        c["event_type"].append(_type_name(type(event)))
+        c["schema_version"].append(event.SCHEMA_VERSION)
+        c["payload"].append(encode(event))
+        c["metadata"].append(meta)
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame(self.columns, schema=BULK_COLUMNS)
+
+
+class _Job:
+    def __init__(self, store: Store, options: IngestOptions) -> None:
+        self.store = store
+        self.options = options
+        self.context = _Context(store)
+        self.results: dict[Path, FileResult] = {}
+
+    def prepare(self, path: Path, pack: _Pack) -> FileResult | None:
+        """Add the file's rows to ``pack``; a result now when it fails or is a duplicate."""
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return FileResult(str(path), Status.FAILED, error=f"{path}:0:0: {exc.strerror}")
+        sha = hashlib.sha256(data).hexdigest()
+        if sha in self.context.files:
+            return FileResult(str(path), Status.DUPLICATE, tournament=self.context.files[sha])
+        try:
+            fmt = self.options.format or detect_format(path, data)
+            conversion = convert(path, data, fmt, strict=self.options.strict)
+        except IngestError as exc:
+            return FileResult(str(path), Status.FAILED, error=str(exc))
+        tid = self.context.tournament_id(path)
+        conversion.events[0] = conversion.created.model_copy(update={"tournament_id": tid})
+        resolution = self.context.registry.resolve(conversion.players, sha[:16])
+        by_number = {p.player: p for p in resolution.players}
+        events = [
+            by_number[e.player] if isinstance(e, PlayerRegistered) else e for e in conversion.events
+        ]
+        warnings = tuple(str(w) for w in conversion.warnings)
+        self.context.files[sha] = tid
+        base: dict[str, Any] = {"actor": self.options.actor, "sha256": sha, "source": str(path)}
+        meta = json.dumps(base, sort_keys=True)
+        key = sha[:32]
+        for i, (stream, version, event) in enumerate(resolution.events):
+            pack.add(stream, version, f"{key}-r{i}", event, meta)
+        stream = TOURNAMENT_PREFIX + tid
+        for i, event in enumerate(events):
+            extra = conversion.metadata.get(i)
+            row_meta = meta if extra is None else json.dumps({**base, **extra}, sort_keys=True)
+            pack.add(stream, i, f"{key}-t{i}", event, row_meta)
+        games = conversion.games or _game_count(events)
+        players = len(resolution.players)
+        pack.add(
+            FILE_PREFIX + sha,
+            0,
+            f"{key}-f",
+            FileIngested(
+                sha256=sha,
+                path=str(path),
+                format=fmt.value,
+                tournament_id=tid,
+                players=players,
+                games=games,
+                warnings=warnings,
+            ),
+            meta,
+        )
+        result = FileResult(
+            str(path),
+            Status.INGESTED,
+            tournament=tid,
+            format=fmt.value,
+            games=games,
+            players=players,
+            warnings=warnings,
+            notes=tuple(resolution.notes),
+        )
+        pack.pending.append((path, result, sha))
+        return None
+
+    def flush(self, pack: _Pack) -> None:
+        if not pack.pending:
+            return
+        try:
+            self.store.append_frame(pack.frame())
+        except StoreBusy:
+            raise
+        except StoreError as exc:
+            if len(pack.pending) == 1:
+                path, result, _ = pack.pending[0]
+                self.results[path] = FileResult(str(path), Status.FAILED, error=f"{path}: {exc}")
+                self.context = _Context(self.store)
+                return
+            # Someone else moved a stream on: start again from the store, one file at a time.
+            self.context = _Context(self.store)
+            for path, _, _ in pack.pending:
+                single = _Pack()
+                early = self.prepare(path, single)
+                if early is not None:
+                    self.results[path] = early
+                else:
+                    self.flush(single)
+            return
+        for path, result, _ in pack.pending:
+            self.results[path] = result
+
+
+def ingest(
+    store: Store,
+    files: Sequence[Path],
+    options: IngestOptions | None = None,
+    progress: Callable[[Path], None] | None = None,
+) -> IngestReport:
+    """Ingest ``files`` (see :func:`discover`) into ``store``; never raises for a bad file.
+
+    :raises StoreBusy: another process holds the store.
+    """
+    options = options or IngestOptions()
+    started = time.perf_counter()
+    job = _Job(store, options)
+    pack = _Pack()
+    for path in files:
+        early = job.prepare(path, pack)
+        if early is not None:
+            job.results[path] = early
+        if pack.rows >= options.pack_rows:
+            job.flush(pack)
+            pack = _Pack()
+        if progress is not None:
+            progress(path)
+    job.flush(pack)
+    ordered = tuple(job.results[p] for p in dict.fromkeys(files))
+    return IngestReport(ordered, time.perf_counter() - started)
