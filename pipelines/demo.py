@@ -44,15 +44,25 @@ class Plan:
     game: Game
     players: int
     base_rating: int
+    system: System = System.ROUNDROBIN
+    rounds: int | None = None  # None: a full round robin
 
 
 SEASON = (
     Plan("Oslo Chess Club Championship", Game.CHESS, 6, 2000),
     Plan("Paris Rapid Masters", Game.CHESS, 8, 2300),
+    Plan("Bergen Spring Open", Game.CHESS, 15, 1900, System.DUTCH, 5),
     Plan("Kyoto Go Autumn Invitational", Game.GO, 6, 2100),
+    Plan("Paris Go Mac-Mahon", Game.GO, 13, 1800, System.MACMAHON, 4),
     Plan("Amsterdam Othello Open", Game.OTHELLO, 7, 1700),
     Plan("Chennai Carrom League", Game.CARROM, 6, 1500),
 )
+
+
+def go_rank(rating: int) -> str:
+    """The EGF-style rank of a rating: 2100 is 1d, each 100 points one grade."""
+    grade = (rating - 2100) // 100
+    return f"{grade + 1}d" if grade >= 0 else f"{min(-grade, 30)}k"
 
 
 def _player_names(rng: random.Random, count: int) -> list[tuple[str, str]]:
@@ -93,14 +103,16 @@ def _result_text(game: Game, rng: random.Random, r_white: int, r_black: int) -> 
 
 
 def run_tournament(store: Store, plan: Plan, rng: random.Random) -> str:
-    rounds = plan.players - 1 if plan.players % 2 == 0 else plan.players
+    full = plan.players - 1 if plan.players % 2 == 0 else plan.players
+    rounds = plan.rounds or full
     tid = commands.create_tournament(
-        store, name=plan.name, game=plan.game, system=System.ROUNDROBIN, rounds=rounds
+        store, name=plan.name, game=plan.game, system=plan.system, rounds=rounds
     )
     ratings: dict[int, int] = {}
     for name, fed in _player_names(rng, plan.players):
         rating = plan.base_rating + rng.randint(-250, 250)
-        pid = commands.add_player(store, tid, name=name, rating=rating, federation=fed)
+        rank = go_rank(rating) if plan.game is Game.GO else None
+        pid = commands.add_player(store, tid, name=name, rating=rating, federation=fed, rank=rank)
         ratings[pid] = rating
     for _ in range(rounds):
         event = commands.pair(store, tid)
@@ -126,7 +138,9 @@ def run_demo(store: Store, out: str, seed: int, console: Console) -> list[str]:
             json.dumps(views.standings_view(rows), ensure_ascii=False, indent=2) + "\n",
             encoding="utf-8",
         )
-        table = Table(title=f"{plan.name} ({plan.game.value}, {state.last_round} rounds)")
+        table = Table(
+            title=f"{plan.name} ({plan.game.value}, {plan.system.value}, {state.last_round} rounds)"
+        )
         table.add_column("#", justify="right")
         table.add_column("Player")
         table.add_column("Fed")
