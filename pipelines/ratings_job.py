@@ -1,0 +1,502 @@
+"""The rating-list run: a method as of a date over the games table, written, diffed, published.
+
+One run reads the games table (the materialised projection, brought up to the end of the log,
+or a fresh projection of the log up to ``at_position`` to reproduce an old list), computes the
+list with the method's pure function, and writes into the output folder, each file through a
+temporary file and ``os.replace``:
+
+* ``ratings.csv`` and ``ratings.parquet`` (Parquet key-value metadata: method, as-of date, log
+  position, parameters): rank, player_id, name, country, rating, margin, games, official,
+  provisional_reason;
+* ``diff.csv`` against the previous published list of the same method (new, dropped, movers);
+* ``index.html`` (searchable, sortable, filter by country) linking every player to
+  ``charts/<player>.svg``, the rating history over the published lists;
+* ``manifest.json``.
+
+Then it appends ``RatingListPublished`` to stream ``ratinglist-<method>`` with the sha256 of
+``ratings.csv`` and the last log position the list depends on. Nothing in the files depends on
+the clock, so the same as-of date on the same log gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+import polars as pl
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from events.schema import RatingListPublished
+from events.store import NewEvent, Store
+from projections.charts import HistoryPoint, history_svg
+from projections.games import GamesCache, players_table, project
+from projections.rating_list_html import rating_list_html
+from ratings.games import GAMES_SCHEMA, GameKind
+from ratings.wof import WofParams, fit_wof
+
+__all__ = [
+    "LIST_COLUMNS",
+    "Method",
+    "Publication",
+    "RunRequest",
+    "RunResult",
+    "diff_lists",
+    "publications",
+    "run_list",
+]
+
+STREAM_PREFIX = "ratinglist-"
+
+
+class Method(StrEnum):
+    WOF = "wof"
+    FIDE = "fide"
+    EGF = "egf"
+    GLICKO2 = "glicko2"
+
+
+DEFAULT_GAME: Mapping[Method, GameKind | None] = {
+    Method.WOF: GameKind.OTHELLO,
+    Method.FIDE: GameKind.CHESS,
+    Method.EGF: GameKind.GO,
+    Method.GLICKO2: None,
+}
+"""The games a method rates unless the request names one (None: every game in the table)."""
+
+LIST_COLUMNS: dict[str, pl.DataType] = {
+    "rank": pl.Int64(),
+    "player_id": pl.Utf8(),
+    "name": pl.Utf8(),
+    "country": pl.Utf8(),
+    "rating": pl.Int64(),
+    "margin": pl.Int64(),
+    "games": pl.Int64(),
+    "official": pl.Boolean(),
+    "provisional_reason": pl.Utf8(),
+}
+"""Columns of ``ratings.csv`` / ``ratings.parquet``, in order; ratings are rounded points."""
+
+
+class RatingRunError(ValueError):
+    """A run that cannot be made as asked (unknown method input, unreadable previous list)."""
+
+
+class RunRequest(BaseModel):
+    """What to compute and where to write it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    method: Method
+    as_of: dt.date
+    """Calculation date: the list uses results dated before it."""
+    output: Path
+    game: GameKind | None = None
+    """Rate only this game's results; default: the method's (see :data:`DEFAULT_GAME`)."""
+    period_months: int = Field(1, ge=1, le=12)
+    """Glicko-2: months per rating period."""
+    at_position: int | None = Field(None, ge=0)
+    """Reproduce: read the log only up to this position (else: the whole log)."""
+    publish: bool = True
+    """Append ``RatingListPublished`` (a dry run writes the files only)."""
+
+
+@dataclass(frozen=True)
+class MethodInput:
+    games: pl.DataFrame
+    players: pl.DataFrame
+    request: RunRequest
+
+
+@dataclass(frozen=True)
+class MethodOutput:
+    listing: pl.DataFrame
+    """rank, player_id, rating, margin, games, official, provisional_reason (float ratings)."""
+    parameters: dict[str, JsonValue]
+
+
+def _wof(data: MethodInput) -> MethodOutput:
+    params = WofParams()
+    fit = fit_wof(data.games, data.request.as_of, params)
+    return MethodOutput(fit.listing, {"wof": params.model_dump(mode="json")})
+
+
+_METHODS: Mapping[Method, Callable[[MethodInput], MethodOutput]] = {
+    Method.WOF: _wof,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """A ``RatingListPublished`` event as read back from the log."""
+
+    position: int
+    method: str
+    as_of: dt.date
+    as_of_position: int
+    content_sha256: str
+    players: int
+    output: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    request: RunRequest
+    output: Path
+    content_sha256: str
+    as_of_position: int
+    players: int
+    official: int
+    games: int
+    previous: Publication | None
+    diff_counts: dict[str, int]
+    published: bool
+    """False when the same list was already published (or on a dry run)."""
+    notes: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------ log reads
+
+
+def publications(store: Store, method: Method) -> list[Publication]:
+    """The published lists of a method, in log order."""
+    out = []
+    for recorded in store.read_stream(STREAM_PREFIX + method.value):
+        event = recorded.event
+        if isinstance(event, RatingListPublished):
+            out.append(
+                Publication(
+                    recorded.position,
+                    event.method,
+                    event.as_of,
+                    event.as_of_position,
+                    event.content_sha256,
+                    event.players,
+                    event.output,
+                )
+            )
+    return out
+
+
+def _latest_per_date(pubs: list[Publication], before: dt.date) -> list[Publication]:
+    """The last publication of every as-of date earlier than ``before``, oldest first."""
+    latest: dict[dt.date, Publication] = {}
+    for p in pubs:
+        if p.as_of < before:
+            latest[p.as_of] = p
+    return [latest[d] for d in sorted(latest)]
+
+
+def read_published(pub: Publication) -> pl.DataFrame | None:
+    """A published list from its folder, if its ``ratings.csv`` still has the published hash."""
+    folder = Path(pub.output)
+    try:
+        if _sha256(folder.joinpath("ratings.csv").read_bytes()) != pub.content_sha256:
+            return None
+        return pl.read_parquet(folder / "ratings.parquet")
+    except OSError:
+        return None
+
+
+def _tables(
+    store: Store, cache: GamesCache, at_position: int | None
+) -> tuple[pl.DataFrame, pl.DataFrame, int]:
+    """(games, players, last log position they depend on)."""
+    if at_position is None:
+        report = cache.sync(store)
+        return cache.games(), cache.players(), report.source_position
+    events = store.read_frame().filter(pl.col("global_position") <= at_position)
+    projection = project(events)
+    relevant = projection.games.height + projection.registry.height
+    position = 0
+    if relevant:
+        position = int(
+            events.filter(
+                pl.col("stream_id").str.starts_with("tournament-")
+                | pl.col("stream_id").str.starts_with("player-")
+            )
+            .select(pl.col("global_position").max())
+            .item()
+        )
+    games = projection.games.select(list(GAMES_SCHEMA))
+    return games, players_table(projection.registrations, projection.registry), position
+
+
+# ------------------------------------------------------------------------------ list shaping
+
+
+def _shape(listing: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    named = listing.join(players.select("player_id", "name", "country"), on="player_id", how="left")
+    return named.select(
+        [
+            (pl.col(c).round(0) if c in {"rating", "margin"} else pl.col(c)).cast(dtype)
+            for c, dtype in LIST_COLUMNS.items()
+        ]
+    )
+
+
+def diff_lists(previous: pl.DataFrame | None, current: pl.DataFrame) -> pl.DataFrame:
+    """New and dropped players, then everyone whose rating moved, biggest moves first."""
+    before = (previous if previous is not None else current.clear()).select(
+        "player_id",
+        pl.col("rating").alias("rating_before"),
+        pl.col("rank").alias("rank_before"),
+    )
+    after = current.select(
+        "player_id", "name", "country", pl.col("rating").alias("rating_after"),
+        pl.col("rank").alias("rank_after"),
+    )  # fmt: skip
+    if previous is not None:
+        names = previous.select("player_id", "name", "country")
+        after = pl.concat([after, names.join(after, on="player_id", how="anti")], how="diagonal")
+    both = after.join(before, on="player_id", how="full", coalesce=True)
+    change = (
+        pl.when(pl.col("rating_before").is_null() & pl.col("rating_after").is_not_null())
+        .then(pl.lit("new"))
+        .when(pl.col("rating_after").is_null() & pl.col("rating_before").is_not_null())
+        .then(pl.lit("dropped"))
+        .when(pl.col("rating_after") != pl.col("rating_before"))
+        .then(pl.lit("moved"))
+    )
+    order = pl.col("change").replace_strict({"new": 0, "dropped": 1, "moved": 2})
+    return (
+        both.with_columns(change.alias("change"))
+        .filter(pl.col("change").is_not_null())
+        .with_columns((pl.col("rating_after") - pl.col("rating_before")).alias("delta"))
+        .sort(
+            [order, pl.col("delta").abs(), "rating_after", "rating_before", "player_id"],
+            descending=[False, True, True, True, False],
+            nulls_last=True,
+        )
+        .select(
+            "change",
+            "player_id",
+            "name",
+            "country",
+            "rating_before",
+            "rating_after",
+            "delta",
+            "rank_before",
+            "rank_after",
+        )
+    )
+
+
+def chart_file(player_id: str) -> str:
+    """A player's chart file name: ``wof:123`` → ``wof-123.svg``; other characters escaped."""
+    safe = re.sub(r"[^A-Za-z0-9.-]", lambda m: f"_{ord(m.group()):x}_", player_id.replace(":", "-"))
+    return f"{safe}.svg"
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder, then ``os.replace`` it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_FILE_MODE = 0o644
+
+
+def write_folder_atomic(path: Path, files: Mapping[str, bytes]) -> None:
+    """Replace the folder ``path`` by one holding exactly ``files``.
+
+    The files go to a fresh temporary folder first (thousands of charts: one rename instead of
+    one per file), which then takes the old folder's place.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        for name, data in files.items():
+            staging.joinpath(name).write_bytes(data)
+        os.chmod(staging, 0o755)
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
+            os.replace(path, old / path.name)
+        os.replace(staging, path)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _csv(frame: pl.DataFrame) -> bytes:
+    return frame.write_csv(include_header=True, line_terminator="\n").encode("utf-8")
+
+
+def _parquet(frame: pl.DataFrame, metadata: dict[str, str], folder: Path) -> bytes:
+    fd, tmp = tempfile.mkstemp(prefix=".ratings.", suffix=".parquet.tmp", dir=folder)
+    os.close(fd)
+    try:
+        frame.write_parquet(tmp, compression="zstd", statistics=False, metadata=metadata)
+        return Path(tmp).read_bytes()
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _histories(
+    store: Store, method: Method, as_of: dt.date, current: pl.DataFrame
+) -> tuple[dict[str, list[HistoryPoint]], list[str]]:
+    """Every listed player's rating in the earlier published lists and in this one."""
+    notes: list[str] = []
+    points: dict[str, list[HistoryPoint]] = {}
+    lists: list[tuple[dt.date, pl.DataFrame | None, Publication | None]] = [
+        (p.as_of, read_published(p), p)
+        for p in _latest_per_date(publications(store, method), as_of)
+    ]
+    lists.append((as_of, current, None))
+    wanted = set(current.get_column("player_id").to_list())
+    for date, frame, pub in lists:
+        if frame is None:
+            assert pub is not None
+            notes.append(f"list of {date} not readable in {pub.output}; left out of the charts")
+            continue
+        rows = frame.filter(pl.col("rating").is_not_null() & pl.col("player_id").is_in(wanted))
+        for pid, rating, margin in rows.select("player_id", "rating", "margin").iter_rows():
+            points.setdefault(pid, []).append(
+                HistoryPoint(date, float(rating), None if margin is None else float(margin))
+            )
+    return points, notes
+
+
+def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
+    """Compute, write and publish one list (see the module docstring)."""
+    games, players, position = _tables(store, cache, request.at_position)
+    game = request.game if request.game is not None else DEFAULT_GAME[request.method]
+    if game is not None:
+        games = games.filter(pl.col("game") == game.value)
+    computed = _METHODS[request.method](MethodInput(games, players, request))
+    listing = _shape(computed.listing, players)
+
+    pubs = publications(store, request.method)
+    earlier = _latest_per_date(pubs, request.as_of)
+    previous = earlier[-1] if earlier else None
+    notes: list[str] = []
+    previous_list = read_published(previous) if previous is not None else None
+    if previous is not None and previous_list is None:
+        previous_list = _reproduce(store, request, previous)
+        notes.append(f"previous list ({previous.as_of}) recomputed from the log")
+    diff = diff_lists(previous_list, listing)
+
+    out = request.output
+    out.mkdir(parents=True, exist_ok=True)
+    csv = _csv(listing)
+    digest = _sha256(csv)
+    meta = {
+        "method": request.method.value,
+        "as_of": request.as_of.isoformat(),
+        "as_of_position": str(position),
+        "game": game.value if game is not None else "all",
+        "content_sha256": digest,
+        "parameters": json.dumps(computed.parameters, sort_keys=True),
+    }
+    histories, chart_notes = _histories(store, request.method, request.as_of, listing)
+    notes += chart_notes
+    write_folder_atomic(
+        out / "charts",
+        {chart_file(pid): history_svg(h, pid).encode() for pid, h in sorted(histories.items())},
+    )
+    write_atomic(out / "ratings.parquet", _parquet(listing, meta, out))
+    write_atomic(out / "ratings.csv", csv)
+    write_atomic(out / "diff.csv", _csv(diff))
+    title = f"{request.method.value.upper()} rating list as of {request.as_of.isoformat()}"
+    page = rating_list_html(
+        title,
+        listing,
+        {
+            "method": meta["method"],
+            "results before": meta["as_of"],
+            "log position": meta["as_of_position"],
+            "sha256": digest[:16],
+        },
+        chart_href=lambda pid: "charts/" + chart_file(pid),
+    )
+    write_atomic(out / "index.html", page.encode("utf-8"))
+    counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
+    manifest = {**meta, "players": listing.height, "diff": dict(sorted(counts.items()))}
+    write_atomic(
+        out / "manifest.json", (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    )
+
+    published = False
+    if request.publish:
+        published = _publish(store, request, digest, position, listing.height, computed, pubs)
+    return RunResult(
+        request=request,
+        output=out,
+        content_sha256=digest,
+        as_of_position=position,
+        players=listing.height,
+        official=int(listing.get_column("official").sum()),
+        games=games.filter(pl.col("date") < request.as_of).height,
+        previous=previous,
+        diff_counts=counts,
+        published=published,
+        notes=notes,
+    )
+
+
+def _reproduce(store: Store, request: RunRequest, pub: Publication) -> pl.DataFrame:
+    games, players, _ = _tables(store, GamesCache(), pub.as_of_position)
+    game = request.game if request.game is not None else DEFAULT_GAME[request.method]
+    if game is not None:
+        games = games.filter(pl.col("game") == game.value)
+    again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
+    return _shape(_METHODS[request.method](MethodInput(games, players, again)).listing, players)
+
+
+def _publish(
+    store: Store,
+    request: RunRequest,
+    digest: str,
+    position: int,
+    players: int,
+    computed: MethodOutput,
+    pubs: list[Publication],
+) -> bool:
+    output = str(request.output.resolve())
+    for p in pubs:
+        if (p.as_of, p.as_of_position, p.content_sha256, p.output) == (
+            request.as_of, position, digest, output
+        ):  # fmt: skip
+            return False
+    stream = STREAM_PREFIX + request.method.value
+    event = RatingListPublished(
+        method=request.method.value,
+        as_of=request.as_of,
+        as_of_position=position,
+        content_sha256=digest,
+        players=players,
+        output=output,
+        parameters=computed.parameters,
+    )
+    store.append(
+        stream, [NewEvent(event, metadata={"job": "ratings"})], store.stream_version(stream)
+    )
+    return True

@@ -1,0 +1,138 @@
+"""The published rating list as one self-contained HTML page: search, sort, filter by country.
+
+Rows are rendered on the server with every text escaped; the inline script only reads cell
+text (``textContent``) and hides or reorders rows, so a name can never become markup. No
+external resources: the page works from disk or any web server. Nothing time-dependent is
+written, so the same list gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+
+import polars as pl
+
+__all__ = ["rating_list_html"]
+
+_CSS = """
+:root { color-scheme: light dark; --line: #8884; --head: #8882; }
+body { font: 15px/1.4 system-ui, sans-serif; margin: 0; padding: 12px; }
+h1 { font-size: 1.25rem; margin: 0 0 4px; }
+p.meta { margin: 0 0 10px; color: GrayText; font-size: 0.85rem; }
+form { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 8px; }
+.wrap { overflow-x: auto; }
+table { border-collapse: collapse; white-space: nowrap; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: right; }
+th { background: var(--head); position: sticky; top: 0; cursor: pointer; user-select: none; }
+td.t, th.t { text-align: left; }
+tr.prov td { color: GrayText; }
+"""
+
+_SCRIPT = """
+(function () {
+  var body = document.querySelector('tbody');
+  var rows = Array.prototype.slice.call(body.rows);
+  var q = document.getElementById('q'), c = document.getElementById('country');
+  var o = document.getElementById('official');
+  function apply() {
+    var text = q.value.trim().toLowerCase(), country = c.value, shown = 0;
+    rows.forEach(function (r) {
+      var ok = (!text || r.textContent.toLowerCase().indexOf(text) >= 0)
+        && (!country || r.cells[3].textContent === country)
+        && (!o.checked || !r.classList.contains('prov'));
+      r.hidden = !ok; if (ok) { shown++; }
+    });
+    document.getElementById('shown').textContent = shown;
+  }
+  var dir = {};
+  document.querySelectorAll('th').forEach(function (th, i) {
+    th.addEventListener('click', function () {
+      var num = th.dataset.num === '1', d = dir[i] = -(dir[i] || -1);
+      rows.sort(function (a, b) {
+        var x = a.cells[i].textContent, y = b.cells[i].textContent;
+        if (num) {
+          var nx = x === '' ? Infinity : +x, ny = y === '' ? Infinity : +y;
+          return d * (nx - ny);
+        }
+        return d * x.localeCompare(y);
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+  [q, c, o].forEach(function (el) { el.addEventListener('input', apply); });
+  apply();
+})();
+"""
+
+_COLUMNS: Sequence[tuple[str, str, bool]] = (
+    ("rank", "#", True),
+    ("player_id", "Id", False),
+    ("name", "Name", False),
+    ("country", "Country", False),
+    ("rating", "Rating", True),
+    ("margin", "±", True),
+    ("games", "Games", True),
+    ("official", "Official", False),
+    ("provisional_reason", "Note", False),
+)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.0f}"
+    return str(value)
+
+
+def rating_list_html(
+    title: str,
+    listing: pl.DataFrame,
+    meta: Mapping[str, str],
+    chart_href: Callable[[str], str] | None = None,
+) -> str:
+    """The page of a list with the columns of ``ratings.csv``.
+
+    ``meta`` is shown under the title (method, as-of date, log position); ``chart_href`` gives
+    the link of a player's rating-history chart, relative to the page.
+    """
+    head = "".join(
+        f'<th class="{"" if numeric else "t"}" data-num="{int(numeric)}">{escape(label)}</th>'
+        for _, label, numeric in _COLUMNS
+    )
+    lines: list[str] = []
+    for row in listing.select([c for c, _, _ in _COLUMNS]).iter_rows(named=True):
+        cells: list[str] = []
+        for column, _, numeric in _COLUMNS:
+            text = escape(_text(row[column]))
+            if column == "name" and chart_href is not None:
+                href = escape(chart_href(str(row["player_id"])), quote=True)
+                text = f'<a href="{href}">{text or escape(str(row["player_id"]))}</a>'
+            cells.append(f"<td>{text}</td>" if numeric else f'<td class="t">{text}</td>')
+        css = "" if row["official"] else ' class="prov"'
+        lines.append(f"<tr{css}>{''.join(cells)}</tr>")
+    countries = sorted({c for c in listing.get_column("country").drop_nulls().to_list() if c})
+    options = "".join(
+        f'<option value="{escape(c, quote=True)}">{escape(c)}</option>' for c in countries
+    )
+    info = " · ".join(f"{escape(k)}: {escape(v)}" for k, v in meta.items())
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f'<h1>{escape(title)}</h1>\n<p class="meta">{info}</p>\n'
+        '<form onsubmit="return false">'
+        '<input id="q" type="search" placeholder="Search name or id" aria-label="Search">'
+        '<select id="country" aria-label="Country"><option value="">All countries</option>'
+        f"{options}</select>"
+        '<label><input id="official" type="checkbox"> official only</label>'
+        f'<span><span id="shown">{listing.height}</span> of {listing.height} players</span>'
+        "</form>\n"
+        f'<div class="wrap"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+        + "\n".join(lines)
+        + f"\n</tbody>\n</table></div>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
+    )
