@@ -105,8 +105,9 @@ def _backtracking(
     done = _done(tourney)
     pairs = combine(competitors, done, visit)
     if pairs is None:
+        # SoL 5.26 suggests "all possible matches" for a Swiss only (rr_seeds_6 stops plainly)
         remaining = count_remaining_matches(competitors, done)
-        if remaining:
+        if remaining and params.system is SolSystem.SWISS:
             raise SolError(
                 f"Cannot create next round: there are further {remaining} possible matches but "
                 "they cannot be grouped together with the current pairing rules"
@@ -147,6 +148,7 @@ def pair(tourney: SolTourney, params: SolParams, random_seed: int | None = None)
         if second is not None and rank[second.id] < rank[first.id]:
             first, second = second, first
         ordered.append((first.id, None if second is None else second.id))
+    ordered.sort(key=lambda p: p[1] is None)  # SoL creates the phantom's match last
     if params.system is SolSystem.KNOCKOUT:
         boards = list(range(1, len(ordered) + 1))
     else:

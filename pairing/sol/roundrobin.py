@@ -13,8 +13,9 @@ Slot = SolCompetitor | None
 
 def seeds_order(competitors: Sequence[SolCompetitor]) -> list[Slot]:
     """By (seed position, -rate, name), the phantom appended to an odd field."""
+    seeded = sorted(competitors, key=_seed_key)
     order: list[Slot] = []
-    order.extend(sorted(competitors, key=_seed_key))
+    order.extend(seeded)
     if len(order) % 2:
         order.append(None)
     return order
