@@ -210,6 +210,9 @@ class _Pairing:
             )
             for rank, games in enumerate(counts):
                 ctx.played_games_rank[games] = rank
+        matcher.set_completion(
+            ctx.total_shift(), [not ctx.is_bye_candidate(p, bye_score) for p in order]
+        )
         return _Brackets(ctx, order, score, matcher, max_weight, bye_score, single).run()
 
 
@@ -255,6 +258,7 @@ class _Brackets:
                 vertices.append(nxt)
                 nxt += 1
             size = len(vertices)
+            matcher.focus(vertices)
             players = [order[v] for v in vertices]
             base: list[list[int]] = [[] for _ in range(size)]
             for li in range(mdp_count, size):

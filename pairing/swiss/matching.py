@@ -3,13 +3,58 @@
 The Swiss systems fix decisions one at a time and re-solve after each change, as the reference
 engine does (pairing.md 2.5). Weights are Python ints, so lexicographic criteria stay exact.
 A weight of 0 means "no edge".
+
+Three things keep the re-solves cheap without changing the optimum:
+
+* a re-solve is skipped when the weight changes since the last one provably keep the last
+  matching optimal (only edges at one vertex were raised, and its matched edge most);
+* fixed pairs leave the graph (their other edges are 0, so every optimum contains them);
+* with a *focus* (the bracket being paired), the weights split into a completion part
+  ``completion(a, b) << shift`` shared by every edge and a bracket part on the focus edges only.
+  The bracket part is maximised on the focus alone, and the players it leaves unpaired must
+  then complete the round with the players below (checked on the small completion weights).
+  That is an upper bound reached, so it is the optimum; otherwise the whole graph is solved.
 """
 
 from __future__ import annotations
 
 import networkx as nx
+import rustworkx as rx
 
-__all__ = ["Matcher"]
+__all__ = ["Matcher", "max_weight_matching"]
+
+# rustworkx computes in i128 with doubled weights and dual sums; stay well inside.
+_RUSTWORKX_LIMIT = 1 << 120
+
+
+def max_weight_matching(edges: list[tuple[int, int, int]]) -> dict[int, int]:
+    """A maximum-weight matching of positive integer weights: mate by vertex, both ways."""
+    mates: dict[int, int] = {}
+    if not edges:
+        return mates
+    low = min((w & -w).bit_length() for _, _, w in edges) - 1
+    if low:
+        edges = [(a, b, w >> low) for a, b, w in edges]
+    if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
+        index: dict[int, int] = {}
+        for a, b, _ in edges:
+            index.setdefault(a, len(index))
+            index.setdefault(b, len(index))
+        vertex = list(index)
+        graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(vertex)
+        graph.add_edges_from([(index[a], index[b], w) for a, b, w in edges])
+        pairs = rx.max_weight_matching(graph, weight_fn=lambda w: w)
+        for a, b in pairs:
+            mates[vertex[a]] = vertex[b]
+            mates[vertex[b]] = vertex[a]
+        return mates
+    graph_nx = nx.Graph()
+    graph_nx.add_weighted_edges_from(edges)
+    for a, b in nx.max_weight_matching(graph_nx):
+        mates[a] = b
+        mates[b] = a
+    return mates
 
 
 class Matcher:
@@ -19,8 +64,17 @@ class Matcher:
         self.size = size
         self._weights: list[list[int]] = [[0] * size for _ in range(size)]
         self._mates: list[int] = list(range(size))
-        self._dirty = True
+        self._changed: dict[tuple[int, int], int] = {}
+        self._solved = False
+        self._fixed = [False] * size
+        self._focus: list[int] = []
+        self._shift = 0
+        self._completion: list[int] = []
+        self._absorbable: dict[tuple[frozenset[int], tuple[int, ...]], dict[int, int] | None]
+        self._absorbable = {}
         self.solves = 0
+        self.skipped = 0
+        self.whole = 0
 
     def weight(self, a: int, b: int) -> int:
         """Current weight of edge a-b."""
@@ -28,28 +82,26 @@ class Matcher:
 
     def set(self, a: int, b: int, weight: int) -> None:
         """Set the weight of edge a-b (0 removes it)."""
-        if self._weights[a][b] != weight:
+        old = self._weights[a][b]
+        if old != weight:
+            key = (a, b) if a < b else (b, a)
+            self._changed.setdefault(key, old)
             self._weights[a][b] = weight
             self._weights[b][a] = weight
-            self._dirty = True
 
-    def solve(self) -> list[int]:
-        """A maximum-weight matching: each vertex's mate, or the vertex itself if unmatched."""
-        if self._dirty:
-            graph = nx.Graph()
-            graph.add_nodes_from(range(self.size))
-            rows = self._weights
-            graph.add_weighted_edges_from(
-                (a, b, rows[a][b]) for a in range(self.size) for b in range(a) if rows[a][b]
-            )
-            mates = list(range(self.size))
-            for a, b in nx.max_weight_matching(graph):
-                mates[a] = b
-                mates[b] = a
-            self._mates = mates
-            self._dirty = False
-            self.solves += 1
-        return list(self._mates)
+    def set_completion(self, shift: int, not_bye_candidate: list[bool]) -> None:
+        """Declare that every edge a-b weighs ``(1 + nc[a] + nc[b]) << shift`` plus less.
+
+        ``nc`` marks the players who must not stay unpaired (not candidates for the bye).
+        """
+        self._shift = shift
+        self._completion = [int(flag) for flag in not_bye_candidate]
+        self._absorbable.clear()
+
+    def focus(self, vertices: list[int]) -> None:
+        """Solve the bracket part on ``vertices`` only (see the module docstring)."""
+        self._focus = list(vertices)
+        self._absorbable.clear()
 
     def finalize_pair(self, a: int, b: int, weight: int) -> None:
         """Fix a-b: their edge gets ``weight`` and every other edge of a or b becomes 0."""
@@ -58,3 +110,102 @@ class Matcher:
                 self.set(a, v, weight if v == b else 0)
             if v != b:
                 self.set(b, v, weight if v == a else 0)
+        self._fixed[a] = self._fixed[b] = True
+
+    def solve(self) -> list[int]:
+        """A maximum-weight matching: each vertex's mate, or the vertex itself if unmatched."""
+        if self._solved and self._still_optimal():
+            if self._changed:
+                self.skipped += 1
+            self._changed.clear()
+            return list(self._mates)
+        self._changed.clear()
+        self._solved = True
+        self.solves += 1
+        fixed = self._fixed
+        mates = list(range(self.size))
+        for v in range(self.size):
+            if fixed[v]:
+                mate = self._mates[v]
+                if self._weights[v][mate] == 0 or not fixed[mate]:
+                    raise AssertionError("a fixed vertex lost its pair")
+                mates[v] = mate
+        free = [v for v in range(self.size) if not fixed[v]]
+        found = self._solve_focused(free) if self._completion and self._focus else None
+        if found is None:
+            self.whole += 1
+            rows = self._weights
+            found = max_weight_matching(
+                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]]
+            )
+        for v, mate in found.items():
+            mates[v] = mate
+        self._mates = mates
+        return list(mates)
+
+    def _still_optimal(self) -> bool:
+        """Whether the changes since the last solve cannot beat the last matching."""
+        mates = self._mates
+        raised = [(k, self._weights[k[0]][k[1]] - old) for k, old in self._changed.items()]
+        positive = [(k, d) for k, d in raised if d > 0]
+        for (a, b), d in raised:
+            if d < 0 and mates[a] == b:
+                return False
+        if not positive:
+            return True
+        common = set(positive[0][0])
+        for (a, b), _ in positive[1:]:
+            common &= {a, b}
+        for v in common:
+            mate = mates[v]
+            if mate == v:
+                continue
+            key = (v, mate) if v < mate else (mate, v)
+            own = self._weights[v][mate] - self._changed.get(key, self._weights[v][mate])
+            if all(own >= d for _, d in positive):
+                return True
+        return False
+
+    def _solve_focused(self, free: list[int]) -> dict[int, int] | None:
+        focus = [v for v in self._focus if not self._fixed[v]]
+        in_focus = set(focus)
+        rest = tuple(v for v in free if v not in in_focus)
+        if not rest:
+            return None
+        rows, shift, nc = self._weights, self._shift, self._completion
+        spread = max(len(focus), 2).bit_length()
+        edges: list[tuple[int, int, int]] = []
+        for i, a in enumerate(focus):
+            row = rows[a]
+            for b in focus[:i]:
+                w = row[b]
+                if not w:
+                    continue
+                bracket = w - ((1 + nc[a] + nc[b]) << shift)
+                if not 0 <= bracket < 1 << shift:
+                    return None
+                # One more pair in the focus wins ties of the bracket part.
+                edges.append((a, b, (bracket << spread) + 1))
+        mates = max_weight_matching(edges)
+        key = (frozenset(v for v in focus if v not in mates), rest)
+        if key not in self._absorbable:
+            self._absorbable[key] = self._complete(*key)
+        tail = self._absorbable[key]
+        if tail is None:
+            return None
+        mates.update(tail)
+        return mates
+
+    def _complete(self, left: frozenset[int], rest: tuple[int, ...]) -> dict[int, int] | None:
+        """Pair ``rest`` and ``left`` (not among themselves) leaving at most one bye candidate."""
+        rows, nc = self._weights, self._completion
+        vertices = [*left, *rest]
+        edges = [
+            (a, b, 1 + nc[a] + nc[b])
+            for i, a in enumerate(vertices)
+            for b in vertices[:i]
+            if rows[a][b] and not (a in left and b in left)
+        ]
+        mates = max_weight_matching(edges)
+        unpaired = sum(1 + 2 * nc[v] for v in vertices if v not in mates)
+        return mates if unpaired == self.size % 2 else None
