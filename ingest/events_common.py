@@ -21,6 +21,8 @@ __all__ = [
     "Conversion",
     "PointsCheck",
     "check_points",
+    "join_name",
+    "normalise_name",
     "split_name",
 ]
 
@@ -90,6 +92,7 @@ def split_name(name: str) -> tuple[str, str]:
 
 def join_name(surname: str, first_name: str) -> str:
     """The inverse of :func:`split_name`; ``"?"`` when both parts are empty."""
+    surname, first_name = surname.strip(), first_name.strip()
     if first_name:
         return f"{surname}, {first_name}"
     return surname or "?"

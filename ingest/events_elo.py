@@ -1,6 +1,6 @@
 """WOF ``.ELO`` file → the events of an othello tournament.
 
-Players: the ``%_%`` lines in file order, then ids that play without a player line, then
+Players: the ``%_%`` lines in file order, then ids that play without a player line (by id), then
 anonymous players for ``??????`` opponents (one, or two when two unknowns meet; a single
 ``??????`` player line is that player). Rounds: the ``%Round`` comments when
 every game has one and nobody plays twice in a round; otherwise each game goes to the first
@@ -137,6 +137,9 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     elo.raise_first_error()
     players = _Players(elo.players)
     games = elo.games
+    # Unlisted ids in id order, so that the numbering does not depend on the game order.
+    for wof_id in sorted({i for g in games for i in (g.first, g.second) if i is not None}):
+        players.number(wof_id)
     seats = [players.seats(g) for g in games]
     stated = _stated_rounds(games, seats)
     rounds = stated if stated is not None else _inferred_rounds(seats)
