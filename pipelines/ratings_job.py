@@ -500,3 +500,115 @@ def _publish(
         stream, [NewEvent(event, metadata={"job": "ratings"})], store.stream_version(stream)
     )
     return True
+
+
+# ------------------------------------------------------------------------------ player view
+
+
+class UnknownPlayer(ValueError):
+    """A player id with no game in the log and no entry in any published list."""
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """A player's entries in a method's published lists, and their latest games."""
+
+    player_id: str
+    name: str | None
+    country: str | None
+    history: list[dict[str, JsonValue]]
+    """One row per published list (oldest first) in which the player appears."""
+    games: list[dict[str, JsonValue]]
+    """The latest games, newest first, from the player's side."""
+    games_total: int
+    unreadable: list[str]
+
+    def points(self) -> list[HistoryPoint]:
+        return [
+            HistoryPoint(
+                dt.date.fromisoformat(str(r["as_of"])),
+                float(r["rating"]),  # type: ignore[arg-type]
+                None if r["margin"] is None else float(r["margin"]),  # type: ignore[arg-type]
+            )
+            for r in self.history
+            if r["rating"] is not None
+        ]
+
+    def as_json(self) -> dict[str, JsonValue]:
+        return {
+            "player_id": self.player_id,
+            "name": self.name,
+            "country": self.country,
+            "history": list(self.history),
+            "games_total": self.games_total,
+            "games": list(self.games),
+            "unreadable_lists": list(self.unreadable),
+        }
+
+
+def player_report(
+    store: Store, cache: GamesCache, method: Method, player_id: str, latest_games: int = 20
+) -> PlayerReport:
+    """History over the published lists of ``method``, and games, of one player.
+
+    :raises UnknownPlayer: when neither the games table nor any list knows the id.
+    """
+    cache.sync(store)
+    history: list[dict[str, JsonValue]] = []
+    unreadable: list[str] = []
+    for pub in _latest_per_date(publications(store, method), dt.date.max):
+        frame = read_published(pub)
+        if frame is None:
+            unreadable.append(f"{pub.as_of} ({pub.output})")
+            continue
+        for row in frame.filter(pl.col("player_id") == player_id).iter_rows(named=True):
+            history.append(
+                {
+                    "as_of": pub.as_of.isoformat(),
+                    "rank": row["rank"],
+                    "rating": row["rating"],
+                    "margin": row["margin"],
+                    "games": row["games"],
+                    "official": row["official"],
+                    "note": row["provisional_reason"],
+                }
+            )
+    games = cache.games(full=True)
+    mine = games.filter((pl.col("player_a") == player_id) | (pl.col("player_b") == player_id))
+    first = pl.col("player_a") == player_id
+    players = cache.players()
+    rows = (
+        mine.select(
+            "date",
+            "event",
+            "round",
+            pl.when(first).then(pl.col("player_b")).otherwise(pl.col("player_a")).alias("opponent"),
+            pl.when(first)
+            .then(pl.col("color_a"))
+            .otherwise(pl.col("color_a").replace({"white": "black", "black": "white"}))
+            .alias("colour"),
+            pl.when(first).then(pl.col("score_a")).otherwise(1 - pl.col("score_a")).alias("score"),
+        )
+        .join(
+            players.select(pl.col("player_id").alias("opponent"), pl.col("name").alias("opp_name")),
+            on="opponent",
+            how="left",
+        )
+        .sort(["date", "event", "round"], descending=True)
+    )
+    shown = rows if latest_games == 0 else rows.head(latest_games)
+    me = players.filter(pl.col("player_id") == player_id)
+    if mine.height == 0 and not history and me.height == 0:
+        raise UnknownPlayer(
+            f"unknown player '{player_id}': no game in the log and no {method.value} list "
+            "entry (ids look like wof:123, egd:12345678, fide:1503014)"
+        )
+    return PlayerReport(
+        player_id=player_id,
+        name=me.item(0, "name") if me.height else None,
+        country=me.item(0, "country") if me.height else None,
+        history=history,
+        games=[{**r, "date": r["date"].isoformat()} for r in shown.iter_rows(named=True)],
+        games_total=mine.height,
+        unreadable=unreadable,
+    )

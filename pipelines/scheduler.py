@@ -1,0 +1,241 @@
+"""`arbiter schedule`: the bimonthly rating-list run in one long-lived APScheduler 3.11 process.
+
+Each run ingests the configured inbox, then computes and publishes every configured method as
+of the run's due date (output ``<output_root>/<method>-<date>``). The log is the memory of the
+schedule: on start, the latest due date is compared with the ``RatingListPublished`` events,
+and a method whose list for that date is missing runs once, however many dates were missed
+(coalesced: a list is a full recomputation, so only the latest one matters). That is why an
+in-memory job store is enough; the store file is opened only while a run works, so directors
+can use it between runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from events.duckdb_store import DuckDBStore
+from events.store import Store
+from pipelines.ratings_job import Method, RunRequest, RunResult, publications, run_list
+from projections.games import GamesCache, cache_path_for
+
+__all__ = [
+    "JOB_ID",
+    "ScheduleConfig",
+    "ScheduledRun",
+    "build_scheduler",
+    "catch_up",
+    "due_dates",
+    "missing_runs",
+    "scheduled_run",
+]
+
+JOB_ID = "rating-lists"
+log = logging.getLogger(__name__)
+
+
+class ScheduleError(ValueError):
+    """A schedule configuration that cannot work (bad cron, unknown time zone, bad file)."""
+
+
+class ScheduleConfig(BaseModel):
+    """What the scheduler runs, when and where; from a TOML file or command options."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    store: str | None = None
+    """Event store file; default: the command line's ``--store`` / ``$ARBITER_STORE``."""
+    inbox: Path | None = None
+    """Folder of submitted result files, ingested before every run (none: no ingest)."""
+    output_root: Path = Path("lists")
+    methods: tuple[Method, ...] = (Method.WOF,)
+    timezone: str = "UTC"
+    cron: str = "30 3 1 1-11/2 *"
+    """Crontab fields (minute hour day month weekday): default the 1st of odd months, 03:30."""
+    misfire_grace_seconds: int = Field(3 * 24 * 3600, ge=1)
+    """How late a run may still start after its time (the library default is 1 s)."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone '{value}'") from None
+        return value
+
+    @field_validator("cron")
+    @classmethod
+    def _cron(cls, value: str) -> str:
+        from apscheduler.triggers.cron import CronTrigger
+
+        try:
+            CronTrigger.from_crontab(value, timezone=ZoneInfo("UTC"))
+        except ValueError as exc:
+            raise ValueError(f"bad cron '{value}': {exc}") from None
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @classmethod
+    def from_toml(cls, path: Path, **overrides: Any) -> ScheduleConfig:
+        """The ``[schedule]`` table of a TOML file (or the whole file), then ``overrides``."""
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ScheduleError(f"{path}:0:0: cannot read: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+            line, col = where.groups() if where else ("0", "0")
+            message = re.sub(r"\s*\(at .*\)$", "", str(exc))
+            raise ScheduleError(f"{path}:{line}:{col}: {message}") from None
+        table = data.get("schedule", data)
+        merged = {**table, **{k: v for k, v in overrides.items() if v is not None}}
+        return cls.model_validate(merged)
+
+    def trigger(self) -> Any:
+        from apscheduler.triggers.cron import CronTrigger
+
+        return CronTrigger.from_crontab(self.cron, timezone=self.zone)
+
+
+def due_dates(
+    config: ScheduleConfig, start: dt.datetime, end: dt.datetime
+) -> Iterator[dt.datetime]:
+    """Fire times of the schedule in ``(start, end]`` (aware datetimes)."""
+    trigger = config.trigger()
+    fire: dt.datetime | None = trigger.get_next_fire_time(
+        None, start + dt.timedelta(microseconds=1)
+    )
+    while fire is not None and fire <= end:
+        yield fire
+        fire = trigger.get_next_fire_time(fire, fire)
+
+
+def latest_due(config: ScheduleConfig, now: dt.datetime) -> dt.datetime | None:
+    """The last fire time at or before ``now`` within the past 13 months."""
+    last = None
+    for fire in due_dates(config, now - dt.timedelta(days=400), now):
+        last = fire
+    return last
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledRun:
+    method: Method
+    as_of: dt.date
+
+
+def missing_runs(
+    config: ScheduleConfig, published: dict[Method, set[dt.date]], now: dt.datetime
+) -> list[ScheduledRun]:
+    """The runs due at ``now``: the latest due date, for each method without a list of it."""
+    due = latest_due(config, now.astimezone(config.zone))
+    if due is None:
+        return []
+    as_of = due.date()
+    return [ScheduledRun(m, as_of) for m in config.methods if as_of not in published.get(m, set())]
+
+
+def _published(store: Store, methods: Sequence[Method]) -> dict[Method, set[dt.date]]:
+    return {m: {p.as_of for p in publications(store, m)} for m in methods}
+
+
+def _ingest_inbox(store: Store, inbox: Path) -> None:
+    try:
+        from pipelines import ingest_job
+    except ImportError:  # the ingest job is an optional part of a deployment
+        log.warning("no ingest job available; inbox %s not read", inbox)
+        return
+    report = ingest_job.ingest(store, ingest_job.discover([inbox]))
+    log.info("inbox %s: %s", inbox, report.summary())
+
+
+StoreOpener = Callable[[], AbstractContextManager[Store]]
+
+
+def _opener(config: ScheduleConfig) -> StoreOpener:
+    return lambda: DuckDBStore(config.store)
+
+
+def catch_up(
+    config: ScheduleConfig,
+    now: dt.datetime,
+    open_store: StoreOpener | None = None,
+) -> list[RunResult]:
+    """Run whatever is due at ``now`` and not yet in the log; the store is open only meanwhile.
+
+    Called on start (missed runs) and by the scheduled job itself (the run of that date).
+    """
+    opener = open_store or _opener(config)
+    with opener() as store:
+        runs = missing_runs(config, _published(store, config.methods), now)
+        if not runs:
+            return []
+        if config.inbox is not None:
+            _ingest_inbox(store, config.inbox)
+        path = getattr(store, "path", ":memory:")
+        results = []
+        with GamesCache(cache_path_for(str(path))) as cache:
+            for run in runs:
+                output = config.output_root / f"{run.method.value}-{run.as_of.isoformat()}"
+                request = RunRequest(method=run.method, as_of=run.as_of, output=output)
+                result = run_list(store, cache, request)
+                log.info(
+                    "%s list as of %s: %d players, sha256 %s",
+                    run.method.value,
+                    run.as_of,
+                    result.players,
+                    result.content_sha256[:12],
+                )
+                results.append(result)
+        return results
+
+
+def scheduled_run(config: dict[str, Any]) -> None:
+    """The job APScheduler calls, by its textual reference (jobs must not be closures)."""
+    parsed = ScheduleConfig.model_validate(config)
+    catch_up(parsed, dt.datetime.now(parsed.zone))
+
+
+def build_scheduler(config: ScheduleConfig) -> Any:
+    """A ``BlockingScheduler`` with the rating job registered under a fixed id."""
+    from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_MISSED, JobExecutionEvent
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    scheduler = BlockingScheduler(
+        timezone=config.zone,
+        job_defaults={
+            "coalesce": True,
+            "max_instances": 1,
+            "misfire_grace_time": config.misfire_grace_seconds,
+        },
+    )
+    scheduler.add_job(
+        "pipelines.scheduler:scheduled_run",
+        config.trigger(),
+        id=JOB_ID,
+        replace_existing=True,
+        kwargs={"config": config.model_dump(mode="json")},
+    )
+
+    def report(event: JobExecutionEvent) -> None:
+        if event.exception is not None:
+            log.error("rating run failed: %s", event.exception)
+        else:
+            log.warning("rating run of %s was missed", event.scheduled_run_time)
+
+    scheduler.add_listener(report, EVENT_JOB_ERROR | EVENT_JOB_MISSED)
+    return scheduler
