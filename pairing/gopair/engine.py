@@ -25,7 +25,7 @@ from pairing.gopair.model import (
     GopairRound,
     HandicapMode,
 )
-from pairing.gopair.score import PlayerFacts, collapse, pair_score, search_weight
+from pairing.gopair.score import PlayerFacts, pair_score, search_weight
 
 __all__ = ["early_round_shift", "pair", "player_facts"]
 
@@ -42,7 +42,7 @@ def player_facts(tournament: GopairInput) -> dict[int, PlayerFacts]:
         if g.winner is not None:
             wins[g.winner] += 1
     return {
-        p.id: PlayerFacts(p.id, collapse(p.rating), p.club, wins[p.id], tuple(opponents[p.id]))
+        p.id: PlayerFacts(p.id, p.rating, p.club, wins[p.id], tuple(opponents[p.id]))
         for p in tournament.players
     }
 

@@ -16,16 +16,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from pairing.gopair.score import perl_collapse
+
 __all__ = ["handicap"]
-
-
-def _collapsed(rating: Decimal) -> float:
-    value = float(rating)
-    if value >= 1:
-        return value - 1
-    if value <= -1:
-        return value + 1
-    return value
 
 
 def handicap(first: Decimal, second: Decimal, *, ing: bool = False) -> tuple[int, int]:
@@ -36,7 +29,7 @@ def handicap(first: Decimal, second: Decimal, *, ing: bool = False) -> tuple[int
     >>> handicap(Decimal("1.5"), Decimal("3.5"))
     (-1, -6)
     """
-    diff = _collapsed(first) - _collapsed(second)
+    diff = perl_collapse(first) - perl_collapse(second)
     swap = 1
     stones = 0
     if diff < 0:

@@ -21,7 +21,14 @@ from decimal import Decimal
 
 from pairing.gopair.model import HandicapMode
 
-__all__ = ["PairScore", "PlayerFacts", "collapse", "pair_score", "search_weight"]
+__all__ = [
+    "PairScore",
+    "PlayerFacts",
+    "collapse",
+    "pair_score",
+    "perl_collapse",
+    "search_weight",
+]
 
 PLAYED_PENALTY = Decimal(-16)
 WINS_FACTOR = Decimal("-1.5")
@@ -47,7 +54,7 @@ class PlayerFacts:
 
     id: int
     rating: Decimal
-    """Collapsed rating."""
+    """Registered AGA rating (the score uses it collapsed)."""
     club: str
     wins: int
     opponents: tuple[int, ...]
@@ -71,13 +78,13 @@ class PairScore:
 def pair_score(a: PlayerFacts, b: PlayerFacts, mode: HandicapMode) -> PairScore:
     """The score of pairing ``a`` with ``b`` (symmetric).
 
-    >>> x = PlayerFacts(1, Decimal("2.5"), "BOST", 1, ())
-    >>> y = PlayerFacts(2, Decimal("0.5"), "BOST", 0, (9,))
+    >>> x = PlayerFacts(1, Decimal("3.5"), "BOST", 1, ())
+    >>> y = PlayerFacts(2, Decimal("1.5"), "BOST", 0, (9,))
     >>> pair_score(x, y, HandicapMode.MAX).total
     Decimal('-5.5')
     """
     even = mode is HandicapMode.MIN
-    rating = Decimal(0) if even else -abs(a.rating - b.rating)
+    rating = Decimal(0) if even else -abs(collapse(a.rating) - collapse(b.rating))
     played = PLAYED_PENALTY * a.opponents.count(b.id)
     wins = WINS_FACTOR * abs(a.wins - b.wins)
     club = CLUB_PENALTY if not even and a.club and a.club == b.club else Decimal(0)
@@ -89,14 +96,16 @@ def search_weight(a: PlayerFacts, b: PlayerFacts, mode: HandicapMode) -> float:
     terms = pair_score(a, b, mode)
     rating = 0.0
     if mode is HandicapMode.MAX:
-        rating = -abs(_perl_collapse(a.rating) - _perl_collapse(b.rating))
+        rating = -abs(perl_collapse(a.rating) - perl_collapse(b.rating))
     total = 0.0
     for term in (rating, float(terms.played), float(terms.wins), float(terms.club)):
         total += term
     return total
 
 
-def _perl_collapse(collapsed: Decimal) -> float:
+def perl_collapse(rating: Decimal) -> float:
     """Perl's collapsed rating: the registered decimal read as a double, then 1 moved."""
-    registered = float(collapsed + 1) if collapsed >= 0 else float(collapsed - 1)
-    return registered - 1 if registered >= 1 else registered + 1
+    value = float(rating)
+    if value >= 1:
+        return value - 1
+    return value + 1 if value <= -1 else value

@@ -20,13 +20,13 @@ from pairing.gopair.best import pick, sorted_candidates
 from pairing.gopair.bye import ByeFacts, bye_candidates
 from pairing.gopair.engine import early_round_shift
 from pairing.gopair.handicap import handicap
-from pairing.gopair.score import PlayerFacts, collapse
+from pairing.gopair.score import PlayerFacts
 
 
 def _facts(
     pid: int, rating: str, club: str = "", wins: int = 0, opp: tuple[int, ...] = ()
 ) -> PlayerFacts:
-    return PlayerFacts(pid, collapse(Decimal(rating)), club, wins, opp)
+    return PlayerFacts(pid, Decimal(rating), club, wins, opp)
 
 
 def test_score_terms_as_gopair_prints_them() -> None:
