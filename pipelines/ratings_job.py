@@ -386,7 +386,15 @@ def _histories(
 
 
 def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
-    """Compute, write and publish one list (see the module docstring)."""
+    """Compute, write and publish one list (see the module docstring).
+
+    :raises RatingRunError: the method has no implementation in this build.
+    """
+    if request.method not in _METHODS:
+        available = ", ".join(m.value for m in _METHODS)
+        raise RatingRunError(
+            f"method {request.method.value} is not available yet (available: {available})"
+        )
     games, players, position = _tables(store, cache, request.at_position)
     game = request.game if request.game is not None else DEFAULT_GAME[request.method]
     if game is not None:

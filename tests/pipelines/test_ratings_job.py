@@ -1,0 +1,235 @@
+"""The rating-list run: files, publication, reproducibility, diff, atomic writes, escaping."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from events.duckdb_store import DuckDBStore
+from events.schema import RatingListPublished
+from pipelines import ratings_job
+from pipelines.ratings_job import (
+    LIST_COLUMNS,
+    Method,
+    RatingRunError,
+    RunRequest,
+    diff_lists,
+    player_report,
+    publications,
+    run_list,
+    write_atomic,
+    write_folder_atomic,
+)
+from projections.games import GamesCache
+from tests.pipelines._season import monthly, players, season
+
+AS_OF = dt.date(2025, 1, 1)
+EVIL = '<script>alert("x")</script>, Eve'
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> DuckDBStore:
+    s = DuckDBStore(tmp_path / "log.duckdb")
+    season(s, players(30), monthly(dt.date(2024, 1, 6), 12), names={7: EVIL})
+    yield s  # type: ignore[misc]
+    s.close()
+
+
+def _run(
+    store: DuckDBStore, out: Path, as_of: dt.date = AS_OF, **kw: object
+) -> ratings_job.RunResult:
+    request = RunRequest(method=Method.WOF, as_of=as_of, output=out, **kw)  # type: ignore[arg-type]
+    with GamesCache() as cache:
+        return run_list(store, cache, request)
+
+
+FILES = ("ratings.csv", "ratings.parquet", "diff.csv", "index.html", "manifest.json")
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    files = {name: (folder / name).read_bytes() for name in FILES}
+    files.update(
+        {f"charts/{p.name}": p.read_bytes() for p in sorted((folder / "charts").iterdir())}
+    )
+    return files
+
+
+def test_run_writes_the_list_and_publishes_it(store: DuckDBStore, tmp_path: Path) -> None:
+    out = tmp_path / "lists" / "2025-01"
+    last_position = int(store.read_frame()["global_position"].max())  # type: ignore[arg-type]
+    result = _run(store, out)
+    csv = (out / "ratings.csv").read_bytes()
+    listing = pl.read_csv(out / "ratings.csv")
+    assert listing.columns == list(LIST_COLUMNS)
+    assert listing.height == 30  # everyone played within the activity window
+    assert listing.filter(pl.col("official"))["rank"].to_list() == list(
+        range(1, listing.filter(pl.col("official")).height + 1)
+    )
+    assert pl.read_parquet(out / "ratings.parquet").equals(
+        pl.read_csv(out / "ratings.csv", schema=pl.Schema(LIST_COLUMNS))
+    )
+    (event,) = [e.event for e in store.read_stream("ratinglist-wof")]
+    assert isinstance(event, RatingListPublished)
+    assert event.content_sha256 == hashlib.sha256(csv).hexdigest() == result.content_sha256
+    assert event.as_of_position == last_position
+    assert (event.as_of, event.players, event.output) == (AS_OF, 30, str(out.resolve()))
+    metadata = pl.read_parquet_metadata(out / "ratings.parquet")
+    assert metadata["as_of_position"] == str(last_position)
+    assert metadata["method"] == "wof"
+    assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # no temp files left
+    assert result.games == 12 * 66
+
+
+def test_same_as_of_on_the_same_log_gives_the_same_bytes(
+    store: DuckDBStore, tmp_path: Path
+) -> None:
+    first = _run(store, tmp_path / "a")
+    again = _run(store, tmp_path / "a")
+    assert not again.published  # the same list in the same place is published once
+    second = _run(store, tmp_path / "b")
+    assert _bytes(tmp_path / "a") == _bytes(tmp_path / "b")
+    # A late result dated before the as-of date changes the list; reading the log up to the
+    # first run's position reproduces it byte for byte.
+    season(store, players(30), [dt.date(2024, 12, 20)], seed=123)
+    late = _run(store, tmp_path / "c")
+    assert late.content_sha256 != first.content_sha256
+    reproduced = _run(store, tmp_path / "d", at_position=first.as_of_position, publish=False)
+    assert reproduced.as_of_position == first.as_of_position == second.as_of_position
+    assert (tmp_path / "d" / "ratings.csv").read_bytes() == (
+        tmp_path / "a" / "ratings.csv"
+    ).read_bytes()
+    assert (tmp_path / "d" / "ratings.parquet").read_bytes() == (
+        tmp_path / "a" / "ratings.parquet"
+    ).read_bytes()
+
+
+def test_diff_against_the_previous_list(store: DuckDBStore, tmp_path: Path) -> None:
+    _run(store, tmp_path / "jul", as_of=dt.date(2024, 7, 1))
+    result = _run(store, tmp_path / "jan")
+    assert result.previous is not None
+    assert result.previous.as_of == dt.date(2024, 7, 1)
+    before = pl.read_csv(tmp_path / "jul" / "ratings.csv").select("player_id", "rating")
+    after = pl.read_csv(tmp_path / "jan" / "ratings.csv").select("player_id", "rating")
+    b, a = dict(before.rows()), dict(after.rows())
+    expected = {
+        **{p: "new" for p in a if p not in b},
+        **{p: "dropped" for p in b if p not in a},
+        **{p: "moved" for p in a if p in b and a[p] != b[p]},
+    }
+    diff = pl.read_csv(tmp_path / "jan" / "diff.csv")
+    assert dict(diff.select("player_id", "change").rows()) == expected
+    moved = diff.filter(pl.col("change") == "moved")
+    assert moved["delta"].abs().to_list() == sorted(moved["delta"].abs().to_list(), reverse=True)
+    assert moved.select(
+        (pl.col("rating_after") - pl.col("rating_before") == pl.col("delta")).all()
+    ).item()
+
+
+def test_diff_lists_worked_example() -> None:
+    def frame(rows: list[tuple[str, int | None, int | None]]) -> pl.DataFrame:
+        return pl.DataFrame(
+            [
+                {"rank": rank, "player_id": pid, "name": pid.upper(), "country": "FRA",
+                 "rating": rating}
+                for pid, rating, rank in rows
+            ],
+            schema={"rank": pl.Int64, "player_id": pl.Utf8, "name": pl.Utf8, "country": pl.Utf8,
+                    "rating": pl.Int64},
+        )  # fmt: skip
+
+    previous = frame([("a", 2000, 1), ("b", 1900, 2), ("c", 1800, 3), ("d", 1700, 4)])
+    current = frame([("a", 2010, 1), ("c", 1900, 2), ("d", 1700, 3), ("e", 1750, None)])
+    diff = diff_lists(previous, current)
+    assert diff.select("change", "player_id", "name", "delta").rows() == [
+        ("new", "e", "E", None),
+        ("dropped", "b", "B", None),
+        ("moved", "c", "C", 100),
+        ("moved", "a", "A", 10),
+    ]
+
+
+def test_previous_list_gone_from_disk_is_recomputed(store: DuckDBStore, tmp_path: Path) -> None:
+    _run(store, tmp_path / "jul", as_of=dt.date(2024, 7, 1))
+    _run(store, tmp_path / "jan")
+    kept = (tmp_path / "jan" / "diff.csv").read_bytes()
+    (tmp_path / "jul" / "ratings.csv").unlink()
+    result = _run(store, tmp_path / "jan2")
+    assert any("recomputed" in n for n in result.notes)
+    assert (tmp_path / "jan2" / "diff.csv").read_bytes() == kept
+
+
+def test_html_escapes_names_and_links_charts(store: DuckDBStore, tmp_path: Path) -> None:
+    _run(store, tmp_path / "out")
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert '<option value="JPN">JPN</option>' in page
+    assert page.count("<script>") == 1  # only the page's own sorting/filtering script
+    assert 'href="charts/wof-7.svg"' in page
+    svg = (tmp_path / "out" / "charts" / "wof-7.svg").read_text()
+    assert svg.startswith("<svg")
+    assert "<polyline" in svg
+
+
+def test_player_report_follows_the_published_lists(store: DuckDBStore, tmp_path: Path) -> None:
+    _run(store, tmp_path / "jul", as_of=dt.date(2024, 7, 1))
+    _run(store, tmp_path / "jan")
+    with GamesCache() as cache:
+        report = player_report(store, cache, Method.WOF, "wof:7", latest_games=3)
+    assert [h["as_of"] for h in report.history] == ["2024-07-01", "2025-01-01"]
+    assert report.name == EVIL
+    jan = pl.read_csv(tmp_path / "jan" / "ratings.csv").filter(pl.col("player_id") == "wof:7")
+    assert report.history[-1]["rating"] == jan["rating"][0]
+    assert len(report.games) == 3
+    entries = store.read_frame().filter(
+        (pl.col("event_type") == "PlayerRegistered")
+        & pl.col("payload").str.contains('"wof":"7"', literal=True)
+    )
+    assert report.games_total == 11 * entries.height  # round robins of 12
+    with GamesCache() as cache, pytest.raises(ratings_job.UnknownPlayer, match="wof:999"):
+        player_report(store, cache, Method.WOF, "wof:999")
+
+
+@pytest.mark.parametrize("method", [m for m in Method if m not in ratings_job._METHODS])
+def test_a_method_without_implementation_is_a_clear_error(
+    store: DuckDBStore, tmp_path: Path, method: Method
+) -> None:
+    with GamesCache() as cache, pytest.raises(RatingRunError, match="not available"):
+        run_list(store, cache, RunRequest(method=method, as_of=AS_OF, output=tmp_path))
+
+
+def test_write_atomic_keeps_the_old_file_when_the_write_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "ratings.csv"
+    target.write_text("old\n")
+
+    def boom(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="No space"):
+        write_atomic(target, b"new\n")
+    with pytest.raises(OSError, match="No space"):
+        write_folder_atomic(tmp_path / "charts", {"a.svg": b"<svg/>"})
+    monkeypatch.undo()
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ratings.csv"]
+    write_atomic(target, b"new\n")
+    write_folder_atomic(tmp_path / "charts", {"a.svg": b"1"})
+    write_folder_atomic(tmp_path / "charts", {"b.svg": b"2"})
+    assert target.read_text() == "new\n"
+    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == ["b.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["charts", "ratings.csv"]
+
+
+def test_publications_read_back(store: DuckDBStore, tmp_path: Path) -> None:
+    _run(store, tmp_path / "x")
+    (pub,) = publications(store, Method.WOF)
+    assert pub.as_of == AS_OF
+    assert publications(store, Method.FIDE) == []
