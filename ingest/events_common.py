@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from events.schema import EventBase, PlayerRegistered, TournamentCreated
+from events.schema import Event, PlayerRegistered, TournamentCreated
 from ingest.errors import IngestError, IngestWarning
 
 __all__ = [
@@ -34,7 +34,7 @@ ID_SCHEMES: dict[str, str] = {"egd_pin": "egd", "wof": "wof", "ffg": "ffg", "aga
 class Conversion:
     """A file as events. ``events[0]`` is the :class:`TournamentCreated`."""
 
-    events: list[EventBase]
+    events: list[Event]
     metadata: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Extra metadata of ``events[i]`` (merged into the stored row's metadata)."""
     warnings: list[IngestWarning] = field(default_factory=list)

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from events.domain import Board, Game, Outcome, Scoring, System
 from events.schema import (
-    EventBase,
+    Event,
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
@@ -148,7 +148,7 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     for index, r in enumerate(rounds):
         by_round.setdefault(r, []).append(index)
     points: dict[int, int] = {}  # half points, to stay exact
-    round_events: list[EventBase] = []
+    round_events: list[Event] = []
     round_meta: dict[int, dict[str, object]] = {}
     for r in sorted(by_round):
         boards: list[Board] = []
@@ -198,7 +198,7 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
         end_date=elo.end,
         federation=elo.header.country or None,
     )
-    events: list[EventBase] = [created, *players.events]
+    events: list[Event] = [created, *players.events]
     metadata: dict[int, dict[str, object]] = {
         0: {
             "elo": {

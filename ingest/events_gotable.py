@@ -21,7 +21,7 @@ from typing import Any
 from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
 from events.schema import (
     ByeGranted,
-    EventBase,
+    Event,
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
@@ -91,7 +91,7 @@ def go_table_to_events(
 ) -> Conversion:
     """The stream of a go table whose cross-table checks passed (the readers make them)."""
     by_number = {row.number: row for row in rows}
-    events: list[EventBase] = [
+    events: list[Event] = [
         TournamentCreated(
             tournament_id="go",
             name=name,

@@ -15,7 +15,7 @@ from typing import Any
 from events.domain import Board, Game, Outcome, Scoring, System
 from events.go_ranks import format_rank
 from events.schema import (
-    EventBase,
+    Event,
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
@@ -60,7 +60,7 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
     last_game_round = max([g.round for g in t.games] + [b.round for b in t.byes], default=1)
     rounds = t.general.number_of_rounds if t.general is not None else last_game_round
     komi = _float(other.get("komi"))
-    events: list[EventBase] = [
+    events: list[Event] = [
         TournamentCreated(
             tournament_id="opengotha",
             name=(other.get("name") or other.get("shortName") or "OpenGotha").strip()
