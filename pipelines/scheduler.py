@@ -228,6 +228,9 @@ def build_scheduler(config: ScheduleConfig) -> Any:
         config.trigger(),
         id=JOB_ID,
         replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=config.misfire_grace_seconds,
         kwargs={"config": config.model_dump(mode="json")},
     )
 
