@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from events.domain import Board, Game, Outcome, Scoring, System
+from pydantic import TypeAdapter
+
+from events.domain import Game, Outcome, Scoring, System
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -40,6 +42,7 @@ _OUTCOME: dict[tuple[EloOutcome, bool], Outcome] = {
     (EloOutcome.DRAW, True): Outcome.DRAW,
     (EloOutcome.DRAW, False): Outcome.DRAW,
 }
+_RESULTS = TypeAdapter(list[ResultRecorded])
 _HALVES = {EloOutcome.FIRST_WINS: 2, EloOutcome.DRAW: 1, EloOutcome.SECOND_WINS: 0}
 _MARK = {None: "-", Colour.BLACK: "B", Colour.WHITE: "W"}
 
@@ -151,8 +154,9 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     round_events: list[Event] = []
     round_meta: dict[int, dict[str, object]] = {}
     for r in sorted(by_round):
-        boards: list[Board] = []
-        results: list[ResultRecorded] = []
+        # Plain dicts validated per round: one pydantic call instead of one per game.
+        boards: list[dict[str, int]] = []
+        results: list[dict[str, object]] = []
         marks: list[str] = []
         for board, index in enumerate(by_round[r], start=1):
             g = games[index]
@@ -162,23 +166,23 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
             d_white, d_black = (
                 (g.first_discs, g.second_discs) if first_white else (g.second_discs, g.first_discs)
             )
-            boards.append(Board(board=board, white=white, black=black))
+            boards.append({"board": board, "white": white, "black": black})
             results.append(
-                ResultRecorded(
-                    round=r,
-                    board=board,
-                    outcome=_OUTCOME[(g.outcome, first_white)],
-                    white_score=d_white,
-                    black_score=d_black,
-                )
+                {
+                    "round": r,
+                    "board": board,
+                    "outcome": _OUTCOME[(g.outcome, first_white)],
+                    "white_score": d_white,
+                    "black_score": d_black,
+                }
             )
             marks.append(_MARK[g.first_colour])
             halves = _HALVES[g.outcome]
             points[first] = points.get(first, 0) + halves
             points[second] = points.get(second, 0) + 2 - halves
         round_meta[len(round_events)] = {"elo_colours": "".join(marks)}
-        round_events.append(RoundPaired(round=r, boards=tuple(boards)))
-        round_events.extend(results)
+        round_events.append(RoundPaired.model_validate({"round": r, "boards": boards}))
+        round_events.extend(_RESULTS.validate_python(results))
 
     checks = [
         PointsCheck(p.line, 0, f"{p.wof_id} {p.surname}", p.score, Decimal(points[n]) / 2)
