@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from events.domain import Board, Game, System
-from pairing import dutch, live
+from pairing import dutch, gopair, knockout, live, othello, sol
 from pairing import macmahon as mm
 from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
 from projections.state import TournamentState
@@ -103,18 +103,73 @@ def _macmahon(state: TournamentState, round_no: int, notes: Notes = None) -> lis
     return boards
 
 
+def _sol(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    tourney, params = live.sol_tourney(state)
+    result = sol.pair(tourney, params, random_seed=live.stable_seed(state, round_no))
+    if notes is not None:
+        notes.append(f"SoL {params.couplings.value} pairing of round {result.round}")
+    return live.sol_boards(result)
+
+
+def _gopair(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    params = gopair.GopairParams(bye_seed=live.stable_seed(state, round_no))
+    result = gopair.pair(live.gopair_input(state, round_no), params)
+    if notes is not None:
+        notes.extend(
+            f"board {i}: gopair score {b.score}" for i, b in enumerate(result.boards, start=1)
+        )
+    return live.gopair_boards(result)
+
+
+def _othello(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    del round_no
+    if notes is not None:
+        notes.append("othello Swiss: by points, then disc count; no rematches")
+    return othello.pair(live.othello_input(state))
+
+
+def _knockout(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    if notes is not None:
+        notes.append("knockout: standard seeding (1 v last, bracket halves kept apart)")
+    if round_no == 1:
+        ranks = state.start_ranks()
+        active = [pid for pid, p in state.players.items() if p.active_in(1)]
+        return knockout.first_round(sorted(active, key=ranks.__getitem__))
+    previous = state.rounds[round_no - 1]
+    winners: dict[int, int] = {}
+    for b in previous.boards:
+        if b.black is None:
+            continue
+        pts = state.scoring.for_game(b.outcome) if b.outcome else None
+        if pts is not None and pts[0] != pts[1]:
+            winners[b.board] = b.white if pts[0] > pts[1] else b.black
+    prev = [Board(board=b.board, white=b.white, black=b.black) for b in previous.boards]
+    return knockout.next_round(prev, winners)
+
+
 ENGINES: dict[System, Callable[[TournamentState, int, Notes], list[Board]]] = {
     System.ROUNDROBIN: _round_robin,
     System.DUTCH: _dutch,
     System.MACMAHON: _macmahon,
+    System.GOPAIR: _gopair,
+    System.KNOCKOUT: _knockout,
+}
+
+# Swiss means a different engine in each game's tradition.
+SWISS_BY_GAME: dict[Game, Callable[[TournamentState, int, Notes], list[Board]]] = {
+    Game.CHESS: _dutch,
+    Game.GO: _macmahon,
+    Game.CARROM: _sol,
+    Game.OTHELLO: _othello,
 }
 
 
 def pair_next_round(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     """Boards of round `round_no`; with `notes`, each engine says why, board by board."""
-    engine = ENGINES.get(state.system)
-    if state.system is System.SWISS and state.game is Game.GO:
-        engine = _macmahon
+    if state.system is System.SWISS:
+        engine = SWISS_BY_GAME.get(state.game)
+    else:
+        engine = ENGINES.get(state.system)
     if engine is None:
         raise PairingUnavailable(f"no pairing engine for system '{state.system.value}' yet")
     return engine(state, round_no, notes)

@@ -6,11 +6,22 @@ records for go); these functions are the only place that knows both sides.
 
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 
 from events.domain import Board, ByeKind, Outcome
 from events.go_ranks import parse_rank
+from pairing.gopair.model import GopairGame, GopairInput, GopairPlayer, GopairRound
 from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, MacMahonParams
+from pairing.othello import OthelloGame, OthelloInput, OthelloPlayer
+from pairing.sol.model import (
+    SolCompetitor,
+    SolMatch,
+    SolParams,
+    SolRound,
+    SolSystem,
+    SolTourney,
+)
 from pairing.swiss.model import (
     Colour,
     HistoryEntry,
@@ -20,7 +31,7 @@ from pairing.swiss.model import (
     SwissPlayer,
     SwissRound,
 )
-from projections.state import Pairing, TournamentState
+from projections.state import BoardState, Pairing, TournamentState
 
 _BYE_CODES = {
     ByeKind.HALF: Result.HALF_BYE,
@@ -168,3 +179,141 @@ def go_params(state: TournamentState, swiss: bool) -> MacMahonParams:
     if swiss:
         return MacMahonParams.swiss(number_of_rounds=state.total_rounds, **raw)
     return MacMahonParams.model_validate({**raw, "number_of_rounds": state.total_rounds})
+
+
+def stable_seed(state: TournamentState, round_no: int) -> int:
+    """A seed fixed by the tournament and round, so a re-pair after undo draws the same lots."""
+    digest = hashlib.sha256(f"{state.id}:{round_no}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def _scores(b: BoardState, scoring_win: int) -> tuple[int, int]:
+    """Carrom points of a board; a bare outcome counts as a 1-0 (or 0-0) score."""
+    if b.white_score is not None and b.black_score is not None:
+        return int(b.white_score), int(b.black_score)
+    outcome = b.outcome or Outcome.UNKNOWN
+    if outcome in {Outcome.WHITE_WINS, Outcome.WHITE_WINS_FORFEIT}:
+        return scoring_win, 0
+    if outcome in {Outcome.BLACK_WINS, Outcome.BLACK_WINS_FORFEIT}:
+        return 0, scoring_win
+    return 0, 0
+
+
+def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
+    ranks = state.start_ranks()
+    params = state.settings.pairing_params
+    competitors = tuple(
+        SolCompetitor(
+            id=pid,
+            name=p.name,
+            nationality=p.federation or "",
+            rate=p.rating,
+            position=ranks[pid],
+            retired=p.withdrawn_from is not None and p.withdrawn_from <= state.last_round + 1,
+        )
+        for pid, p in sorted(state.players.items())
+    )
+    phantom = int(str(params.get("phantomscore", 25)))
+    matches = []
+    for r, rnd in sorted(state.rounds.items()):
+        for b in rnd.boards:
+            s1, s2 = (phantom, 0) if b.black is None else _scores(b, phantom)
+            matches.append(
+                SolMatch(
+                    round=r,
+                    board=b.board,
+                    competitor1=b.white,
+                    competitor2=b.black,
+                    score1=s1,
+                    score2=s2,
+                )
+            )
+    sol_params = SolParams.model_validate(
+        {
+            "system": SolSystem.SWISS,
+            "rated": any(p.rating for p in state.players.values()),
+            **{k: v for k, v in params.items() if k in SolParams.model_fields},
+        }
+    )
+    return SolTourney(competitors=competitors, matches=tuple(matches)), sol_params
+
+
+def sol_boards(result: SolRound) -> list[Board]:
+    return [
+        Board(board=i, white=p.competitor1, black=p.competitor2)
+        for i, p in enumerate(result.by_board(), start=1)
+    ]
+
+
+def _aga_rating(rank: str | None, pid: int) -> Decimal:
+    """gopair's AGA-style rating from a go rank: 3d -> 3.5, 5k -> -5.5."""
+    if rank is None:
+        raise ValueError(f"player {pid} has no go rank; register with --rank")
+    value = parse_rank(rank)
+    return Decimal(value + 1) + Decimal("0.5") if value >= 0 else Decimal(value) - Decimal("0.5")
+
+
+def gopair_input(state: TournamentState, round_no: int) -> GopairInput:
+    players = tuple(
+        GopairPlayer(id=pid, rating=_aga_rating(p.rank, pid), club=p.club or "")
+        for pid, p in sorted(state.players.items())
+    )
+    games = []
+    for r, rnd in sorted(state.rounds.items()):
+        for b in rnd.boards:
+            if b.black is None or b.outcome is None or b.outcome.is_forfeit:
+                continue
+            winner = {Outcome.WHITE_WINS: b.white, Outcome.BLACK_WINS: b.black}.get(b.outcome)
+            games.append(GopairGame(round=r, white=b.white, black=b.black, winner=winner))
+    drops = {pid for pid, p in state.players.items() if not p.active_in(round_no)}
+    drops |= set(state.byes.get(round_no, {}))
+    return GopairInput(
+        players=players,
+        games=tuple(games),
+        rounds=state.total_rounds,
+        round=round_no,
+        drops=frozenset(drops),
+    )
+
+
+def gopair_boards(result: GopairRound) -> list[Board]:
+    boards = [
+        Board(board=i, white=b.white, black=b.black, handicap=b.handicap, komi=b.komi + 0.5)
+        for i, b in enumerate(result.boards, start=1)
+    ]
+    if result.bye is not None:
+        boards.append(Board(board=len(boards) + 1, white=result.bye, black=None))
+    return boards
+
+
+def othello_input(state: TournamentState) -> OthelloInput:
+    games = []
+    for r, rnd in sorted(state.rounds.items()):
+        for b in rnd.boards:
+            if b.black is None:
+                games.append(OthelloGame(round=r, black=b.white, white=None, black_discs=32))
+                continue
+            w, k = b.white_score, b.black_score
+            if w is None or k is None:
+                pts = state.scoring.for_game(b.outcome or Outcome.UNKNOWN) or (0.0, 0.0)
+                w, k = (
+                    (64.0, 0.0)
+                    if pts[0] > pts[1]
+                    else (0.0, 64.0)
+                    if pts[1] > pts[0]
+                    else (
+                        32.0,
+                        32.0,
+                    )
+                )
+            games.append(
+                OthelloGame(
+                    round=r, black=b.black, white=b.white, black_discs=int(k), white_discs=int(w)
+                )
+            )
+    return OthelloInput(
+        players=tuple(
+            OthelloPlayer(id=pid, rating=p.rating or 0) for pid, p in sorted(state.players.items())
+        ),
+        games=tuple(games),
+    )

@@ -68,6 +68,22 @@ def tournament_create(
         str | None,
         typer.Option(help="Swiss chess: colour of the top seed in round 1 (white/black)."),
     ] = None,
+    pairing: Annotated[
+        str | None,
+        typer.Option(help="Carrom (SoL) Swiss method: serial, dazed, staggered or all."),
+    ] = None,
+    delay_top_players: Annotated[
+        int | None, typer.Option(min=0, help="SoL: rounds that keep top-rated players apart.")
+    ] = None,
+    delay_compatriots: Annotated[
+        int | None, typer.Option(min=0, help="SoL: rounds that pair compatriots last.")
+    ] = None,
+    phantom_score: Annotated[
+        int | None, typer.Option(min=1, max=25, help="SoL: score of a win against the phantom.")
+    ] = None,
+    seeding: Annotated[
+        str | None, typer.Option(help="Knockout seeding; 'standard' (1 v last) is supported.")
+    ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go_ranks import parse_rank
@@ -81,6 +97,16 @@ def tournament_create(
         params["komi"] = komi
     if initial_colour is not None:
         params["initial_colour"] = initial_colour
+    if pairing is not None:
+        params["couplings"] = pairing
+    if delay_top_players is not None:
+        params["delaytoppairing"] = delay_top_players
+    if delay_compatriots is not None:
+        params["delaycompatriotpairing"] = delay_compatriots
+    if phantom_score is not None:
+        params["phantomscore"] = phantom_score
+    if seeding not in (None, "standard"):
+        raise ValueError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:
         tid = commands.create_tournament(
             store,

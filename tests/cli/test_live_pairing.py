@@ -140,3 +140,75 @@ def test_pair_explain_says_why_per_board(tmp_path: Path) -> None:
     assert len(lines) == 3
     assert lines[-1].endswith("bye (chosen before matching, as OpenGotha does)")
     assert all("no rematch 500000000000000" in line for line in lines[:2])
+
+
+def _play(arbiter: Arbiter, tid: str, rnd: int, result: str) -> list[tuple[int, int | None]]:
+    rows = boards(arbiter, tid, rnd)
+    for b in rows:
+        if b["black"] is not None:
+            arbiter("result", tid, str(rnd), str(b["board"]), result)
+    return [ids(b) for b in rows]
+
+
+def test_carrom_sol_swiss_othello_and_gopair_run_from_the_log(tmp_path: Path) -> None:
+    arbiter = Arbiter(tmp_path / "s.duckdb")
+    setups = [
+        ("carrom", ["--system", "swiss", "--pairing", "dazed", "--phantom-score", "25"], "25-7"),
+        ("othello", ["--system", "swiss"], "40-24"),
+        ("go", ["--system", "gopair"], "B+"),
+    ]
+    for game, options, result in setups:
+        tid = arbiter(
+            "tournament",
+            "create",
+            "--name",
+            f"{game} event",
+            "--game",
+            game,
+            "--rounds",
+            "3",
+            *options,
+        ).split()[-1]
+        for i, rank in enumerate(["3d", "1d", "2k", "5k", "9k", "12k", "15k"], start=1):
+            extra = ["--rank", rank] if game == "go" else ["--rating", str(2000 - 10 * i)]
+            arbiter("player", "add", tid, "--name", f"Player{i}, A", *extra)
+        met: set[frozenset[int]] = set()
+        for rnd in (1, 2, 3):
+            arbiter("pair", tid)
+            played = _play(arbiter, tid, rnd, result)
+            seen = [p for pair in played for p in pair if p is not None]
+            assert sorted(seen) == list(range(1, 8)), (game, rnd, played)
+            assert sum(1 for _, b in played if b is None) == 1
+            for a, b in played:
+                if b is not None:
+                    assert frozenset((a, b)) not in met, (game, rnd, a, b)
+                    met.add(frozenset((a, b)))
+
+
+def test_knockout_bracket_advances_winners(tmp_path: Path) -> None:
+    arbiter = Arbiter(tmp_path / "s.duckdb")
+    tid = arbiter(
+        "tournament",
+        "create",
+        "--name",
+        "Cup",
+        "--system",
+        "knockout",
+        "--rounds",
+        "3",
+        "--seeding",
+        "standard",
+    ).split()[-1]
+    for i in range(1, 7):
+        arbiter("player", "add", tid, "--name", f"Seed {i}", "--rating", str(2100 - i))
+    arbiter("pair", tid)
+    first = [ids(b) for b in boards(arbiter, tid, 1)]
+    # Six players in an eight-slot bracket: seeds 1 and 2 get the byes.
+    assert first == [(1, None), (4, 5), (2, None), (3, 6)]
+    arbiter("result", tid, "1", "2", "0-1")  # 5 beats 4
+    arbiter("result", tid, "1", "4", "1-0")  # 3 beats 6
+    arbiter("pair", tid)
+    assert [ids(b) for b in boards(arbiter, tid, 2)] == [(1, 5), (2, 3)]
+    assert arbiter.err("tournament", "create", "--name", "X", "--seeding", "random") == (
+        "error: unknown --seeding 'random' (supported: standard)"
+    )
