@@ -73,7 +73,16 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
         code = ResultCode.BLANK
         if board.outcome is not None:
             code = _CODES[board.outcome][0 if white else 1]
-        return RoundEntry(numbers[opponent], Colour.WHITE if white else Colour.BLACK, code)
+        colour = Colour.WHITE if white else Colour.BLACK
+        # A forfeit has no colour in the TRF; the reader then seats the lower number white, so
+        # leave the colour out only when that gives back the same seats.
+        if (
+            board.outcome is not None
+            and board.outcome.is_forfeit
+            and numbers[board.white] < numbers[board.black]
+        ):
+            colour = Colour.NONE
+        return RoundEntry(numbers[opponent], colour, code)
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
     return _BLANK if kind is None else RoundEntry(None, Colour.NONE, _BYES[kind])
 
