@@ -34,6 +34,7 @@ from pathlib import Path
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
@@ -132,6 +133,13 @@ def _wof(data: MethodInput) -> MethodOutput:
 _METHODS: Mapping[Method, Callable[[MethodInput], MethodOutput]] = {
     Method.WOF: _wof,
 }
+
+
+def _compute(request: RunRequest, data: MethodInput) -> MethodOutput:
+    # Multi-threaded BLAS makes the fits' small dot products 15-30x slower on a shared
+    # machine (ratings.md §1.6); one thread is also what makes the sums reproducible.
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _METHODS[request.method](data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +407,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     game = request.game if request.game is not None else DEFAULT_GAME[request.method]
     if game is not None:
         games = games.filter(pl.col("game") == game.value)
-    computed = _METHODS[request.method](MethodInput(games, players, request))
+    computed = _compute(request, MethodInput(games, players, request))
     listing = _shape(computed.listing, players)
 
     pubs = publications(store, request.method)
@@ -476,7 +484,7 @@ def _reproduce(store: Store, request: RunRequest, pub: Publication) -> pl.DataFr
     if game is not None:
         games = games.filter(pl.col("game") == game.value)
     again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
-    return _shape(_METHODS[request.method](MethodInput(games, players, again)).listing, players)
+    return _shape(_compute(again, MethodInput(games, players, again)).listing, players)
 
 
 def _publish(
