@@ -159,4 +159,7 @@ def run_demo(store: Store, out: str, seed: int, console: Console) -> list[str]:
             )
         Console().print(table)
     console.print(f"demo season: {len(ids)} tournaments; standings JSON in {out_dir}/")
+    from pipelines.ratings_job import demo_list
+
+    demo_list(store, out_dir, console)
     return ids

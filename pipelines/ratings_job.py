@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -43,6 +44,9 @@ from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
 from ratings.games import GAMES_SCHEMA, GameKind
 from ratings.wof import WofParams, fit_wof
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "LIST_COLUMNS",
@@ -108,6 +112,8 @@ class RunRequest(BaseModel):
     """Reproduce: read the log only up to this position (else: the whole log)."""
     publish: bool = True
     """Append ``RatingListPublished`` (a dry run writes the files only)."""
+    wof: WofParams = WofParams()
+    """Parameters of the WOF method (defaults: the federation's, ratings.md §1.2)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ class MethodOutput:
 
 
 def _wof(data: MethodInput) -> MethodOutput:
-    params = WofParams()
+    params = data.request.wof
     fit = fit_wof(data.games, data.request.as_of, params)
     return MethodOutput(fit.listing, {"wof": params.model_dump(mode="json")})
 
@@ -628,3 +634,36 @@ def player_report(
         games_total=mine.height,
         unreadable=unreadable,
     )
+
+
+def demo_list(store: Store, out: Path, console: Console) -> None:
+    """`arbiter demo`: the WOF list of the season's othello event, top rows on ``console``.
+
+    The demo's events are small, so components of two players are rated (the federation's
+    minimum is ten).
+    """
+    from rich.table import Table
+
+    with GamesCache() as cache:
+        cache.sync(store)
+        games = cache.games().filter(pl.col("game") == GameKind.OTHELLO.value)
+        if games.height == 0:
+            return
+        last = games.select(pl.col("date").max()).item()
+        as_of = dt.date.fromisoformat(str(last)) + dt.timedelta(days=1)
+        request = RunRequest(
+            method=Method.WOF,
+            as_of=as_of,
+            output=out / "ratings-wof",
+            wof=WofParams(min_component_size=2),
+        )
+        result = run_list(store, cache, request)
+    listing = pl.read_csv(result.output / "ratings.csv")
+    table = Table(title=f"WOF list as of {as_of} (othello, {result.games} games)")
+    columns = ("rank", "name", "country", "rating", "margin", "games")
+    for column in columns:
+        table.add_column(column, justify="left" if column in {"name", "country"} else "right")
+    for row in listing.head(10).iter_rows(named=True):
+        table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
+    console.print(table)
+    console.print(f"rating list written to {result.output}/ (index.html, ratings.csv, diff.csv)")
