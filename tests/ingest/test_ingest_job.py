@@ -6,9 +6,11 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from events.duckdb_store import DuckDBStore
+from events.store import WrongExpectedVersion
 from ingest.elo import parse_elo
 from pipelines.commands import load
 from pipelines.ingest_job import IngestReport, Status, discover, ingest
@@ -148,3 +150,24 @@ def test_pack_size_does_not_change_the_log(pack_rows: int) -> None:
     assert report.count(Status.INGESTED) == 22
     assert frame.height == frame["event_id"].n_unique()
     assert frame.filter(frame["event_type"] == "FileIngested").height == 22
+
+
+class _RefusesFirstPack(DuckDBStore):
+    """A store whose first bulk append is refused, as when another writer got there first."""
+
+    refused = False
+
+    def append_frame(self, frame: pl.DataFrame) -> int:
+        if not self.refused:
+            self.refused = True
+            raise WrongExpectedVersion("tournament-x", -1, 0)
+        return super().append_frame(frame)
+
+
+def test_a_refused_pack_is_retried_file_by_file() -> None:
+    store = _RefusesFirstPack(":memory:")
+    report = ingest(store, discover([require_testdata("go", "h9")]))
+    assert store.refused
+    assert report.count(Status.INGESTED) == 22
+    assert len(store.streams("file-")) == 22
+    store.close()
