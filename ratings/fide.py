@@ -1,0 +1,405 @@
+# ruff: noqa: RUF001, RUF002  (mathematical notation is deliberate)
+"""FIDE Elo: the rating regulations effective 1 March 2024, with the 2025 amendment to 8.3.1.
+
+One rating period is a fold: every player's expectation uses the ratings at the start of the
+period (the previous list), the change is K·Σ(W − We) over games against rated opponents,
+rounded to a whole number. Unrated players get an initial rating from at least five games
+against rated opponents (two hypothetical 1800 draws included). Ratings below the floor are
+not published: the player is listed as unrated.
+
+Modelled choices where the handbook text leaves room (each a parameter or documented here):
+
+* A fractional rating difference is rounded half up before the table lookup.
+* Games between two unrated players, and a rated player's games against an unrated opponent,
+  are not rated.
+* "A zero score in the first event is disregarded" is applied to the period's games: an unrated
+  player with no points against rated opponents gets no rating and no games counted.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import polars as pl
+from pydantic import BaseModel, ConfigDict, Field
+
+from ratings.games import validate_games, validate_players
+
+# Table 8.1b: upper bounds of the rating difference D for PD = .50, .51, …, .99; above the
+# last bound PD = 1.
+_PD_UPPER = (
+    3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
+    153, 162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328,
+    344, 357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
+)  # fmt: skip
+
+# Table 8.1a: dp for p = 1.00, 0.99, …, 0.50 (p below .50 is symmetric, negative).
+_DP_FROM_TOP = (
+    800, 677, 589, 538, 501, 470, 444, 422, 401, 383, 366, 351, 336, 322, 309, 296, 284, 273,
+    262, 251, 240, 230, 220, 211, 202, 193, 184, 175, 166, 158, 149, 141, 133, 125, 117, 110,
+    102, 95, 87, 80, 72, 65, 57, 50, 43, 36, 29, 21, 14, 7, 0,
+)  # fmt: skip
+
+
+class FideParams(BaseModel):
+    """FIDE rating-regulation constants (1 March 2024 text, 1 October 2025 amendment)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str = "fide-2024-03+2025-10"
+    floor: int = 1400
+    """Ratings below this are not published."""
+    difference_cap: int = Field(default=400, gt=0)
+    """Rule 8.3.1: a larger difference counts as this much …"""
+    uncapped_from: int | None = 2650
+    """… except for players rated at least this (None: the cap applies to everyone)."""
+    uncapped_since: dt.date = dt.date(2025, 10, 1)
+    """Periods starting before this date apply the cap to everyone."""
+    k_new: int = 40
+    new_player_games: int = 30
+    """K = k_new until this many games are completed."""
+    k_junior: int = 40
+    junior_last_age: int = 18
+    """Juniors keep k_junior until the end of the year they turn this old …"""
+    junior_below: int = 2300
+    """… while rated below this."""
+    k_standard: int = 20
+    k_top: int = 10
+    top_from: int = 2400
+    """K = k_top once a published rating has reached this, permanently."""
+    k_games_cap: int = 700
+    """If n·K exceeds this in one period, K becomes the largest integer with n·K ≤ cap."""
+    initial_min_games: int = 5
+    initial_max: int = 2200
+    hypothetical_opponents: int = 2
+    hypothetical_rating: int = 1800
+
+
+def expected_score(difference: float) -> float:
+    """Table 8.1b: the expected score PD for a rating difference (own − opponent).
+
+    >>> expected_score(0), expected_score(100), expected_score(-400), expected_score(800)
+    (0.5, 0.64, 0.08, 1.0)
+    """
+    d = _round_half_up(abs(difference))
+    pd = 1.0 if d > _PD_UPPER[-1] else 0.50 + bisect.bisect_left(_PD_UPPER, d) / 100
+    pd = round(pd, 2)
+    return pd if difference >= 0 else round(1.0 - pd, 2)
+
+
+def performance_difference(fraction: float) -> int:
+    """Table 8.1a: dp for a fractional score p (rounded half up to two decimals).
+
+    >>> performance_difference(0.5), performance_difference(0.75), performance_difference(0.1)
+    (0, 193, -366)
+    """
+    if not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"fractional score: found {fraction}, expected 0 ≤ p ≤ 1")
+    hundredths = _round_half_up(fraction * 100)
+    dp = _DP_FROM_TOP[100 - max(hundredths, 100 - hundredths)]
+    return dp if hundredths >= 50 else -dp
+
+
+def performance_rating(opponent_ratings: list[float], score: float) -> float:
+    """Rp = Ra + dp(p): average opponent rating plus table 8.1a (no 400 cap).
+
+    >>> performance_rating([2400, 2500, 2600], 2.0)
+    2625.0
+    """
+    if not opponent_ratings:
+        raise ValueError("performance rating: found no games, expected at least one")
+    average = sum(opponent_ratings) / len(opponent_ratings)
+    return average + performance_difference(score / len(opponent_ratings))
+
+
+def capped_difference(
+    own: float, opponent: float, params: FideParams, period_start: dt.date
+) -> float:
+    """Rule 8.3.1: the difference used for the expectation, with the 400-point cap."""
+    difference = own - opponent
+    exempt = (
+        params.uncapped_from is not None
+        and period_start >= params.uncapped_since
+        and own >= params.uncapped_from
+    )
+    if exempt:
+        return difference
+    cap = params.difference_cap
+    return max(-cap, min(cap, difference))
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """What the K rules need to know about a player at the start of a period."""
+
+    rating: float | None
+    games: int = 0
+    """Rated games completed before the period."""
+    birth_year: int | None = None
+    reached_top: bool = False
+    """A published rating has reached ``top_from`` at some point."""
+
+
+def k_factor(
+    player: PlayerState, period_start: dt.date, games_in_period: int, p: FideParams
+) -> int:
+    """Rule 8.3.3: the development coefficient for this period.
+
+    >>> k_factor(PlayerState(2100, games=50), dt.date(2024, 3, 1), 9, FideParams())
+    20
+    >>> k_factor(PlayerState(2100, games=50), dt.date(2024, 3, 1), 40, FideParams())
+    17
+    """
+    rating = player.rating if player.rating is not None else 0.0
+    junior = (
+        player.birth_year is not None
+        and period_start.year - player.birth_year <= p.junior_last_age
+        and rating < p.junior_below
+    )
+    if player.reached_top or rating >= p.top_from:
+        k = p.k_top
+    elif player.games < p.new_player_games:
+        k = p.k_new
+    elif junior:
+        k = p.k_junior
+    else:
+        k = p.k_standard
+    if games_in_period > 0 and k * games_in_period > p.k_games_cap:
+        k = p.k_games_cap // games_in_period
+    return k
+
+
+def initial_rating(opponent_ratings: list[float], score: float, p: FideParams) -> float | None:
+    """Rule 8.2: initial rating from games against rated opponents, or None if not rateable.
+
+    Two hypothetical opponents rated 1800, both drawn, join the average and the score; the
+    result is capped at ``initial_max`` and published only if at least the floor.
+
+    >>> initial_rating([1600, 1700, 1800, 1900, 2000], 3.0, FideParams())
+    1850.0
+    """
+    n = len(opponent_ratings)
+    if n < p.initial_min_games or score <= 0:
+        return None
+    h = p.hypothetical_opponents
+    ratings = [*opponent_ratings, *([float(p.hypothetical_rating)] * h)]
+    average = sum(ratings) / len(ratings)
+    fraction = (score + 0.5 * h) / (n + h)
+    rating = min(
+        float(p.initial_max), float(_round_half_up(average + performance_difference(fraction)))
+    )
+    return rating if rating >= p.floor else None
+
+
+def march_2024_adjustment(rating: float) -> float:
+    """The one-time adjustment of 1 March 2024: R + 0.4·(2000 − R) for 1000 ≤ R < 2000.
+
+    >>> march_2024_adjustment(1500), march_2024_adjustment(2100)
+    (1700.0, 2100.0)
+    """
+    if 1000 <= rating < 2000:
+        return float(_round_half_up(rating + 0.4 * (2000 - rating)))
+    return float(rating)
+
+
+@dataclass(frozen=True)
+class FidePeriod:
+    """The outcome of one rating period."""
+
+    players: pl.DataFrame
+    """The players table after the period (rating, games, k_reached_2400 updated)."""
+    changes: pl.DataFrame
+    """Per player who played: player_id, rating_before, k, games, score, expected, change,
+    rating_after, status (rated / initial / not rated / below floor)."""
+    game_deltas: pl.DataFrame
+    """Per game and side: player_id, opponent_id, opponent_rating, difference_used, score,
+    expected, k, delta (unrounded K·(W − We)) — the audit trail for "why did my rating move"."""
+
+
+def _round_half_up(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def rate_period(
+    players: pl.DataFrame,
+    games: pl.DataFrame,
+    *,
+    period_start: dt.date,
+    params: FideParams | None = None,
+) -> FidePeriod:
+    """Rate one period's games (every row of ``games``) against the ratings in ``players``.
+
+    ``players`` needs player_id and birth_year; optional rating (Float64, null = unrated),
+    games (Int64, rated games completed) and k_reached_2400 (Boolean). Unknown players in
+    ``games`` are treated as unrated newcomers.
+    """
+    p = params or FideParams()
+    validate_players(players)
+    validate_games(games)
+    state = _states(players)
+    sides: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for a, b, score in games.select("player_a", "player_b", "score_a").iter_rows():
+        sides[a].append((b, score))
+        sides[b].append((a, 1.0 - score))
+        state.setdefault(a, PlayerState(None))
+        state.setdefault(b, PlayerState(None))
+
+    change_rows: list[dict[str, object]] = []
+    delta_rows: list[dict[str, object]] = []
+    updated: dict[str, PlayerState] = dict(state)
+    for player_id in sorted(sides):
+        me = state[player_id]
+        rated_games = [
+            (opp, s, state[opp].rating)
+            for opp, s in sides[player_id]
+            if state[opp].rating is not None
+        ]
+        n = len(rated_games)
+        score = sum(s for _, s, _ in rated_games)
+        if me.rating is None:
+            rating = initial_rating([r for _, _, r in rated_games if r is not None], score, p)
+            status = "initial" if rating is not None else "not rated"
+            counted = n if rating is not None else 0
+            change_rows.append(_change(player_id, None, None, n, score, None, None, rating, status))
+            updated[player_id] = PlayerState(
+                rating,
+                me.games + counted,
+                me.birth_year,
+                rating is not None and rating >= p.top_from,
+            )
+            continue
+        k = k_factor(me, period_start, n, p)
+        total = 0.0
+        expected_total = 0.0
+        for opp, s, opp_rating in rated_games:
+            assert opp_rating is not None
+            used = capped_difference(me.rating, opp_rating, p, period_start)
+            expected = expected_score(used)
+            delta = k * (s - expected)
+            total += delta
+            expected_total += expected
+            delta_rows.append(
+                {
+                    "player_id": player_id,
+                    "opponent_id": opp,
+                    "opponent_rating": float(opp_rating),
+                    "difference_used": float(used),
+                    "score": s,
+                    "expected": expected,
+                    "k": k,
+                    "delta": delta,
+                }
+            )
+        computed = me.rating + _round_half_up(total)
+        after: float | None = computed if computed >= p.floor else None
+        status = "rated" if after is not None else "below floor"
+        change_rows.append(
+            _change(
+                player_id,
+                me.rating,
+                k,
+                n,
+                score,
+                expected_total,
+                _round_half_up(total),
+                after,
+                status,
+            )
+        )
+        updated[player_id] = PlayerState(
+            after,
+            me.games + n,
+            me.birth_year,
+            me.reached_top or (after is not None and after >= p.top_from),
+        )
+    return FidePeriod(
+        players=_players_after(players, updated),
+        changes=pl.DataFrame(change_rows, schema=_CHANGE_SCHEMA),
+        game_deltas=pl.DataFrame(delta_rows, schema=_DELTA_SCHEMA),
+    )
+
+
+_CHANGE_SCHEMA = {
+    "player_id": pl.Utf8,
+    "rating_before": pl.Float64,
+    "k": pl.Int64,
+    "games": pl.Int64,
+    "score": pl.Float64,
+    "expected": pl.Float64,
+    "change": pl.Int64,
+    "rating_after": pl.Float64,
+    "status": pl.Utf8,
+}
+_DELTA_SCHEMA = {
+    "player_id": pl.Utf8,
+    "opponent_id": pl.Utf8,
+    "opponent_rating": pl.Float64,
+    "difference_used": pl.Float64,
+    "score": pl.Float64,
+    "expected": pl.Float64,
+    "k": pl.Int64,
+    "delta": pl.Float64,
+}
+
+
+def _change(
+    player_id: str,
+    before: float | None,
+    k: int | None,
+    n: int,
+    score: float,
+    expected: float | None,
+    change: int | None,
+    after: float | None,
+    status: str,
+) -> dict[str, object]:
+    return {
+        "player_id": player_id,
+        "rating_before": before,
+        "k": k,
+        "games": n,
+        "score": score,
+        "expected": expected,
+        "change": change,
+        "rating_after": after,
+        "status": status,
+    }
+
+
+def _states(players: pl.DataFrame) -> dict[str, PlayerState]:
+    columns = players.columns
+    out: dict[str, PlayerState] = {}
+    for row in players.iter_rows(named=True):
+        out[row["player_id"]] = PlayerState(
+            rating=row["rating"] if "rating" in columns else None,
+            games=(row["games"] or 0) if "games" in columns else 0,
+            birth_year=row["birth_year"],
+            reached_top=bool(row["k_reached_2400"]) if "k_reached_2400" in columns else False,
+        )
+    return out
+
+
+def _players_after(players: pl.DataFrame, updated: dict[str, PlayerState]) -> pl.DataFrame:
+    known = set(players.get_column("player_id").to_list())
+    new_ids = sorted(set(updated) - known)
+    base = players.select("player_id", "name", "country", "birth_year")
+    if new_ids:
+        base = pl.concat(
+            [
+                base,
+                pl.DataFrame(
+                    {"player_id": new_ids, "name": None, "country": None, "birth_year": None},
+                    schema=base.schema,
+                ),
+            ]
+        )
+    ids = base.get_column("player_id").to_list()
+    return base.with_columns(
+        rating=pl.Series([updated[i].rating for i in ids], dtype=pl.Float64),
+        games=pl.Series([updated[i].games for i in ids], dtype=pl.Int64),
+        k_reached_2400=pl.Series([updated[i].reached_top for i in ids], dtype=pl.Boolean),
+    )
