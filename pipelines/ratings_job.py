@@ -136,8 +136,61 @@ def _wof(data: MethodInput) -> MethodOutput:
     return MethodOutput(fit.listing, {"wof": params.model_dump(mode="json")})
 
 
+FIDE_ACTIVE_MONTHS = 12
+"""FIDE lists a player as active with a rated game in the last twelve months."""
+
+
+def _fide(data: MethodInput) -> MethodOutput:
+    """Monthly FIDE periods folded from the first game up to the as-of date.
+
+    The ratings before a player's first period are the ones their earliest registration gave
+    (an organiser's file states the published FIDE rating); everyone else starts unrated.
+    """
+    from ratings.fide import FideParams, rate_period
+
+    params = FideParams()
+    as_of = data.request.as_of
+    month = pl.col("date").dt.truncate("1mo")
+    games = data.games.filter(pl.col("date") < as_of).with_columns(month.alias("_period"))
+    players = data.players.select("player_id", "name", "country", "birth_year", "rating")
+    for (period,), chunk in games.sort("_period").group_by("_period", maintain_order=True):
+        assert isinstance(period, dt.date)
+        players = rate_period(
+            players, chunk.drop("_period"), period_start=period, params=params
+        ).players
+    recent = as_of.replace(day=1)
+    for _ in range(FIDE_ACTIVE_MONTHS):
+        recent = (recent - dt.timedelta(days=1)).replace(day=1)
+    window = games.filter(pl.col("date") >= recent)
+    played = pl.concat([window.get_column("player_a"), window.get_column("player_b")])
+    counts = pl.DataFrame({"player_id": played}).group_by("player_id").len("games")
+    listed = (
+        players.join(counts.cast({"games": pl.Int64}), on="player_id", how="left")
+        .with_columns(pl.col("games").fill_null(0))
+        .filter(pl.col("rating").is_not_null() | (pl.col("games") > 0))
+        .with_columns(official=pl.col("rating").is_not_null() & (pl.col("games") > 0))
+        .with_columns(
+            provisional_reason=pl.when(pl.col("official"))
+            .then(None)
+            .when(pl.col("rating").is_null())
+            .then(pl.lit("not rated yet (initial rating needs 5 games against rated players)"))
+            .otherwise(pl.lit(f"inactive: no game in {FIDE_ACTIVE_MONTHS} months"))
+        )
+        .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
+        .with_columns(
+            rank=pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).otherwise(None),
+            margin=pl.lit(None, dtype=pl.Float64),
+        )
+    )
+    listing = listed.select(
+        "rank", "player_id", "rating", "margin", "games", "official", "provisional_reason"
+    )
+    return MethodOutput(listing, {"fide": params.model_dump(mode="json")})
+
+
 _METHODS: Mapping[Method, Callable[[MethodInput], MethodOutput]] = {
     Method.WOF: _wof,
+    Method.FIDE: _fide,
 }
 
 

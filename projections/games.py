@@ -46,7 +46,7 @@ __all__ = [
 TOURNAMENT_PREFIX = "tournament-"
 REGISTRY_PREFIX = "player-"
 
-PROJECTION_VERSION = 1
+PROJECTION_VERSION = 2
 """Bump when the rows this module produces change; a cache of another version is rebuilt."""
 
 GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
@@ -64,9 +64,11 @@ REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
     "name": pl.Utf8(),
     "country": pl.Utf8(),
     "birth_year": pl.Int64(),
+    "rating": pl.Float64(),
     "position": pl.Int64(),
 }
-"""Who played under which id, per tournament; the players table takes the latest."""
+"""Who played under which id, per tournament, and the rating the file gave them; the players
+table takes the latest name and the earliest rating."""
 
 CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
 """EGF tournament classes (ratings.md §4.4); class X events are not rated."""
@@ -96,6 +98,7 @@ _PLAYER = pl.Struct(
         "federation": pl.Utf8,
         "fide_id": pl.Utf8,
         "birth": pl.Utf8,
+        "rating": pl.Float64,
         "ids": _IDS,
     }
 )
@@ -196,6 +199,7 @@ def _player_id(tournaments: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame
         pl.when(~_is_placeholder("name")).then(pl.col("name")).alias("name"),
         pl.col("federation").alias("country"),
         _birth_year("birth").alias("birth_year"),
+        pl.col("rating").cast(pl.Float64),
         pl.col("global_position").alias("position"),
     )
 
@@ -205,7 +209,10 @@ def _players(events: pl.DataFrame) -> pl.DataFrame:
     registered = _decode(_of_type(events, "PlayerRegistered"), _PLAYER).unnest("ids")
     updated = _decode(_of_type(events, "PlayerUpdated"), _PLAYER).drop("ids")
     both = pl.concat([registered, updated], how="diagonal_relaxed").sort("global_position")
-    fields = ["name", "federation", "fide_id", "birth", "egd_pin", "wof", "ffg", "aga", "registry"]
+    fields = [
+        "name", "federation", "fide_id", "birth", "rating", "egd_pin", "wof", "ffg", "aga",
+        "registry",
+    ]  # fmt: skip
     return both.group_by("stream_id", "player", maintain_order=True).agg(
         *(pl.col(f).drop_nulls().last() for f in fields),
         pl.col("global_position").max(),
@@ -310,8 +317,9 @@ def project(events: pl.DataFrame) -> Projection:
 
 
 def players_table(registrations: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
-    """One row per player id (:data:`ratings.games.PLAYERS_SCHEMA`): the registry's name and
-    country when it has them, else the latest tournament registration's."""
+    """One row per player id (:data:`ratings.games.PLAYERS_SCHEMA` plus ``rating``): the
+    registry's name and country when it has them, else the latest tournament registration's;
+    ``rating`` is the one the player's earliest rated registration gave (a method's prior)."""
     latest = (
         pl.concat(
             [
@@ -326,7 +334,17 @@ def players_table(registrations: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
         .group_by("player_id")
         .agg(pl.col(c).drop_nulls().last() for c in ("name", "country", "birth_year"))
     )
-    return latest.sort("player_id").cast(pl.Schema(PLAYERS_SCHEMA))
+    first_rating = (
+        registrations.filter(pl.col("rating").is_not_null())
+        .sort("position")
+        .group_by("player_id")
+        .agg(pl.col("rating").first())
+    )
+    return (
+        latest.join(first_rating, on="player_id", how="left")
+        .sort("player_id")
+        .cast(pl.Schema({**PLAYERS_SCHEMA, "rating": pl.Float64()}))
+    )
 
 
 # ---------------------------------------------------------------------------- materialised

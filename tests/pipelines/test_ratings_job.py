@@ -233,3 +233,59 @@ def test_publications_read_back(store: DuckDBStore, tmp_path: Path) -> None:
     (pub,) = publications(store, Method.WOF)
     assert pub.as_of == AS_OF
     assert publications(store, Method.FIDE) == []
+
+
+def _chess_event(tid: str, start: dt.date, ratings: list[int]) -> list[object]:
+    """A round robin where the higher-rated player always wins."""
+    from events.domain import Board, Game, Outcome, System
+    from events.schema import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
+    from tests.pipelines._season import round_robin
+
+    events: list[object] = [
+        TournamentCreated(
+            tournament_id=tid, name=tid, game=Game.CHESS, system=System.ROUNDROBIN,
+            rounds=len(ratings) - 1, start_date=start,
+        )
+    ]  # fmt: skip
+    for n, rating in enumerate(ratings, start=1):
+        events.append(
+            PlayerRegistered(player=n, name=f"P{n}, X", rating=rating, fide_id=str(1000 + n))
+        )
+    for r, pairs in enumerate(round_robin(len(ratings)), start=1):
+        events.append(
+            RoundPaired(
+                round=r,
+                boards=tuple(
+                    Board(board=b, white=w + 1, black=k + 1) for b, (w, k) in enumerate(pairs, 1)
+                ),
+            )
+        )
+        for b, (w, k) in enumerate(pairs, 1):
+            won = ratings[w] > ratings[k]
+            events.append(
+                ResultRecorded(
+                    round=r, board=b, outcome=Outcome.WHITE_WINS if won else Outcome.BLACK_WINS
+                )
+            )
+    return events
+
+
+@pytest.mark.skipif("fide" not in {m.value for m in ratings_job._METHODS}, reason="no FIDE")
+def test_fide_list_folds_monthly_periods_from_the_registered_ratings(tmp_path: Path) -> None:
+    from tests.pipelines._season import append_tournament
+
+    ratings = [2300, 2200, 2100, 2000, 1900, 1800, 1700, 1600]
+    with DuckDBStore(tmp_path / "chess.duckdb") as store:
+        append_tournament(store, _chess_event("jan", dt.date(2025, 1, 11), ratings))  # type: ignore[arg-type]
+        append_tournament(store, _chess_event("feb", dt.date(2025, 2, 8), ratings))  # type: ignore[arg-type]
+        request = RunRequest(method=Method.FIDE, as_of=dt.date(2025, 3, 1), output=tmp_path / "f")
+        with GamesCache() as cache:
+            result = run_list(store, cache, request)
+    listing = pl.read_csv(tmp_path / "f" / "ratings.csv")
+    assert result.players == 8
+    assert listing["player_id"].to_list() == [f"fide:{1000 + n}" for n in range(1, 9)]
+    assert listing["games"].to_list() == [14] * 8
+    assert listing["official"].all()
+    # Everyone scored as expected of their rank; the favourite's gain is below 7 wins' worth.
+    top = listing.row(0, named=True)
+    assert 2300 < top["rating"] < 2300 + 2 * 20 * 7
