@@ -568,7 +568,7 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
         if value is None:
             raise r.error(5, f"missing {code} value", rest, "a number like 1.0")
         return BbRecord(code, value, line=r.number)
-    header_like = len(text) == 3 or text[3] == " "  # a "0123456789..." ruler is not a header
+    header_like = len(text) <= 3 or text[3] == " "  # a "0123456789..." ruler is not a header
     if code.isdigit() and code.endswith("2") and code not in TEAM_CODES and header_like:
         return HeaderRecord(code, text[4:].rstrip(), line=r.number)
     return RawRecord(text.rstrip(), line=r.number)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.duckdb_store import DuckDBStore
@@ -62,22 +62,15 @@ def mutated(draw: st.DrawFn) -> tuple[Path, bytes]:
         start = draw(st.integers(0, len(data)))
         end = min(len(data), start + draw(st.integers(0, 6)))
         data[start:end] = draw(_BYTES)
-    if path.suffix == ".trf":
-        # A 1- or 2-character line crashes ingest.trf; see test_short_trf_line below.
-        assume(all(len(line) > 2 for line in bytes(data).splitlines() if line.strip()))
     return path, bytes(data)
 
 
-@pytest.mark.xfail(
-    reason="ingest/trf.py _parse_line indexes text[3] on lines shorter than 3 characters",
-    raises=IndexError,
-    strict=True,
-)
-def test_short_trf_line_is_an_ingest_error() -> None:
+def test_short_trf_line_is_kept_not_a_crash() -> None:
+    # Unknown TRF lines are kept verbatim (formats.md 1.10); a 2-character one must not crash.
     path = require_testdata("chess", "real", "icu_gonzaga_classic_2008.trf")
     data = path.read_bytes() + b"01\n"
-    with pytest.raises(IngestError):
-        convert(path, data, detect_format(path, data))
+    converted = convert(path, data, detect_format(path, data))
+    assert converted is not None
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
