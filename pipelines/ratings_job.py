@@ -136,8 +136,65 @@ def _wof(data: MethodInput) -> MethodOutput:
     return MethodOutput(fit.listing, {"wof": params.model_dump(mode="json")})
 
 
-FIDE_ACTIVE_MONTHS = 12
-"""FIDE lists a player as active with a rated game in the last twelve months."""
+ACTIVE_MONTHS = 12
+"""FIDE, EGF and Glicko-2 lists: active with a rated game in the last twelve months."""
+
+GLICKO2_PROVISIONAL_DEVIATION = 110.0
+"""A Glicko-2 rating is official below this deviation (lichess's provisional threshold)."""
+
+
+def _months_before(day: dt.date, months: int) -> dt.date:
+    first = day.replace(day=1)
+    for _ in range(months):
+        first = (first - dt.timedelta(days=1)).replace(day=1)
+    return first
+
+
+def _activity_listing(
+    rated: pl.DataFrame,
+    games: pl.DataFrame,
+    as_of: dt.date,
+    *,
+    unrated: str,
+    provisional: pl.Expr | None = None,
+    provisional_reason: str = "",
+) -> pl.DataFrame:
+    """The list of a fold method: ``rated`` (player_id, rating, margin) of everyone rated,
+    ``games`` those before ``as_of``. Listed: rated or active; official: rated, active, and
+    not ``provisional``."""
+    window = games.filter(pl.col("date") >= _months_before(as_of, ACTIVE_MONTHS))
+    played = pl.concat([window.get_column("player_a"), window.get_column("player_b")])
+    counts = pl.DataFrame({"player_id": played}).group_by("player_id").len("games")
+    not_provisional = pl.lit(value=True) if provisional is None else ~provisional
+    listed = (
+        rated.join(counts.cast({"games": pl.Int64}), on="player_id", how="full", coalesce=True)
+        .with_columns(pl.col("games").fill_null(0))
+        .with_columns(
+            official=(
+                pl.col("rating").is_not_null() & (pl.col("games") > 0) & not_provisional
+            ).fill_null(value=False)
+        )
+        .with_columns(
+            provisional_reason=pl.when(pl.col("official"))
+            .then(None)
+            .when(pl.col("rating").is_null())
+            .then(pl.lit(unrated))
+            .when(pl.col("games") == 0)
+            .then(pl.lit(f"inactive: no game in {ACTIVE_MONTHS} months"))
+            .otherwise(pl.lit(provisional_reason))
+        )
+        .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
+        .with_columns(
+            rank=pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).otherwise(None)
+        )
+    )
+    return listed.select(
+        "rank", "player_id", "rating", "margin", "games", "official", "provisional_reason"
+    )
+
+
+def _before(data: MethodInput) -> pl.DataFrame:
+    return data.games.filter(pl.col("date") < data.request.as_of)
 
 
 def _fide(data: MethodInput) -> MethodOutput:
@@ -149,48 +206,95 @@ def _fide(data: MethodInput) -> MethodOutput:
     from ratings.fide import FideParams, rate_period
 
     params = FideParams()
-    as_of = data.request.as_of
-    month = pl.col("date").dt.truncate("1mo")
-    games = data.games.filter(pl.col("date") < as_of).with_columns(month.alias("_period"))
+    games = _before(data)
     players = data.players.select("player_id", "name", "country", "birth_year", "rating")
-    for (period,), chunk in games.sort("_period").group_by("_period", maintain_order=True):
+    periods = games.with_columns(pl.col("date").dt.truncate("1mo").alias("_period"))
+    for (period,), chunk in periods.sort("_period").group_by("_period", maintain_order=True):
         assert isinstance(period, dt.date)
         players = rate_period(
             players, chunk.drop("_period"), period_start=period, params=params
         ).players
-    recent = as_of.replace(day=1)
-    for _ in range(FIDE_ACTIVE_MONTHS):
-        recent = (recent - dt.timedelta(days=1)).replace(day=1)
-    window = games.filter(pl.col("date") >= recent)
-    played = pl.concat([window.get_column("player_a"), window.get_column("player_b")])
-    counts = pl.DataFrame({"player_id": played}).group_by("player_id").len("games")
-    listed = (
-        players.join(counts.cast({"games": pl.Int64}), on="player_id", how="left")
-        .with_columns(pl.col("games").fill_null(0))
-        .filter(pl.col("rating").is_not_null() | (pl.col("games") > 0))
-        .with_columns(official=pl.col("rating").is_not_null() & (pl.col("games") > 0))
-        .with_columns(
-            provisional_reason=pl.when(pl.col("official"))
-            .then(None)
-            .when(pl.col("rating").is_null())
-            .then(pl.lit("not rated yet (initial rating needs 5 games against rated players)"))
-            .otherwise(pl.lit(f"inactive: no game in {FIDE_ACTIVE_MONTHS} months"))
-        )
-        .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
-        .with_columns(
-            rank=pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).otherwise(None),
-            margin=pl.lit(None, dtype=pl.Float64),
-        )
+    rated = players.filter(pl.col("rating").is_not_null()).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
     )
-    listing = listed.select(
-        "rank", "player_id", "rating", "margin", "games", "official", "provisional_reason"
+    listing = _activity_listing(
+        rated,
+        games,
+        data.request.as_of,
+        unrated="not rated yet (initial rating needs 5 games against rated players)",
     )
     return MethodOutput(listing, {"fide": params.model_dump(mode="json")})
+
+
+def _egf(data: MethodInput) -> MethodOutput:
+    """GoR folded over the events before the as-of date.
+
+    Starting GoR: the earliest registration's rating, else its grade's value, else 20k (100).
+    """
+    from ratings.egf import EgfParams, rate_events, rating_from_grade
+
+    params = EgfParams(start_rating=rating_from_grade("20k"))
+
+    def grade_value(grade: str | None) -> float | None:
+        try:
+            return None if grade is None else rating_from_grade(grade)
+        except ValueError:
+            return None
+
+    players = data.players.with_columns(
+        pl.coalesce(
+            "rating",
+            pl.col("grade").map_elements(grade_value, return_dtype=pl.Float64),
+        ).alias("rating")
+    )
+    games = _before(data)
+    result = rate_events(players.select("player_id", "rating"), games, params)
+    played = set(result.changes.get_column("player_id").to_list())
+    rated = result.ratings.filter(pl.col("player_id").is_in(played)).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
+    )
+    listing = _activity_listing(rated, games, data.request.as_of, unrated="no rated game")
+    return MethodOutput(listing, {"egf": params.model_dump(mode="json")})
+
+
+def _glicko2(data: MethodInput) -> MethodOutput:
+    """Glicko-2 over periods of ``period_months`` months (dates moved to their period's
+    first month, so the library's monthly grouping makes the longer periods)."""
+    from ratings.glicko2 import Glicko2Params, Period, rate_periods
+
+    params = Glicko2Params(period=Period.MONTH)
+    n = data.request.period_months
+    games = _before(data)
+    index = pl.col("date").dt.year() * 12 + pl.col("date").dt.month() - 1
+    start = (index // n) * n
+    bucketed = games.with_columns(pl.date(start // 12, start % 12 + 1, 1).alias("date"))
+    history = rate_periods(bucketed, params) if games.height else None
+    if history is None or history.height == 0:
+        rated = pl.DataFrame(
+            schema={"player_id": pl.Utf8, "rating": pl.Float64, "margin": pl.Float64}
+        )
+    else:
+        rated = (
+            history.sort("period")
+            .group_by("player_id")
+            .agg(pl.col("rating").last(), pl.col("deviation").last().alias("margin"))
+        )
+    listing = _activity_listing(
+        rated,
+        games,
+        data.request.as_of,
+        unrated="no game",
+        provisional=pl.col("margin") >= GLICKO2_PROVISIONAL_DEVIATION,
+        provisional_reason=f"deviation not below {GLICKO2_PROVISIONAL_DEVIATION:g}",
+    )
+    return MethodOutput(listing, {"glicko2": params.model_dump(mode="json"), "period_months": n})
 
 
 _METHODS: Mapping[Method, Callable[[MethodInput], MethodOutput]] = {
     Method.WOF: _wof,
     Method.FIDE: _fide,
+    Method.EGF: _egf,
+    Method.GLICKO2: _glicko2,
 }
 
 

@@ -46,7 +46,7 @@ __all__ = [
 TOURNAMENT_PREFIX = "tournament-"
 REGISTRY_PREFIX = "player-"
 
-PROJECTION_VERSION = 2
+PROJECTION_VERSION = 3
 """Bump when the rows this module produces change; a cache of another version is rebuilt."""
 
 GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
@@ -65,6 +65,7 @@ REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
     "country": pl.Utf8(),
     "birth_year": pl.Int64(),
     "rating": pl.Float64(),
+    "grade": pl.Utf8(),
     "position": pl.Int64(),
 }
 """Who played under which id, per tournament, and the rating the file gave them; the players
@@ -99,6 +100,7 @@ _PLAYER = pl.Struct(
         "fide_id": pl.Utf8,
         "birth": pl.Utf8,
         "rating": pl.Float64,
+        "rank": pl.Utf8,
         "ids": _IDS,
     }
 )
@@ -200,6 +202,7 @@ def _player_id(tournaments: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame
         pl.col("federation").alias("country"),
         _birth_year("birth").alias("birth_year"),
         pl.col("rating").cast(pl.Float64),
+        pl.col("rank").alias("grade"),
         pl.col("global_position").alias("position"),
     )
 
@@ -210,8 +213,8 @@ def _players(events: pl.DataFrame) -> pl.DataFrame:
     updated = _decode(_of_type(events, "PlayerUpdated"), _PLAYER).drop("ids")
     both = pl.concat([registered, updated], how="diagonal_relaxed").sort("global_position")
     fields = [
-        "name", "federation", "fide_id", "birth", "rating", "egd_pin", "wof", "ffg", "aga",
-        "registry",
+        "name", "federation", "fide_id", "birth", "rating", "rank", "egd_pin", "wof", "ffg",
+        "aga", "registry",
     ]  # fmt: skip
     return both.group_by("stream_id", "player", maintain_order=True).agg(
         *(pl.col(f).drop_nulls().last() for f in fields),
@@ -319,7 +322,8 @@ def project(events: pl.DataFrame) -> Projection:
 def players_table(registrations: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
     """One row per player id (:data:`ratings.games.PLAYERS_SCHEMA` plus ``rating``): the
     registry's name and country when it has them, else the latest tournament registration's;
-    ``rating`` is the one the player's earliest rated registration gave (a method's prior)."""
+    ``rating`` and ``grade`` (go rank) are the ones the player's earliest registration that
+    has them gave (a method's prior)."""
     latest = (
         pl.concat(
             [
@@ -334,16 +338,15 @@ def players_table(registrations: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
         .group_by("player_id")
         .agg(pl.col(c).drop_nulls().last() for c in ("name", "country", "birth_year"))
     )
-    first_rating = (
-        registrations.filter(pl.col("rating").is_not_null())
-        .sort("position")
+    first = (
+        registrations.sort("position")
         .group_by("player_id")
-        .agg(pl.col("rating").first())
+        .agg(pl.col(c).drop_nulls().first() for c in ("rating", "grade"))
     )
     return (
-        latest.join(first_rating, on="player_id", how="left")
+        latest.join(first, on="player_id", how="left")
         .sort("player_id")
-        .cast(pl.Schema({**PLAYERS_SCHEMA, "rating": pl.Float64()}))
+        .cast(pl.Schema({**PLAYERS_SCHEMA, "rating": pl.Float64(), "grade": pl.Utf8()}))
     )
 
 

@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from events.duckdb_store import DuckDBStore
-from pipelines import ratings_job
 from pipelines.cli import app
 from tests.pipelines._season import monthly, players, season
 
@@ -79,11 +78,11 @@ def test_user_errors_are_one_line(arbiter: Arbiter, tmp_path: Path) -> None:
     )
     assert "--period: found 'Dec'" in arbiter.err("ratings", "run", "--period", "Dec", "-o", out)
     assert "unknown player 'wof:999'" in arbiter.err("ratings", "show", "wof:999")
-    missing = [m for m in ratings_job.Method if m not in ratings_job._METHODS]
-    for method in missing:
-        line = arbiter.err("ratings", "run", "--method", method.value, "--as-of", "2025-01-01",
-                           "-o", out)  # fmt: skip
-        assert "not available yet" in line
+    glicko = json.loads(
+        arbiter("ratings", "run", "--method", "glicko2", "--period-months", "2", "--as-of",
+                "2025-01-01", "-o", out, "-f", "json")
+    )  # fmt: skip
+    assert glicko["players"] == 30
 
 
 def test_schedule_once_catches_up_and_is_idempotent(arbiter: Arbiter, tmp_path: Path) -> None:

@@ -16,7 +16,6 @@ from pipelines import ratings_job
 from pipelines.ratings_job import (
     LIST_COLUMNS,
     Method,
-    RatingRunError,
     RunRequest,
     diff_lists,
     player_report,
@@ -195,14 +194,6 @@ def test_player_report_follows_the_published_lists(store: DuckDBStore, tmp_path:
         player_report(store, cache, Method.WOF, "wof:999")
 
 
-@pytest.mark.parametrize("method", [m for m in Method if m not in ratings_job._METHODS])
-def test_a_method_without_implementation_is_a_clear_error(
-    store: DuckDBStore, tmp_path: Path, method: Method
-) -> None:
-    with GamesCache() as cache, pytest.raises(RatingRunError, match="not available"):
-        run_list(store, cache, RunRequest(method=method, as_of=AS_OF, output=tmp_path))
-
-
 def test_write_atomic_keeps_the_old_file_when_the_write_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -235,22 +226,30 @@ def test_publications_read_back(store: DuckDBStore, tmp_path: Path) -> None:
     assert publications(store, Method.FIDE) == []
 
 
-def _chess_event(tid: str, start: dt.date, ratings: list[int]) -> list[object]:
-    """A round robin where the higher-rated player always wins."""
+def _chess_event(tid: str, start: dt.date, ratings: list[int], *, go: bool = False) -> list[object]:
+    """A round robin where the higher-rated player always wins (go: ranks and EGD pins)."""
     from events.domain import Board, Game, Outcome, System
     from events.schema import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
     from tests.pipelines._season import round_robin
 
     events: list[object] = [
         TournamentCreated(
-            tournament_id=tid, name=tid, game=Game.CHESS, system=System.ROUNDROBIN,
+            tournament_id=tid, name=tid, game=Game.GO if go else Game.CHESS,
+            system=System.ROUNDROBIN,
             rounds=len(ratings) - 1, start_date=start,
         )
     ]  # fmt: skip
     for n, rating in enumerate(ratings, start=1):
-        events.append(
-            PlayerRegistered(player=n, name=f"P{n}, X", rating=rating, fide_id=str(1000 + n))
-        )
+        if go:
+            grade = f"{(rating - 2000) // 100}d"  # 2300 → 3d
+            registered = PlayerRegistered(
+                player=n, name=f"P{n}, X", rank=grade, ids={"egd_pin": str(1000 + n)}
+            )
+        else:
+            registered = PlayerRegistered(
+                player=n, name=f"P{n}, X", rating=rating, fide_id=str(1000 + n)
+            )
+        events.append(registered)
     for r, pairs in enumerate(round_robin(len(ratings)), start=1):
         events.append(
             RoundPaired(
@@ -270,7 +269,6 @@ def _chess_event(tid: str, start: dt.date, ratings: list[int]) -> list[object]:
     return events
 
 
-@pytest.mark.skipif("fide" not in {m.value for m in ratings_job._METHODS}, reason="no FIDE")
 def test_fide_list_folds_monthly_periods_from_the_registered_ratings(tmp_path: Path) -> None:
     from tests.pipelines._season import append_tournament
 
@@ -289,3 +287,37 @@ def test_fide_list_folds_monthly_periods_from_the_registered_ratings(tmp_path: P
     # Everyone scored as expected of their rank; the favourite's gain is below 7 wins' worth.
     top = listing.row(0, named=True)
     assert 2300 < top["rating"] < 2300 + 2 * 20 * 7
+
+
+def test_egf_list_starts_from_the_registered_grades(tmp_path: Path) -> None:
+    from tests.pipelines._season import append_tournament
+
+    ratings = [2700, 2600, 2500, 2400, 2300, 2200, 2100, 2100]
+    with DuckDBStore(tmp_path / "go.duckdb") as store:
+        append_tournament(store, _chess_event("go", dt.date(2025, 1, 11), ratings, go=True))  # type: ignore[arg-type]
+        request = RunRequest(method=Method.EGF, as_of=dt.date(2025, 2, 1), output=tmp_path / "e")
+        with GamesCache() as cache:
+            run_list(store, cache, request)
+    listing = pl.read_csv(tmp_path / "e" / "ratings.csv")
+    top = listing.row(0, named=True)
+    assert top["player_id"] == "egd:1001"
+    assert top["rating"] > 2700  # 7d won every game: above the 7d value
+    assert listing["games"].to_list() == [7] * 8
+
+
+def test_glicko2_period_length_changes_the_list(store: DuckDBStore, tmp_path: Path) -> None:
+    one = _run_method(store, tmp_path / "g1", Method.GLICKO2, period_months=1)
+    three = _run_method(store, tmp_path / "g3", Method.GLICKO2, period_months=3)
+    assert one.players == three.players == 30
+    assert one.content_sha256 != three.content_sha256
+    listing = pl.read_csv(tmp_path / "g1" / "ratings.csv")
+    assert abs(listing["rating"].mean() - 1500) < 50  # type: ignore[operator]
+    assert listing.filter(~pl.col("official"))["provisional_reason"].is_not_null().all()
+
+
+def _run_method(
+    store: DuckDBStore, out: Path, method: Method, **kw: object
+) -> ratings_job.RunResult:
+    request = RunRequest(method=method, as_of=AS_OF, output=out, **kw)  # type: ignore[arg-type]
+    with GamesCache() as cache:
+        return run_list(store, cache, request)
