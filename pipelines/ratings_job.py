@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
-from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+from threadpoolctl import threadpool_limits
 
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
