@@ -119,10 +119,10 @@ def _pair_chunk(
     setup: RoundSetup, chunk: list[str], explain: Explain | None, matcher: str
 ) -> list[PairedGame]:
     context = setup.context
-    # Among equal-weight matchings the blossom algorithm's choice depends on node order.
-    # Feeding the players bottom-up reproduces OpenGotha's choice in 26 of the 27 reference
-    # rounds with networkx (25 with rustworkx); exact ties are otherwise implementation-defined.
-    keys = chunk[::-1]
+    # Among equal-weight matchings the choice depends on the algorithm and the vertex order.
+    # The "opengotha" matcher takes the players in OpenGotha's order, the pairing panel's;
+    # the blossom matchers do best bottom-up (26 of 27 reference rounds with networkx).
+    keys = chunk if matcher == "opengotha" else chunk[::-1]
     n = len(keys)
     weights = [[0] * n for _ in range(n)]
     for i in range(n):
@@ -144,15 +144,16 @@ def pair(
     round_number: int,
     *,
     explain: Explain | None = None,
-    matcher: str = "rustworkx",
+    matcher: str = "opengotha",
 ) -> Pairing:
     """Pair round ``round_number`` (1-based) from the games and byes of earlier rounds.
 
     Players take part when finally registered and marked as participating in the round. With
     an odd count the bye is chosen first; more than 600 players are paired in chunks.
     ``explain`` receives every weighed pair's cost components. ``matcher`` is
-    ``"rustworkx"`` (fast) or ``"networkx"``: both find a maximum-weight matching, but they
-    may pick different ones among equal-weight matchings.
+    ``"opengotha"`` (Gabow's algorithm in OpenGotha's order: ties resolve as in OpenGotha),
+    ``"rustworkx"`` or ``"networkx"``; all three find a maximum-weight matching, but the
+    blossom matchers may pick another one among equal-weight matchings.
     """
     setup = prepare_round(tournament, params, round_number)
     bye: str | None = None

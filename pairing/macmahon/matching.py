@@ -1,21 +1,32 @@
 """Maximum-weight perfect matching over exact integer weights.
 
-rustworkx's blossom algorithm (the networkx algorithm in Rust) keeps weights as 128-bit
-integers, so OpenGotha's ``long`` costs (up to about 10^15) stay exact; it pairs 600 players
-in about a second where networkx needs minutes. networkx is the fallback when rustworkx is
-missing; both give the same maximum weight.
+Three engines find the same maximum weight; they differ in which matching they return when
+several share it:
+
+* ``"opengotha"`` (default): Gabow's algorithm in OpenGotha's vertex and edge order
+  (:mod:`pairing.macmahon.gabow`), so ties resolve as OpenGotha resolves them;
+* ``"rustworkx"``: the networkx blossom algorithm in Rust, on 128-bit integers;
+* ``"networkx"``: the pure-Python original.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["max_weight_perfect_matching"]
+__all__ = ["ENGINES", "max_weight_perfect_matching"]
+
+ENGINES = ("opengotha", "rustworkx", "networkx")
 
 
 def _edges(weights: Sequence[Sequence[int]]) -> list[tuple[int, int, int]]:
     n = len(weights)
     return [(i, j, weights[i][j]) for i in range(n) for j in range(i + 1, n) if weights[i][j] > 0]
+
+
+def _opengotha(weights: Sequence[Sequence[int]]) -> set[tuple[int, int]]:
+    from pairing.macmahon.gabow import gabow_matching
+
+    return set(gabow_matching(weights))
 
 
 def _rustworkx(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]] | None:
@@ -43,18 +54,29 @@ def _networkx(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]
 
 
 def max_weight_perfect_matching(
-    weights: Sequence[Sequence[int]], *, engine: str = "rustworkx"
+    weights: Sequence[Sequence[int]], *, engine: str = "opengotha"
 ) -> list[tuple[int, int]]:
     """Pairs ``(i, j)``, ``i < j``, covering every index, of maximum total weight.
 
     ``weights`` is a symmetric matrix of non-negative integers (0 forbids a pair).
-    ``engine`` is ``"rustworkx"`` (default) or ``"networkx"``.
+    ``engine`` is ``"opengotha"`` (default), ``"rustworkx"`` or ``"networkx"``.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown matcher {engine!r}; expected one of {', '.join(ENGINES)}")
     n = len(weights)
-    edges = _edges(weights)
-    mates = _rustworkx(n, edges) if engine == "rustworkx" else None
+    mates: set[tuple[int, int]] | None = None
+    if engine == "opengotha":
+        mates = _opengotha(weights)
+        # Gabow's search maximises weight, not size: with a forbidden pair (weight 0) it may
+        # leave players unpaired. OpenGotha's costs are never 0, so this happens only with
+        # hand-made weights, and then a maximum-cardinality blossom matcher decides.
+        if 2 * len(mates) != n or any(weights[i][j] <= 0 for i, j in mates):
+            mates = None
     if mates is None:
-        mates = _networkx(n, edges)
+        edges = _edges(weights)
+        mates = _rustworkx(n, edges) if engine != "networkx" else None
+        if mates is None:
+            mates = _networkx(n, edges)
     pairs = sorted((min(a, b), max(a, b)) for a, b in mates)
     if 2 * len(pairs) != n:
         raise ValueError(f"no perfect matching of {n} players under the given constraints")
