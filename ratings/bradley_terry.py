@@ -95,6 +95,12 @@ def _weighted_count(index: IntArray, weights: FloatArray, n: int) -> FloatArray:
     return np.bincount(index, weights=weights, minlength=n).astype(np.float64, copy=False)
 
 
+def _dot(x: FloatArray, y: FloatArray) -> float:
+    """Inner product without BLAS: multi-threaded BLAS on busy shared CPUs made the real WOF
+    fit several times slower (ratings.md §1.6), and these vectors are too short to gain."""
+    return float(np.multiply(x, y).sum())
+
+
 def _log_sigmoid(x: FloatArray) -> FloatArray:
     return -np.logaddexp(0.0, -x)
 
@@ -136,20 +142,20 @@ def _pcg(
     r = rhs.copy()
     z = r * inv_diag
     p = z.copy()
-    rz = float(r @ z)
-    target = rtol * float(np.sqrt(rhs @ rhs))
+    rz = _dot(r, z)
+    target = rtol * float(np.sqrt(_dot(rhs, rhs)))
     for iteration in range(1, max_iter + 1):
         ap = matrix @ p
-        pap = float(p @ ap)
+        pap = _dot(p, ap)
         if pap <= 0.0:
             return x, iteration
         alpha = rz / pap
         x += alpha * p
         r -= alpha * ap
-        if float(np.sqrt(r @ r)) <= target:
+        if float(np.sqrt(_dot(r, r))) <= target:
             return x, iteration
         z = r * inv_diag
-        rz_next = float(r @ z)
+        rz_next = _dot(r, z)
         p *= rz_next / rz
         p += z
         rz = rz_next
@@ -165,6 +171,7 @@ def fit(
     tolerance: float = 1e-7,
     max_steps: int = 200,
     max_step_size: float = 2.0,
+    decrement_tolerance: float = 1e-9,
 ) -> Solution:
     """Maximise the likelihood over the players marked ``fitted``.
 
@@ -173,6 +180,8 @@ def fit(
     to mean 0 inside each component; anchoring is the caller's business.
 
     :param tolerance: stop when no rating moves by more than this (natural units).
+    :param decrement_tolerance: stop when the Newton decrement g·Δ (twice the predicted
+        log-likelihood gain, in nats) falls below this.
     """
     keep = fitted[pairs.lo] & fitted[pairs.hi] & (components[pairs.lo] == components[pairs.hi])
     index = np.full(n_players, -1, dtype=np.int64)
@@ -190,7 +199,7 @@ def fit(
 
     def log_likelihood(x: FloatArray) -> float:
         d = x[lo] - x[hi]
-        return float(score @ _log_sigmoid(d) + lost @ _log_sigmoid(-d))
+        return _dot(score, _log_sigmoid(d)) + _dot(lost, _log_sigmoid(-d))
 
     cg_total = 0
     steps = 0
@@ -203,7 +212,7 @@ def fit(
         gradient = _weighted_count(lo, residual, n) - _weighted_count(hi, residual, n)
         c = weight * p * (1.0 - p)
         diagonal = _weighted_count(lo, c, n) + _weighted_count(hi, c, n)
-        g_norm = float(np.sqrt(gradient @ gradient))
+        g_norm = float(np.sqrt(_dot(gradient, gradient)))
         if steps == 1:
             g0_norm = g_norm or 1.0
         if g_norm == 0.0:
@@ -217,7 +226,12 @@ def fit(
         if largest > max_step_size:
             direction *= max_step_size / largest
             largest = max_step_size
-        slope = float(gradient @ direction)
+        slope = _dot(gradient, direction)
+        if slope < decrement_tolerance:
+            # Within round-off of the optimum: the likelihood can no longer tell steps apart.
+            r = r + direction
+            current = log_likelihood(r)
+            break
         t = 1.0
         candidate = current
         for _ in range(40):

@@ -18,9 +18,15 @@ import polars as pl
 
 from ingest.elo import parse_elo
 from ratings.games import GAMES_SCHEMA, GameKind, validate_games
+from ratings.wof import fit_wof
 
 _PLAYER_LINE = re.compile(r"^\s*(?P<id>\d+)\s+(?P<name>.*?)\s*(?:%_<(?P<rating>-?\d+)>)?\s*$")
 _SNAPSHOT_NAME = re.compile(r"joueurs_(\d{8})_")
+
+
+LATE_REPORTERS = ("Japan",)
+"""Countries whose events reached the 2018-2020 archive late (see :func:`as_reported`)."""
+REPORTING_LAG = dt.timedelta(days=90)
 
 
 def archive_games(root: Path) -> pl.DataFrame:
@@ -28,11 +34,39 @@ def archive_games(root: Path) -> pl.DataFrame:
 
     Games with an unknown player (``??????``) or a player against themselves are skipped.
     """
-    return _archive_games(str(root))
+    return _archive(str(root))[0]
+
+
+def archive_events(root: Path) -> pl.DataFrame:
+    """One row per ``.ELO`` file: event (file stem), country (``%%Country``), date."""
+    return _archive(str(root))[1]
+
+
+def as_reported(
+    games: pl.DataFrame,
+    events: pl.DataFrame,
+    cutoff: dt.date,
+    *,
+    countries: tuple[str, ...] = LATE_REPORTERS,
+    lag: dt.timedelta = REPORTING_LAG,
+) -> pl.DataFrame:
+    """The archive as it plausibly stood at ``cutoff``: events of ``countries`` dated within
+    ``lag`` before the cutoff had not been reported yet.
+
+    The current archive is not versioned. Against the 2018-2020 snapshots, European players
+    reproduce to a few points while Japanese players (the bulk of the list) are off; leaving
+    out the last ~3 months of Japanese events at each cutoff explains most of that gap, whereas
+    the same lag applied to every country makes it worse.
+    """
+    late = events.filter(
+        pl.col("country").is_in(list(countries)) & (pl.col("date") >= cutoff - lag)
+    ).get_column("event")
+    return games.filter(~pl.col("event").is_in(late.implode()))
 
 
 @functools.cache
-def _archive_games(root: str) -> pl.DataFrame:
+def _archive(root: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    event_rows: list[tuple[str, str, dt.date]] = []
     dates: list[dt.date] = []
     events: list[str] = []
     first: list[str] = []
@@ -40,6 +74,7 @@ def _archive_games(root: str) -> pl.DataFrame:
     scores: list[float] = []
     for path in sorted(Path(root).rglob("*.ELO")):
         parsed = parse_elo(path)
+        event_rows.append((path.stem, parsed.header.country.strip(), parsed.start))
         for game in parsed.games:
             if game.first is None or game.second is None or game.first == game.second:
                 continue
@@ -64,7 +99,12 @@ def _archive_games(root: str) -> pl.DataFrame:
         },
         schema=dict(GAMES_SCHEMA),
     )
-    return validate_games(frame)
+    events_frame = pl.DataFrame(
+        event_rows,
+        schema={"event": pl.Utf8, "country": pl.Utf8, "date": pl.Date},
+        orient="row",
+    )
+    return validate_games(frame), events_frame
 
 
 def read_player_file(path: Path) -> pl.DataFrame:
@@ -145,3 +185,40 @@ def agreement(ours: pl.DataFrame, official: pl.DataFrame) -> Agreement:
         within_20=float(np.mean(diff <= 20)),
         pearson_r=float(np.corrcoef(mine, theirs)[0, 1]),
     )
+
+
+SNAPSHOT_LAGS = (1, 2, 3)
+"""Candidate lists for a snapshot: through the end of the month 1, 2 or 3 months before it."""
+
+
+@dataclass(frozen=True)
+class SnapshotResult:
+    """The best-fitting candidate list for one official snapshot."""
+
+    snapshot: dt.date
+    list_through: dt.date
+    """First day of the last month whose results the list uses."""
+    agreement: Agreement
+
+
+def reproduce_snapshot(
+    path: Path, games: pl.DataFrame, events: pl.DataFrame | None
+) -> SnapshotResult:
+    """Fit the candidate lists for a snapshot and keep the one closest to it.
+
+    With ``events`` the archive is first cut back to what was plausibly reported
+    (:func:`as_reported`); with None the current archive is used as is. Comparison is over
+    players active in our list and rated in both.
+    """
+    official = read_player_file(path)
+    day = snapshot_date(path)
+    best: SnapshotResult | None = None
+    for k in SNAPSHOT_LAGS:
+        as_of = months_before(day, k - 1)
+        used = games if events is None else as_reported(games, events, as_of)
+        players = fit_wof(used, as_of).players.filter(pl.col("active"))
+        result = SnapshotResult(day, months_before(day, k), agreement(players, official))
+        if best is None or result.agreement.median_abs_diff < best.agreement.median_abs_diff:
+            best = result
+    assert best is not None
+    return best
