@@ -154,7 +154,7 @@ def validate_players(frame: pl.DataFrame, *, frame_name: str = "players") -> pl.
     """
     _check_columns(frame, PLAYERS_SCHEMA, PLAYERS_NULLABLE, frame_name, required=True)
     _check_columns(frame, PLAYERS_OPTIONAL, frozenset(PLAYERS_OPTIONAL), frame_name, required=False)
-    duplicated = _first_bad(frame.get_column("player_id").is_duplicated())
+    duplicated = _first_bad(~frame.get_column("player_id").is_first_distinct())
     if duplicated is not None:
         found = frame.get_column("player_id")[duplicated]
         raise SchemaError(

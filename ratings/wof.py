@@ -206,6 +206,8 @@ def _anchor(r: np.ndarray, labels: np.ndarray, fitted: np.ndarray, count: np.nda
     """Shift each component so that its count-weighted mean is zero."""
     out = r.copy()
     members = np.flatnonzero(fitted)
+    if members.size == 0:
+        return out
     _, local = np.unique(labels[members], return_inverse=True)
     weighted = np.bincount(local, r[members] * count[members])
     total = np.bincount(local, count[members])
