@@ -37,15 +37,16 @@ def _half(value: int) -> int:
 
 
 def _half_array(values: IntArray) -> IntArray:
-    result: IntArray = np.where(values < 0, -((-values) // 2), values // 2)
+    result: IntArray = (values + (values < 0)) // 2
     return result
 
 
 class _Gabow:
     """State of one run; vertices 1..n, dummy vertex n + 1, edges numbered as above."""
 
-    def __init__(self, weights: IntArray) -> None:
+    def __init__(self, weights: IntArray, *, batch_start: bool = True) -> None:
         n = len(weights)
+        self.batch_start = batch_start
         self.n = n
         self.dummy = n + 1
         pairs = n * (n - 1) // 2
@@ -96,7 +97,6 @@ class _Gabow:
         self.carry_edge = 0
         self.second_mate = 0
         self.last_edge = [0, 0, 0]
-        self.neighbours: IntArray = np.arange(1, n + 1, dtype=np.int64)
 
     # Small helpers ------------------------------------------------------------------------
 
@@ -131,9 +131,7 @@ class _Gabow:
         dummy = self.dummy
         while True:
             self.delta = 0
-            for v in range(1, self.n + 1):
-                if self.mate[v] == self.dummy_edge:
-                    self.pointer(dummy, v, self.dummy_edge)
+            self.start_search()
             while True:
                 i = 1 + int(np.argmin(self.next_delta[1 : self.n + 1]))
                 self.delta = int(self.next_delta[i])
@@ -160,13 +158,94 @@ class _Gabow:
             self.rematch(self.bend(e), g)
             self.rematch(self.bend(g), e)
 
+    def start_search(self) -> None:
+        """W2: link every exposed blossom, in vertex order, to the dummy vertex.
+
+        Linking one blossom scans it; done one after the other this costs O(n) scans of O(n)
+        each per search, most of the running time. Here, when every blossom is unlinked (the
+        normal state after a search), all those scans run as one matrix step with the same
+        outcome: with ``delta`` = 0 no dual value moves, so the only order effects are which
+        blossoms were linked before each scan and which of equal candidates came first.
+        ``batch_start=False`` keeps the one-by-one linking (the tests compare both).
+        """
+        n = self.n
+        dummy = self.dummy
+        vertices = np.arange(1, n + 1, dtype=np.int64)
+        exposed = vertices[self.mate[1 : n + 1] == self.dummy_edge]
+        if len(exposed) == 0:
+            return
+        is_base = self.base[1 : n + 1] == vertices
+        unlinked = is_base[exposed - 1].all() and (self.link[vertices[is_base]] < 0).all()
+        if not (self.batch_start and unlinked):
+            for v in exposed.tolist():
+                self.pointer(dummy, v, self.dummy_edge)
+            return
+        self.link[dummy] = -self.dummy_edge
+        self.next_vertex[self.last_vertex[dummy]] = dummy
+        rank = np.full(n + 2, len(exposed), dtype=np.int64)  # linking order; last = never
+        rows: list[int] = []
+        owner: list[int] = []
+        starts: list[int] = []
+        for order, v in enumerate(exposed.tolist()):
+            self.next_vertex[self.last_vertex[v]] = dummy
+            self.link[v] = self.dummy_edge
+            starts.append(len(rows))
+            x = v
+            while x != dummy:
+                rows.append(x)
+                owner.append(order)
+                rank[x] = order
+                x = int(self.next_vertex[x])
+        scanned = np.array(rows, dtype=np.int64)
+        owners = np.array(owner, dtype=np.int64)
+        column_rank = rank[1 : n + 1]
+        slack = self.y[scanned][:, None] + self.y[1 : n + 1][None, :]
+        slack -= self.doubled[scanned][:, 1 : n + 1]
+        edges = self.edge_to[scanned][:, 1 : n + 1]
+        never = np.iinfo(np.int64).max
+        # SC4: vertices of blossoms not linked yet keep their first smallest slack.
+        bases = self.base[1 : n + 1]
+        eligible = (self.link[self.base[self.end[self.mate[bases]]]] < 0) | (
+            self.last_vertex[bases] != bases
+        )
+        later = (column_rank[None, :] > owners[:, None]) & eligible[None, :]
+        candidates = np.where(later, slack, never)
+        best_row = candidates.argmin(axis=0)
+        best = candidates[best_row, np.arange(n)]
+        better = np.flatnonzero(best < self.next_delta[1 : n + 1])
+        self.next_delta[better + 1] = best[better]
+        self.best_edge[better + 1] = edges[best_row[better], better]
+        # SC2 + SC5: each scanned vertex restarts its bound; each blossom lists its best
+        # edge to every vertex of the blossoms linked before it, the first of equal ones.
+        self.next_delta[scanned] = self.last_delta
+        earlier = column_rank[None, :] < owners[:, None]
+        halves = np.where(earlier, _half_array(slack), never)
+        lowest = np.minimum.reduceat(halves.min(axis=1), starts)
+        self.next_delta[exposed] = np.minimum(lowest, self.last_delta)
+        lists = np.zeros((len(rows), n + 2), dtype=np.int64)
+        lists[:, 1 : n + 1] = np.where(earlier, edges, 0)
+        bounds = [*starts, len(rows)]
+        for order, v in enumerate(exposed.tolist()):
+            first, stop = bounds[order], bounds[order + 1]
+            if stop - first == 1:
+                self.pair_lists[v] = lists[first]
+                continue
+            own = lists[first].copy()
+            pick = first + halves[first:stop].argmin(axis=0)
+            listed = np.flatnonzero(earlier[first])
+            own[listed + 1] = edges[pick[listed], listed]
+            self.pair_lists[v] = own
+        self.new_base = int(exposed[-1])
+
     # Pair lists ---------------------------------------------------------------------------
 
-    def insert_pairs(self, edges: IntArray, targets: IntArray) -> None:
+    def insert_pairs(
+        self, edges: IntArray, targets: IntArray, slacks: IntArray | None = None
+    ) -> None:
         """Offer edges (ending at distinct ``targets``) to the pair list being built."""
         if len(edges) == 0:
             return
-        halves = _half_array(self.slack_array(edges))
+        halves = _half_array(self.slack_array(edges) if slacks is None else slacks)
         held = self.building[targets]
         taken = held != 0
         keep_old = np.zeros(len(edges), dtype=bool)
@@ -270,31 +349,29 @@ class _Gabow:
         """SC: scan every vertex of the blossom whose list starts at ``x``."""
         self.new_base = int(self.base[x])
         stop = int(self.next_vertex[self.last_vertex[x]])
-        neighbours = self.neighbours
+        n = self.n
+        # Columns are vertices 1..n; x and its blossom fall out of both tests below because
+        # their base is the (linked) new base.
+        bases = self.base[1 : n + 1]
+        y = self.y[1 : n + 1]
+        bounds = self.next_delta[1 : n + 1]
         while x != stop:
             self.y[x] += change
             self.next_delta[x] = self.last_delta
-            others = neighbours[neighbours != x]
-            bases = self.base[others]
             linked = self.link[bases] >= 0
-            edges = self.edge_to[x, others]
+            slacks = y + self.y[x] - self.doubled[x, 1 : n + 1]
             # SC4: remember the best edge into each vertex of an unlinked blossom.
-            free = ~linked
-            if free.any():
-                f_others = others[free]
-                f_bases = bases[free]
-                mates_linked = self.link[self.base[self.end[self.mate[f_bases]]]] < 0
-                eligible = mates_linked | (self.last_vertex[f_bases] != f_bases)
-                slacks = self.y[f_others] + self.y[x] - self.doubled[x, f_others]
-                better = eligible & (self.next_delta[f_others] > slacks)
-                if better.any():
-                    chosen = f_others[better]
-                    self.next_delta[chosen] = slacks[better]
-                    self.best_edge[chosen] = edges[free][better]
+            eligible = (self.link[self.base[self.end[self.mate[bases]]]] < 0) | (
+                self.last_vertex[bases] != bases
+            )
+            better = np.flatnonzero(~linked & eligible & (bounds > slacks))
+            if len(better):
+                bounds[better] = slacks[better]
+                self.best_edge[better + 1] = self.edge_to[x, better + 1]
             # SC5: offer edges to other linked blossoms to the pair list.
-            outside = linked & (bases != self.new_base)
-            if outside.any():
-                self.insert_pairs(edges[outside], others[outside])
+            outside = np.flatnonzero(linked & (bases != self.new_base))
+            if len(outside):
+                self.insert_pairs(self.edge_to[x, outside + 1], outside + 1, slacks[outside])
             x = int(self.next_vertex[x])
         self.pair_lists[self.new_base] = self.building
 
@@ -303,10 +380,10 @@ class _Gabow:
     def set_bounds(self) -> None:
         """SB: apply the dual change of the finished search and unlink every blossom."""
         dummy = self.dummy
-        for v in range(1, self.n + 1):
-            if self.link[v] < 0 or self.base[v] != v:
-                self.next_delta[v] = self.last_delta
-                continue
+        n = self.n
+        vertices = np.arange(1, n + 1, dtype=np.int64)
+        linked_bases = (self.link[1 : n + 1] >= 0) & (self.base[1 : n + 1] == vertices)
+        for v in vertices[linked_bases].tolist():
             self.link[v] = -self.link[v]
             i = v
             while i != dummy:
@@ -320,7 +397,7 @@ class _Gabow:
                 while i != dummy:
                     self.y[i] -= change
                     i = int(self.next_vertex[i])
-            self.next_delta[v] = self.last_delta
+        self.next_delta[1 : n + 1] = self.last_delta
 
     def rematch(self, first_mate: int, e: int) -> None:
         """R: switch matched and unmatched edges along an alternating path."""
@@ -426,7 +503,9 @@ class _Gabow:
                     break
 
 
-def gabow_matching(weights: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+def gabow_matching(
+    weights: Sequence[Sequence[int]], *, batch_start: bool = True
+) -> list[tuple[int, int]]:
     """Maximum-weight matching of a complete graph, pairs ``(i, j)`` with ``i < j``.
 
     ``weights`` is a symmetric matrix of non-negative integers below 2⁶¹; index order is the
@@ -436,5 +515,5 @@ def gabow_matching(weights: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     if n < 2:
         return []
     matrix: IntArray = np.array(weights, dtype=np.int64).reshape(n, n)
-    mates = _Gabow(matrix).run()
+    mates = _Gabow(matrix, batch_start=batch_start).run()
     return [(v - 1, mates[v] - 1) for v in range(1, n + 1) if 0 < v < mates[v]]

@@ -48,6 +48,11 @@ def test_matching_is_perfect_and_of_maximum_weight(weights: list[list[int]]) -> 
     assert sum(weights[i][j] for i, j in pairs) == _optimum(weights)
 
 
+@given(_matrices())
+def test_batched_search_start_equals_linking_one_by_one(weights: list[list[int]]) -> None:
+    assert gabow_matching(weights) == gabow_matching(weights, batch_start=False)
+
+
 def test_opengotha_self_test_matrix() -> None:
     """The example in OpenGotha's ``WeightedMatchLong.main``: three heavy pairs."""
     heavy = {(0, 1), (2, 3), (4, 5)}
