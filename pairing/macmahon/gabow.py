@@ -228,7 +228,8 @@ class _Gabow:
         for order, v in enumerate(exposed.tolist()):
             first, stop = bounds[order], bounds[order + 1]
             if stop - first == 1:
-                self.pair_lists[v] = lists[first]
+                # A copy, so that old searches' matrices do not stay alive through views.
+                self.pair_lists[v] = lists[first].copy()
                 continue
             own = lists[first].copy()
             pick = first + halves[first:stop].argmin(axis=0)
