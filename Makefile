@@ -3,7 +3,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench clean
+.PHONY: venv test test-all lint demo bench clean
+
+# Tests marked slow (large reference files that take minutes) run with `make test-all`.
+PYTEST_ARGS ?= -m "not slow"
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,6 +25,9 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 demo: $(STAMP)
 	rm -rf demo-output && mkdir -p demo-output
