@@ -142,6 +142,8 @@ def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
         if system is System.MACMAHON:
             return ("MMS", "SOSM", "SOSOSM")
         return ("NBW", "SOSW", "SOSOSW")
+    if game is Game.OTHELLO and system is not System.ROUNDROBIN:
+        return ("BQ", "DISCS")
     if system is System.ROUNDROBIN:
         return ("DE", "SB", "WIN")
     if game is Game.CHESS:

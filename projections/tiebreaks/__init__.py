@@ -152,6 +152,7 @@ def _scores() -> list[Definition]:
         Definition("NETSCORE", "Net score (SoL)", scores.net_score),
         Definition("TOTSCORE", "Total score (SoL)", scores.total_score),
         Definition("DISCS", "Disc count (othello)", scores.total_score),
+        Definition("BQ", "Brightwell quotient (othello, WOC rules)", scores.brightwell),
     ]
 
 

@@ -64,3 +64,32 @@ def total_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
         pid: sum(v.scores[0] for v in pr.rounds if v.scores is not None)
         for pid, pr in ctx.players.items()
     }
+
+
+BQ_OPPONENT_FACTOR = 6  # the WOC rules' weight of the opponents' points
+BQ_UNPLAYED_DISCS = 32  # half the board, for a bye or a game against a withdrawn player
+
+
+def brightwell(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
+    """Brightwell quotient (WOC rules): discs scored + 6 x the opponents' points.
+
+    Games against opponents who withdrew, and each pairing-allocated bye, count instead as
+    32 discs + 6 x the player's own points.
+    """
+    withdrawn = {
+        pid
+        for pid, pr in ctx.players.items()
+        if pr.withdrawn_from is not None and pr.withdrawn_from <= ctx.through
+    }
+    out: Values = {}
+    for pid, pr in ctx.players.items():
+        unplayed = BQ_UNPLAYED_DISCS + BQ_OPPONENT_FACTOR * pr.points
+        total = 0.0
+        for v in pr.rounds:
+            if v.kind is RoundKind.PAB or (v.opponent is not None and v.opponent in withdrawn):
+                total += unplayed
+            elif v.opponent is not None:
+                discs = v.scores[0] if v.scores is not None else 0.0
+                total += discs + BQ_OPPONENT_FACTOR * ctx.players[v.opponent].points
+        out[pid] = total
+    return out
