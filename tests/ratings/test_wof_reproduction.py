@@ -78,3 +78,12 @@ def test_official_snapshot(archive: tuple[pl.DataFrame, pl.DataFrame], file_name
     assert reported.agreement.median_abs_diff <= 15.0
     assert reported.agreement.pearson_r >= 0.98
     assert reported.list_through < dt.date(reported.snapshot.year, reported.snapshot.month, 1)
+
+
+def test_october_2025_list_counts(archive: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    # ratings.md §1.5, list through October 2025: 3,977 active players, 3,171 rated, and 1,649
+    # with a margin below ±200 under the default margin (diagonal Fisher SE, weights/150, 1·SE).
+    listing = fit_wof(archive[0], dt.date(2025, 11, 1)).listing
+    assert listing.height == 3977
+    assert int(listing.get_column("rating").is_not_null().sum()) == 3171
+    assert int(listing.get_column("official").sum()) == 1649
