@@ -403,3 +403,31 @@ def _players_after(players: pl.DataFrame, updated: dict[str, PlayerState]) -> pl
         games=pl.Series([updated[i].games for i in ids], dtype=pl.Int64),
         k_reached_2400=pl.Series([updated[i].reached_top for i in ids], dtype=pl.Boolean),
     )
+
+
+def rate_months(
+    players: pl.DataFrame, games: pl.DataFrame, params: FideParams | None = None
+) -> FidePeriod:
+    """Fold :func:`rate_period` over calendar months (FIDE publishes monthly lists).
+
+    Returns the players after the last month; ``changes`` and ``game_deltas`` of every month
+    with a ``period_start`` column.
+    """
+    validate_games(games)
+    changes: list[pl.DataFrame] = []
+    deltas: list[pl.DataFrame] = []
+    months = games.with_columns(period_start=pl.col("date").dt.truncate("1mo"))
+    for (start,), block in months.sort("period_start").group_by(
+        ["period_start"], maintain_order=True
+    ):
+        assert isinstance(start, dt.date)
+        period = rate_period(players, block.drop("period_start"), period_start=start, params=params)
+        players = period.players
+        changes.append(period.changes.with_columns(period_start=pl.lit(start)))
+        deltas.append(period.game_deltas.with_columns(period_start=pl.lit(start)))
+    empty = rate_period(players, games.clear(), period_start=dt.date.min, params=params)
+    return FidePeriod(
+        players=players,
+        changes=pl.concat(changes) if changes else empty.changes,
+        game_deltas=pl.concat(deltas) if deltas else empty.game_deltas,
+    )

@@ -26,7 +26,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ratings import bradley_terry
-from ratings.games import validate_games
+from ratings.games import GameKind, validate_games
 
 
 class WofParams(BaseModel):
@@ -117,11 +117,25 @@ def age_weight(ages: pl.Expr, params: WofParams) -> pl.Expr:
     return expr
 
 
-def fit_wof(games: pl.DataFrame, as_of: dt.date, params: WofParams | None = None) -> WofFit:
-    """Compute the WOF list from every game dated before ``as_of``."""
+def fit_wof(
+    games: pl.DataFrame,
+    as_of: dt.date,
+    params: WofParams | None = None,
+    *,
+    game: GameKind | None = GameKind.OTHELLO,
+) -> WofFit:
+    """Compute the WOF list from every ``game`` result dated before ``as_of``.
+
+    Ages count whole months from ``as_of``'s month, so the official list "through month M"
+    (results up to the end of M, ages from M + 1; ratings.md §1.2) is ``as_of`` = the first day
+    of month M + 1. ``game=None`` rates every row whatever its game.
+    """
     params = params or WofParams()
     validate_games(games)
-    used = games.filter(pl.col("date") < as_of).select(
+    selected = pl.col("date") < as_of
+    if game is not None:
+        selected &= pl.col("game") == game.value
+    used = games.filter(selected).select(
         "player_a",
         "player_b",
         "score_a",
@@ -197,9 +211,15 @@ def fit_wof(games: pl.DataFrame, as_of: dt.date, params: WofParams | None = None
     )
 
 
-def wof_list(games: pl.DataFrame, as_of: dt.date, params: WofParams | None = None) -> pl.DataFrame:
+def wof_list(
+    games: pl.DataFrame,
+    as_of: dt.date,
+    params: WofParams | None = None,
+    *,
+    game: GameKind | None = GameKind.OTHELLO,
+) -> pl.DataFrame:
     """The published WOF list as of a date (see :func:`fit_wof`)."""
-    return fit_wof(games, as_of, params).listing
+    return fit_wof(games, as_of, params, game=game).listing
 
 
 def _anchor(r: np.ndarray, labels: np.ndarray, fitted: np.ndarray, count: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ from ratings.fide import (
     march_2024_adjustment,
     performance_difference,
     performance_rating,
+    rate_months,
     rate_period,
 )
 from ratings.games import games_frame
@@ -210,3 +211,16 @@ def test_changes_of_a_game_cancel_with_equal_k(
     deltas = period.game_deltas
     assert deltas["k"].to_list() == [20, 20]
     assert deltas["delta"].sum() == pytest.approx(0.0, abs=1e-9)
+
+
+def test_months_are_folded_in_order() -> None:
+    players = _players([("A", 2000, 100, 1980), ("B", 2000, 100, 1980)])
+    games = pl.concat(
+        [_games([("A", "B", 1.0)], day=dt.date(2024, 4, 20)), _games([("A", "B", 1.0)])]
+    )
+    history = rate_months(players, games)
+    a = history.changes.filter(pl.col("player_id") == "A")
+    # March: 20·(1 - .50) = +10 → 2010; April: D = 20 → .53, 20·(1 - .53) = 9.4 → +9.
+    assert a["change"].to_list() == [10, 9]
+    assert a["period_start"].to_list() == [dt.date(2024, 3, 1), dt.date(2024, 4, 1)]
+    assert history.players.filter(pl.col("player_id") == "A")["rating"].item() == 2019.0

@@ -255,3 +255,11 @@ def test_order_and_side_invariance(rows: list[tuple[int, int, float, int]], seed
     a = first.get_column("rating").fill_null(np.nan).to_numpy()
     b = second.get_column("rating").fill_null(np.nan).to_numpy()
     np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_other_games_are_ignored_by_default() -> None:
+    othello = _games([("A", "B", 1.0), ("B", "A", 1.0)])
+    chess = games_frame(date=[RECENT], player_a=["A"], player_b=["C"], score_a=[1.0], game="chess")
+    both = pl.concat([othello, chess])
+    assert set(wof_list(both, AS_OF, PAIRS)["player_id"]) == {"A", "B"}
+    assert set(wof_list(both, AS_OF, PAIRS, game=None)["player_id"]) == {"A", "B", "C"}
