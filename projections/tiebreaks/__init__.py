@@ -151,7 +151,7 @@ def _scores() -> list[Definition]:
         Definition("BUCHOLZ", "Bucholz with retirements (SoL)", scores.bucholz),
         Definition("NETSCORE", "Net score (SoL)", scores.net_score),
         Definition("TOTSCORE", "Total score (SoL)", scores.total_score),
-        Definition("DISCS", "Disc count (othello)", scores.total_score),
+        Definition("DISCS", "Disc count (othello)", scores.disc_count),
         Definition("BQ", "Brightwell quotient (othello, WOC rules)", scores.brightwell),
     ]
 

@@ -59,11 +59,26 @@ def net_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
 
 
 def total_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
-    """Σ of own scores (carrom points, othello discs)."""
-    return {
-        pid: sum(v.scores[0] for v in pr.rounds if v.scores is not None)
-        for pid, pr in ctx.players.items()
-    }
+    """Σ of own carrom points; a win against the phantom counts the phantom score (SoL)."""
+    return _own_scores(ctx, ctx.options.carrom.phantom_score)
+
+
+def disc_count(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
+    """Σ of own discs; a bye counts half the board, 32 discs (WOF)."""
+    return _own_scores(ctx, BQ_UNPLAYED_DISCS)
+
+
+def _own_scores(ctx: TiebreakContext, bye_score: float) -> Values:
+    out: Values = {}
+    for pid, pr in ctx.players.items():
+        total = 0.0
+        for v in pr.rounds:
+            if v.kind is RoundKind.PAB:
+                total += bye_score
+            elif v.scores is not None:
+                total += v.scores[0]
+        out[pid] = total
+    return out
 
 
 BQ_OPPONENT_FACTOR = 6  # the WOC rules' weight of the opponents' points
