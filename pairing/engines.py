@@ -42,11 +42,7 @@ def _dutch(state: TournamentState, round_no: int, notes: Notes = None) -> list[B
     swiss, by_number = live.swiss_input(state, round_no)
     result = dutch.pair(swiss)
     if notes is not None:
-        explain = getattr(dutch, "explain", None)
-        if explain is None:
-            notes.append("the Dutch engine gives no explanation yet")
-        else:
-            notes.extend(explain(swiss, result))
+        notes.extend(dutch.explain(swiss, result))
     return live.swiss_boards(result, by_number)
 
 
