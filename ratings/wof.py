@@ -184,12 +184,6 @@ def fit_wof(
         se = 1.0 / np.sqrt(solution.information / params.margin_unit)
     margin = params.margin_z * params.scale * se
 
-    reasons = [
-        None
-        if fitted[i]
-        else _unrated_reason(points[i], games_total[i], int(size[i]), params.min_component_size)
-        for i in range(n)
-    ]
     players = pl.DataFrame(
         {
             "player_id": ids,
@@ -199,7 +193,7 @@ def fit_wof(
             "games_total": games_total.astype(np.int64),
             "games_active": games_active.astype(np.int64),
             "active": games_active > 0,
-            "reason": pl.Series(reasons, dtype=pl.Utf8),
+            "reason": _unrated_reasons(fitted, points, games_total, size, params),
         }
     ).with_columns(pl.col("rating", "margin", "information").fill_nan(None))
     return WofFit(
@@ -237,12 +231,33 @@ def _anchor(r: np.ndarray, labels: np.ndarray, fitted: np.ndarray, count: np.nda
     return out
 
 
-def _unrated_reason(points: float, games: int, component: int, minimum: int) -> str:
-    if points >= games:
-        return "won every game"
-    if points <= 0:
-        return "lost every game"
-    return f"component of {component} player(s), fewer than {minimum}"
+def _unrated_reasons(
+    fitted: np.ndarray,
+    points: np.ndarray,
+    games: np.ndarray,
+    component_size: np.ndarray,
+    params: WofParams,
+) -> pl.Series:
+    """Why each player has no rating (null for rated players)."""
+    frame = pl.DataFrame(
+        {"fitted": fitted, "points": points, "games": games, "size": component_size}
+    )
+    return frame.select(
+        pl.when(pl.col("fitted"))
+        .then(pl.lit(None, dtype=pl.Utf8))
+        .when(pl.col("points") >= pl.col("games"))
+        .then(pl.lit("won every game"))
+        .when(pl.col("points") <= 0)
+        .then(pl.lit("lost every game"))
+        .otherwise(
+            pl.format(
+                "component of {} player(s), fewer than {}",
+                pl.col("size"),
+                pl.lit(params.min_component_size),
+            )
+        )
+        .alias("reason")
+    ).to_series()
 
 
 def _listing(players: pl.DataFrame, params: WofParams) -> pl.DataFrame:
