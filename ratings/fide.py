@@ -12,8 +12,10 @@ Modelled choices where the handbook text leaves room (each a parameter or docume
 * A fractional rating difference is rounded half up before the table lookup.
 * Games between two unrated players, and a rated player's games against an unrated opponent,
   are not rated.
-* "A zero score in the first event is disregarded" is applied to the period's games: an unrated
-  player with no points against rated opponents gets no rating and no games counted.
+* "A zero score in the first event is disregarded" is applied per period: an unrated player
+  with nothing pooled yet and no points against rated opponents is left as if absent.
+* Pooling for the initial rating is by period: results of periods starting within 26 months
+  before the current one are kept in :attr:`FidePeriod.pending`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import bisect
 import datetime as dt
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
@@ -74,6 +77,8 @@ class FideParams(BaseModel):
     k_games_cap: int = 700
     """If n·K exceeds this in one period, K becomes the largest integer with n·K ≤ cap."""
     initial_min_games: int = 5
+    pooling_months: int = 26
+    """An unrated player's results from periods within this many months are pooled."""
     initial_max: int = 2200
     hypothetical_opponents: int = 2
     hypothetical_rating: int = 1800
@@ -218,6 +223,22 @@ class FidePeriod:
     game_deltas: pl.DataFrame
     """Per game and side: player_id, opponent_id, opponent_rating, difference_used, score,
     expected, k, delta (unrounded K·(W − We)) — the audit trail for "why did my rating move"."""
+    pending: Mapping[str, tuple[PendingGame, ...]] = field(default_factory=dict)
+    """Unrated players' results still waiting for enough games (pass to the next period)."""
+
+
+@dataclass(frozen=True)
+class PendingGame:
+    """An unrated player's result against a rated opponent, kept for pooling."""
+
+    period_start: dt.date
+    opponent_rating: float
+    score: float
+
+
+def _months_before(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 - months
+    return dt.date(index // 12, index % 12 + 1, 1)
 
 
 def _round_half_up(x: float) -> int:
@@ -230,12 +251,15 @@ def rate_period(
     *,
     period_start: dt.date,
     params: FideParams | None = None,
+    pending: Mapping[str, tuple[PendingGame, ...]] | None = None,
 ) -> FidePeriod:
     """Rate one period's games (every row of ``games``) against the ratings in ``players``.
 
     ``players`` needs player_id and birth_year; optional rating (Float64, null = unrated),
     games (Int64, rated games completed) and k_reached_2400 (Boolean). Unknown players in
-    ``games`` are treated as unrated newcomers.
+    ``games`` are treated as unrated newcomers. ``pending`` holds unrated players' earlier
+    results (from :attr:`FidePeriod.pending`), pooled for the initial rating when they are
+    less than ``pooling_months`` old.
     """
     p = params or FideParams()
     validate_players(players)
@@ -251,6 +275,10 @@ def rate_period(
     change_rows: list[dict[str, object]] = []
     delta_rows: list[dict[str, object]] = []
     updated: dict[str, PlayerState] = dict(state)
+    # Unrated players who did not play this period keep their pooled results.
+    carried: dict[str, tuple[PendingGame, ...]] = {
+        pid: results for pid, results in (pending or {}).items() if pid not in sides
+    }
     for player_id in sorted(sides):
         me = state[player_id]
         rated_games = [
@@ -261,13 +289,39 @@ def rate_period(
         n = len(rated_games)
         score = sum(s for _, s, _ in rated_games)
         if me.rating is None:
-            rating = initial_rating([r for _, _, r in rated_games if r is not None], score, p)
-            status = "initial" if rating is not None else "not rated"
-            counted = n if rating is not None else 0
-            change_rows.append(_change(player_id, None, None, n, score, None, None, rating, status))
+            window = _months_before(period_start, p.pooling_months)
+            earlier = [g for g in (pending or {}).get(player_id, ()) if g.period_start >= window]
+            if not earlier and score <= 0:
+                # A zero score in the first event is disregarded.
+                change_rows.append(
+                    _change(player_id, None, None, n, score, None, None, None, "disregarded")
+                )
+                continue
+            pooled = [
+                *earlier,
+                *(PendingGame(period_start, r, s) for _, s, r in rated_games if r is not None),
+            ]
+            rating = initial_rating(
+                [g.opponent_rating for g in pooled], sum(g.score for g in pooled), p
+            )
+            if rating is None:
+                carried[player_id] = tuple(pooled)
+            change_rows.append(
+                _change(
+                    player_id,
+                    None,
+                    None,
+                    len(pooled),
+                    sum(g.score for g in pooled),
+                    None,
+                    None,
+                    rating,
+                    "initial" if rating is not None else "not rated",
+                )
+            )
             updated[player_id] = PlayerState(
                 rating,
-                me.games + counted,
+                me.games + (len(pooled) if rating is not None else 0),
                 me.birth_year,
                 rating is not None and rating >= p.top_from,
             )
@@ -320,6 +374,7 @@ def rate_period(
         players=_players_after(players, updated),
         changes=pl.DataFrame(change_rows, schema=_CHANGE_SCHEMA),
         game_deltas=pl.DataFrame(delta_rows, schema=_DELTA_SCHEMA),
+        pending=carried,
     )
 
 
@@ -416,13 +471,20 @@ def rate_months(
     validate_games(games)
     changes: list[pl.DataFrame] = []
     deltas: list[pl.DataFrame] = []
+    pending: Mapping[str, tuple[PendingGame, ...]] = {}
     months = games.with_columns(period_start=pl.col("date").dt.truncate("1mo"))
     for (start,), block in months.sort("period_start").group_by(
         ["period_start"], maintain_order=True
     ):
         assert isinstance(start, dt.date)
-        period = rate_period(players, block.drop("period_start"), period_start=start, params=params)
-        players = period.players
+        period = rate_period(
+            players,
+            block.drop("period_start"),
+            period_start=start,
+            params=params,
+            pending=pending,
+        )
+        players, pending = period.players, period.pending
         changes.append(period.changes.with_columns(period_start=pl.lit(start)))
         deltas.append(period.game_deltas.with_columns(period_start=pl.lit(start)))
     empty = rate_period(players, games.clear(), period_start=dt.date.min, params=params)
@@ -430,4 +492,5 @@ def rate_months(
         players=players,
         changes=pl.concat(changes) if changes else empty.changes,
         game_deltas=pl.concat(deltas) if deltas else empty.game_deltas,
+        pending=pending,
     )

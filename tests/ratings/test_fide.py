@@ -224,3 +224,40 @@ def test_months_are_folded_in_order() -> None:
     assert a["change"].to_list() == [10, 9]
     assert a["period_start"].to_list() == [dt.date(2024, 3, 1), dt.date(2024, 4, 1)]
     assert history.players.filter(pl.col("player_id") == "A")["rating"].item() == 2019.0
+
+
+def test_unrated_results_are_pooled_across_months() -> None:
+    opponents = [(f"O{i}", 1800.0, 100, 1980) for i in range(5)]
+    players = _players(opponents)
+    march = _games([("U", "O0", 1.0), ("U", "O1", 1.0), ("O2", "U", 1.0)])
+    april = _games([("U", "O3", 1.0), ("O4", "U", 1.0)], day=dt.date(2024, 4, 5))
+    history = rate_months(players, pl.concat([march, april]))
+    u = history.changes.filter(pl.col("player_id") == "U")
+    assert u["status"].to_list() == ["not rated", "initial"]
+    # Pooled: 3 of 5 against 1800s, plus two 1800 draws: p = 4/7 = .57 → +50.
+    assert u["rating_after"].to_list() == [None, 1850.0]
+    assert history.pending == {}
+
+
+def test_zero_first_score_and_the_pooling_window() -> None:
+    players = _players([(f"O{i}", 1800.0, 100, 1980) for i in range(5)])
+    first = rate_period(
+        players, _games([("O0", "U", 1.0), ("O1", "U", 1.0)]), period_start=MARCH_2024
+    )
+    assert first.changes.filter(pl.col("player_id") == "U")["status"].item() == "disregarded"
+    assert first.pending == {}
+    old = rate_period(
+        players,
+        _games([("U", "O0", 1.0)] * 3, day=dt.date(2021, 1, 10)),
+        period_start=dt.date(2021, 1, 1),
+    )
+    assert len(old.pending["U"]) == 3
+    later = rate_period(
+        players,
+        _games([("U", "O1", 1.0), ("U", "O2", 0.0)]),
+        period_start=MARCH_2024,
+        pending=old.pending,
+    )
+    # January 2021 is more than 26 months before March 2024: only 2 games remain.
+    u = later.changes.filter(pl.col("player_id") == "U").row(0, named=True)
+    assert (u["status"], u["games"]) == ("not rated", 2)
