@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 from ingest.elo import parse_elo
 from ratings.games import GAMES_SCHEMA

@@ -227,7 +227,9 @@ def test_months_are_folded_in_order() -> None:
 
 
 def test_unrated_results_are_pooled_across_months() -> None:
-    opponents = [(f"O{i}", 1800.0, 100, 1980) for i in range(5)]
+    opponents: list[tuple[str, float | None, int, int | None]] = [
+        (f"O{i}", 1800.0, 100, 1980) for i in range(5)
+    ]
     players = _players(opponents)
     march = _games([("U", "O0", 1.0), ("U", "O1", 1.0), ("O2", "U", 1.0)])
     april = _games([("U", "O3", 1.0), ("O4", "U", 1.0)], day=dt.date(2024, 4, 5))
