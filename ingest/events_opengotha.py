@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from events.domain import Board, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
 from events.go_ranks import format_rank
 from events.schema import (
+    ByeGranted,
     Event,
     PlayerRegistered,
     ResultRecorded,
@@ -108,6 +109,17 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
                 pairing_number=number[p.key],
             )
         )
+    # A player marked as not participating in a round is absent from it (OpenGotha counts the
+    # absence with its own NBW/MMS values); recorded as a requested bye so that a re-pair after
+    # an undo leaves him out too.
+    seated = {(g.round, g.white) for g in t.games} | {(g.round, g.black) for g in t.games}
+    seated |= {(b.round, b.player) for b in t.byes}
+    events.extend(
+        ByeGranted(player=number[p.key], round=r, kind=ByeKind.HALF)
+        for p in t.players
+        for r in range(1, max(rounds, last_game_round, 1) + 1)
+        if not p.plays_in(r) and (r, p.key) not in seated
+    )
     by_round: dict[int, list[OGGame]] = {}
     for g in t.games:
         by_round.setdefault(g.round, []).append(g)

@@ -137,10 +137,13 @@ def go_tournament(state: TournamentState) -> GoTournament:
             p.active_in(r) and pid not in state.byes.get(r, {})
             for r in range(1, state.total_rounds + 1)
         )
+        # OpenGotha's deterministic colour draw reads surname and first name apart.
+        surname, _, first_name = p.name.partition(", ")
         players.append(
             GoPlayer(
                 key=str(pid),
-                name=p.name,
+                name=surname,
+                first_name=first_name,
                 rank=parse_rank(p.rank),
                 rating=p.rating or 0,
                 club=p.club or "",

@@ -20,7 +20,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,12 @@ from typing import Any
 import polars as pl
 from pydantic import ValidationError
 
+from events.domain import System
 from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
 from ingest.detect import FileFormat, detect_format
 from ingest.elo import parse_elo
-from ingest.errors import IngestError
+from ingest.errors import IngestError, IngestWarning
 from ingest.events_common import Conversion
 from ingest.events_elo import elo_to_events
 from ingest.events_h9 import h9_to_events
@@ -40,12 +41,14 @@ from ingest.events_opengotha import opengotha_to_events
 from ingest.events_tou import tou_to_events
 from ingest.events_trf import trf_file_to_events
 from ingest.h9 import parse_h9
-from ingest.opengotha import read_opengotha_bytes
+from ingest.opengotha import OGTournament, read_opengotha_bytes
 from ingest.registry import Registry
 from ingest.tou import parse_tou
 from ingest.trf import parse_trf
+from pairing.macmahon.from_opengotha import params_from_opengotha
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.commands import slugify
+from projections.tiebreaks import REGISTRY as TIEBREAKS
 
 __all__ = [
     "FileResult",
@@ -169,7 +172,8 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
             case FileFormat.TOU:
                 return tou_to_events(parse_tou(path, data))
             case FileFormat.OPENGOTHA:
-                return opengotha_to_events(read_opengotha_bytes(data, str(path)))
+                og = read_opengotha_bytes(data, str(path))
+                return with_go_pairing(opengotha_to_events(og), og, str(path))
     except IngestError:
         raise
     except ValidationError as exc:
@@ -180,6 +184,32 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
         ) from None
     except ValueError as exc:
         raise IngestError(str(path), 0, 0, str(exc)) from None
+
+
+def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conversion:
+    """Make an OpenGotha event pairable by arbiter: its system, parameters and placement.
+
+    The file's parameter sets become the tournament's Mac-Mahon parameters, so that undoing
+    rounds and pairing again follows the same rules as the program that ran the event. A file
+    whose parameters the engine does not support (a cup's CPS criterion) is still loaded, as
+    an imported event, with a warning.
+    """
+    try:
+        params = params_from_opengotha(og)
+    except ValueError as exc:
+        warning = IngestWarning(
+            path, 0, 0, f"kept as imported, arbiter cannot pair further rounds: {exc}"
+        )
+        return replace(conversion, warnings=[*conversion.warnings, warning])
+    codes = [c.value.upper() for c in params.placement_criteria]
+    created = conversion.created.model_copy(
+        update={
+            "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
+            "pairing_params": params.model_dump(mode="json", exclude={"number_of_rounds"}),
+            "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
+        }
+    )
+    return replace(conversion, events=[created, *conversion.events[1:]])
 
 
 class _Context:
