@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002, RUF003  (mathematical notation is deliberate)
 """Weighted Bradley–Terry maximum likelihood on a sparse comparison graph.
 
 Players are integer indices ``0..n-1``. The model is P(i beats j) = σ(r_i − r_j) in natural

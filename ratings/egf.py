@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002  (mathematical notation is deliberate)
 """EGF GoR (ratings.md §4): the 2021 formula, and the 1998–2020 formula as an option.
 
 Events are rated one by one in date order (ties by event name). Inside an event every game

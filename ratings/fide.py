@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002  (mathematical notation is deliberate)
 """FIDE Elo: the rating regulations effective 1 March 2024, with the 2025 amendment to 8.3.1.
 
 One rating period is a fold: every player's expectation uses the ratings at the start of the

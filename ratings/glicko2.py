@@ -1,4 +1,3 @@
-# ruff: noqa: RUF002  (mathematical notation is deliberate)
 """Glicko-2 (Glickman, "Example of the Glicko-2 system", ratings.md §6.1) over rating periods.
 
 A period is either a calendar month or one event (SoL rates one period per tourney). Within a

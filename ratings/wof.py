@@ -1,4 +1,3 @@
-# ruff: noqa: RUF002  (mathematical notation is deliberate)
 """The World Othello Federation rating list (ratings.md §1).
 
 Every list is a fresh weighted Bradley–Terry maximum-likelihood fit over all results dated
