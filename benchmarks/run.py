@@ -47,8 +47,12 @@ def main(argv: list[str]) -> int:
             print(f"   failed: {type(exc).__name__}: {exc}")
             failed += 1
             continue
-        record = {"benchmark": name, "machine": machine(), "figures": figures,
-                  "wall_seconds": round(time.perf_counter() - started, 2)}
+        record = {
+            "benchmark": name,
+            "machine": machine(),
+            "figures": figures,
+            "wall_seconds": round(time.perf_counter() - started, 2),
+        }
         (RESULTS / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
         print(json.dumps(figures, indent=2))
     return 1 if failed else 0

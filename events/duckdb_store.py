@@ -22,7 +22,6 @@ from typing import Any
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from events.schema import schema_version
 from events.store import (
@@ -229,6 +228,8 @@ class DuckDBStore:
             if len(rows) == 1:
                 con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[0])
             else:
+                import pyarrow as pa  # only batches need it; single events skip the import
+
                 table = pa.Table.from_pylist(
                     [dict(zip(_EVENT_COLUMNS.split(", "), r, strict=True)) for r in rows]
                 )

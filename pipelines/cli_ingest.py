@@ -8,7 +8,7 @@ import sys
 import tempfile
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,8 +16,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ingest.detect import FileFormat
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
-from pipelines.ingest_job import IngestOptions, IngestReport, Status, discover, ingest
-from projections.exports.from_log import export_tournament
+
+if TYPE_CHECKING:
+    from pipelines.ingest_job import IngestReport
 
 
 class IngestFormatChoice(StrEnum):
@@ -33,6 +34,8 @@ class IngestFormatChoice(StrEnum):
 
 
 def _print_report(report: IngestReport, as_json: bool) -> None:
+    from pipelines.ingest_job import Status
+
     if as_json:
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
         return
@@ -74,6 +77,8 @@ def ingest_command(
     ] = False,
 ) -> None:
     """Ingest result files: each one atomically, each one once. Exit 1 if any file failed."""
+    from pipelines.ingest_job import IngestOptions, discover, ingest
+
     chosen = formats or []
     file_formats = [FileFormat(c.value) for c in chosen if c.value in set(FileFormat)]
     if len(file_formats) > 1:
@@ -130,6 +135,8 @@ def export_command(
     ] = None,
 ) -> None:
     """Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."""
+    from projections.exports.from_log import export_tournament
+
     with open_store() as store:
         loaded = commands.load(store, tournament)
     data = export_tournament(loaded.events, file_format)

@@ -17,7 +17,7 @@ import typer
 
 from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
 from pipelines.output import Format, emit
-from pipelines.ratings_job import Method
+from pipelines.rating_methods import Method
 from ratings.games import GameKind
 
 ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_args_is_help=True)

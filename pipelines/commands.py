@@ -30,7 +30,6 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import AppendResult, NewEvent, RecordedEvent, Store, Truncation
-from pairing.engines import pair_next_round
 from projections.state import TournamentState, project
 from projections.tiebreaks import lookup as lookup_tiebreak
 
@@ -237,6 +236,8 @@ def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> Ro
             )
     if len(state.players) < 2:
         raise CommandError(f"{tournament_id}: register at least two players before pairing")
+    from pairing.engines import pair_next_round
+
     try:
         boards: list[Board] = pair_next_round(state, next_round, notes)
     except ValueError as exc:

@@ -29,7 +29,6 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,6 +38,7 @@ from threadpoolctl import threadpool_limits
 
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
+from pipelines.rating_methods import Method
 from projections.charts import HistoryPoint, history_svg
 from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
@@ -60,13 +60,6 @@ __all__ = [
 ]
 
 STREAM_PREFIX = "ratinglist-"
-
-
-class Method(StrEnum):
-    WOF = "wof"
-    FIDE = "fide"
-    EGF = "egf"
-    GLICKO2 = "glicko2"
 
 
 DEFAULT_GAME: Mapping[Method, GameKind | None] = {

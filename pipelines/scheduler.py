@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from events.duckdb_store import DuckDBStore
 from events.store import Store
-from pipelines.ratings_job import Method, RunRequest, RunResult, publications, run_list
+from pipelines.rating_methods import Method
+from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
 from projections.games import GamesCache, cache_path_for
 
 __all__ = [

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from events.duckdb_store import DuckDBStore
 from events.store import Store
-from pipelines.ratings_job import Method, publications
+from pipelines.rating_methods import Method
+from pipelines.ratings_job import publications
 from pipelines.scheduler import (
     JOB_ID,
     ScheduleConfig,
