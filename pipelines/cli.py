@@ -284,6 +284,30 @@ def pairings(
     emit(views.pairings_view(state, rnd), fmt)
 
 
+@app.command("pairing-report")
+@user_errors
+def pairing_report_command(
+    tournament: TournamentArg,
+    round_no: Annotated[
+        int | None, typer.Option("--round", "-r", min=1, help="Default: the last paired round.")
+    ] = None,
+    handicap_above: Annotated[
+        int, typer.Option(min=0, help="List handicap games with more stones than this.")
+    ] = 0,
+) -> None:
+    """Go: OpenGotha's pairing check of a round (MMS gaps, same club or country, colours)."""
+    from projections.pairing_report import pairing_report
+
+    with open_store() as store:
+        state = commands.load(store, tournament).state
+    rnd = round_no or state.last_round
+    if rnd not in state.rounds:
+        raise commands.CommandError(f"{tournament}: round {rnd} is not paired")
+    report = pairing_report(state, rnd, handicap_above)
+    names = {pid: p.name for pid, p in state.players.items()}
+    sys.stdout.write("\n".join(report.lines(names)) + "\n")
+
+
 @app.command("result")
 @user_errors
 def result(
