@@ -128,21 +128,8 @@ def tournament_create(
 @user_errors
 def tournament_list(fmt: FormatOpt = Format.TEXT) -> None:
     """List the tournaments in the store."""
-    rows = []
     with open_store() as store:
-        for tid in commands.tournament_ids(store):
-            state = commands.load(store, tid).state
-            rows.append(
-                {
-                    "id": tid,
-                    "name": state.settings.name,
-                    "game": state.game.value,
-                    "system": state.system.value,
-                    "players": len(state.players),
-                    "rounds_paired": state.last_round,
-                    "rounds": state.total_rounds,
-                }
-            )
+        rows = commands.tournament_summaries(store)
     emit(rows, fmt)
 
 

@@ -73,6 +73,52 @@ def tournament_ids(store: Store) -> list[str]:
     return [s.removeprefix(STREAM_PREFIX) for s in store.streams(STREAM_PREFIX)]
 
 
+def tournament_summaries(store: Store) -> list[dict[str, Any]]:
+    """One row per tournament, read from the log in bulk (no per-tournament replay)."""
+    import polars as pl
+
+    frame = store.read_frame(stream_prefix=STREAM_PREFIX).select(
+        "stream_id", "event_type", "payload"
+    )
+    if frame.height == 0:
+        return []
+    counts = frame.group_by("stream_id").agg(
+        players=(pl.col("event_type") == "PlayerRegistered").sum(),
+        rounds_paired=(pl.col("event_type") == "RoundPaired").sum(),
+    )
+    created = frame.filter(pl.col("event_type") == "TournamentCreated").with_columns(
+        pl.col("payload")
+        .str.json_decode(
+            pl.Struct(
+                {
+                    "name": pl.String,
+                    "game": pl.String,
+                    "system": pl.String,
+                    "rounds": pl.Int64,
+                    "cycles": pl.Int64,
+                }
+            )
+        )
+        .alias("t")
+    )
+    table = (
+        created.join(counts, on="stream_id")
+        .select(
+            pl.col("stream_id").str.strip_prefix(STREAM_PREFIX).alias("id"),
+            pl.col("t").struct.field("name"),
+            pl.col("t").struct.field("game"),
+            pl.col("t").struct.field("system"),
+            "players",
+            "rounds_paired",
+            (pl.col("t").struct.field("rounds") * pl.col("t").struct.field("cycles")).alias(
+                "rounds"
+            ),
+        )
+        .sort("id")
+    )
+    return table.to_dicts()
+
+
 def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loaded:
     stream = stream_of(tournament_id)
     events = store.read_stream(stream)
