@@ -99,6 +99,18 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """One DuckDB transaction: committed when the block ends, rolled back if it raises."""
+    con.begin()
+    try:
+        yield con
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
+
+
 def _first(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The first row, having consumed the whole result (DuckDB 2 results stream)."""
     return rows[0] if rows else None
@@ -158,16 +170,8 @@ class DuckDBStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with self._lock:
-            con = self._con
-            con.begin()
-            try:
-                yield con
-            except BaseException:
-                con.rollback()
-                raise
-            else:
-                con.commit()
+        with self._lock, transaction(self._con) as con:
+            yield con
 
     def _meta(self, con: duckdb.DuckDBPyConnection, key: str) -> int:
         row = _first(con.execute("SELECT value FROM log_meta WHERE key = ?", [key]).fetchall())

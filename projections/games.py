@@ -20,10 +20,8 @@ recorded), as the WOF archive dates games by the file's start date.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -31,6 +29,7 @@ from typing import Protocol
 import duckdb
 import polars as pl
 
+from events.duckdb_store import transaction
 from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
@@ -532,7 +531,7 @@ class GamesCache:
             projection = project(pl.concat([events, registry_events], how="vertical"))
         else:
             projection = project(relevant)
-        with self._transaction() as con:
+        with transaction(self._con) as con:
             if not fresh:
                 for table in ("games", "registrations", "registry"):
                     con.execute(f"DELETE FROM {table}")
@@ -563,17 +562,6 @@ class GamesCache:
             source_position=source,
             seconds=time.perf_counter() - started,
         )
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        con = self._con
-        con.begin()
-        try:
-            yield con
-        except BaseException:
-            con.rollback()
-            raise
-        con.commit()
 
     @staticmethod
     def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
