@@ -211,7 +211,9 @@ class _Pairing:
             for rank, games in enumerate(counts):
                 ctx.played_games_rank[games] = rank
         matcher.set_completion(
-            ctx.total_shift(), [not ctx.is_bye_candidate(p, bye_score) for p in order]
+            ctx.total_shift(),
+            [not ctx.is_bye_candidate(p, bye_score) for p in order],
+            ctx.tie_break_bits(),
         )
         return _Brackets(ctx, order, score, matcher, max_weight, bye_score, single).run()
 

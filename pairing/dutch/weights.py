@@ -96,7 +96,11 @@ class RoundContext:
             shift += 2 * b + 2 * g
         if self.rounds_played > 1:
             shift += 2 * b + 2 * g
-        return shift + 3 * b + 1
+        return shift + self.tie_break_bits()
+
+    def tie_break_bits(self) -> int:
+        """Width of the low room the engine's generation-order tie-breaks use."""
+        return 3 * self.size_bits + 1
 
     def max_weight(self) -> int:
         """An upper bound on every edge weight, with two spare bits (finalised pairs use it)."""
@@ -190,4 +194,4 @@ class RoundContext:
             w <<= g
             if in_current and not (self.float_of(lower, back) is Float.UP and s_high > s_low):
                 w |= 1 << self.group_shift[s_high]
-        return w << (3 * b + 1)
+        return w << self.tie_break_bits()

@@ -21,20 +21,90 @@ from __future__ import annotations
 import networkx as nx
 import rustworkx as rx
 
-__all__ = ["Matcher", "max_weight_matching"]
+__all__ = ["Matcher", "compress", "max_weight_matching"]
 
 # rustworkx computes in i128 with doubled weights and dual sums; stay well inside.
 _RUSTWORKX_LIMIT = 1 << 120
 
 
-def max_weight_matching(edges: list[tuple[int, int, int]]) -> dict[int, int]:
+def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
+    """Bit ranges [lo, hi) of ``mask`` separated by at least ``gap`` zero bits."""
+    segments: list[tuple[int, int]] = []
+    position = 0
+    while mask:
+        zeros = (mask & -mask).bit_length() - 1
+        mask >>= zeros
+        position += zeros
+        lo = segments.pop()[0] if segments and zeros < gap else position
+        ones = (~mask & (mask + 1)).bit_length() - 1
+        mask >>= ones
+        position += ones
+        segments.append((lo, position))
+    return segments
+
+
+def _pack(weights: list[int], pairs: int) -> list[int]:
+    """Non-negative weights with their empty bit ranges squeezed out, totals compared alike.
+
+    A weight is read as digits in bit ranges separated by at least ``bits(pairs)`` zero bits,
+    so a matching's total keeps each range's digit sum apart. Each range is then packed into
+    just the bits its sum over ``pairs`` edges can reach.
+    """
+    mask = 0
+    for w in weights:
+        mask |= w
+    packed = [0] * len(weights)
+    position = 0
+    for lo, hi in _segments(mask, pairs.bit_length()):
+        digit_mask = (1 << (hi - lo)) - 1
+        digits = [(w >> lo) & digit_mask for w in weights]
+        used = sum(1 for d in digits if d)
+        width = (min(pairs, used) * max(digits)).bit_length()
+        for i, d in enumerate(digits):
+            if d:
+                packed[i] |= d << position
+        position += width
+    return packed
+
+
+def compress(
+    edges: list[tuple[int, int, int]], low_bits: int = 0
+) -> list[tuple[int, int, int]] | None:
+    """Equivalent, narrower weights: every maximum-weight matching stays one.
+
+    ``low_bits`` is the width of a low field holding small signed adjustments (the engines'
+    tie-breaks); subtracting there borrows through the empty fields above, so that field is
+    split off as a signed digit first. None when the field is too full for that to be exact.
+    """
+    vertices = {a for a, _, _ in edges} | {b for _, b, _ in edges}
+    pairs = len(vertices) // 2
+    weights = [w for _, _, w in edges]
+    lows = [0] * len(weights)
+    shift = 0
+    if low_bits:
+        half = 1 << (low_bits - 1)
+        lows = [((w + half) & ((half << 1) - 1)) - half for w in weights]
+        if 2 * pairs * max(abs(lo) for lo in lows) >= 1 << low_bits:
+            return None
+        weights = [(w - lo) >> low_bits for w, lo in zip(weights, lows, strict=True)]
+        shift = (pairs * max(abs(lo) for lo in lows)).bit_length() + 2
+    packed = _pack(weights, pairs)
+    return [
+        (a, b, (h << shift) + lo)
+        for (a, b, _), h, lo in zip(edges, packed, lows, strict=True)
+    ]
+
+
+def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
     """A maximum-weight matching of positive integer weights: mate by vertex, both ways."""
     mates: dict[int, int] = {}
     if not edges:
         return mates
-    low = min((w & -w).bit_length() for _, _, w in edges) - 1
-    if low:
-        edges = [(a, b, w >> low) for a, b, w in edges]
+    if max(w for _, _, w in edges) >= _RUSTWORKX_LIMIT:
+        narrow = compress(edges) or edges
+        if low_bits and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
+            narrow = compress(edges, low_bits) or narrow
+        edges = narrow
     if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
         index: dict[int, int] = {}
         for a, b, _ in edges:
@@ -69,6 +139,7 @@ class Matcher:
         self._fixed = [False] * size
         self._focus: list[int] = []
         self._shift = 0
+        self._low_bits = 0
         self._completion: list[int] = []
         self._absorbable: dict[tuple[frozenset[int], tuple[int, ...]], dict[int, int] | None]
         self._absorbable = {}
@@ -89,12 +160,14 @@ class Matcher:
             self._weights[a][b] = weight
             self._weights[b][a] = weight
 
-    def set_completion(self, shift: int, not_bye_candidate: list[bool]) -> None:
+    def set_completion(self, shift: int, not_bye_candidate: list[bool], low_bits: int) -> None:
         """Declare that every edge a-b weighs ``(1 + nc[a] + nc[b]) << shift`` plus less.
 
-        ``nc`` marks the players who must not stay unpaired (not candidates for the bye).
+        ``nc`` marks the players who must not stay unpaired (not candidates for the bye);
+        the lowest ``low_bits`` bits hold the engine's small signed tie-break adjustments.
         """
         self._shift = shift
+        self._low_bits = low_bits
         self._completion = [int(flag) for flag in not_bye_candidate]
         self._absorbable.clear()
 
@@ -136,7 +209,8 @@ class Matcher:
             self.whole += 1
             rows = self._weights
             found = max_weight_matching(
-                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]]
+                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]],
+                self._low_bits,
             )
         for v, mate in found.items():
             mates[v] = mate
@@ -186,7 +260,7 @@ class Matcher:
                     return None
                 # One more pair in the focus wins ties of the bracket part.
                 edges.append((a, b, (bracket << spread) + 1))
-        mates = max_weight_matching(edges)
+        mates = max_weight_matching(edges, self._low_bits + spread)
         key = (frozenset(v for v in focus if v not in mates), rest)
         if key not in self._absorbable:
             self._absorbable[key] = self._complete(*key)
