@@ -2,9 +2,11 @@
 
 ``run()`` returns:
 
-* ``reproduction``: per official snapshot (othello/ratings/joueurs_*.txt) the best of the
-  candidate lists (through the end of the month 1-3 months before the snapshot), on the current
-  archive and on the archive as plausibly reported at the time (tests/ratings/wof_reference.py);
+* ``reproduction``: per official snapshot (othello/ratings/joueurs_*.txt), our list against it
+  under several views of which results it used (tests/ratings/wof_reference.py):
+  ``archive_state`` (the default: the events and calculation date the snapshot itself
+  records), the current archive and generic reporting-lag rules at that calculation date, and
+  the current archive with the best of the candidate list months (a fit, for comparison);
   per World Championship file the embedded ratings against the list of the month before.
 * ``timings``: parsing the .ELO archive and fitting the full WOF list on it (target <= 3 s).
 * ``synthetic``: 10M games / 1M players (target <= 60 s, peak RSS <= 4 GB). Heavy: it runs
@@ -36,8 +38,13 @@ from tests.ratings.wof_reference import (
     agreement,
     archive_events,
     archive_games,
+    archive_state,
+    best_candidate,
+    compare,
     months_before,
-    reproduce_snapshot,
+    read_player_file,
+    reporting_lag,
+    snapshot_date,
 )
 
 TESTDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "othello"
@@ -85,23 +92,40 @@ def _threads() -> dict[str, Any]:
     }
 
 
+LAG_VARIANTS: dict[str, tuple[int, tuple[str, ...] | None]] = {
+    "japan_lag_90d": (90, ("Japan",)),
+    "all_lag_30d": (30, None),
+    "all_lag_60d": (60, None),
+    "all_lag_90d": (90, None),
+}
+"""Generic reporting-delay rules: (days, countries or None for all) left out before the cutoff."""
+
+
+def snapshot_variants(path: Path, games: pl.DataFrame, events: pl.DataFrame) -> dict[str, Any]:
+    official = read_player_file(path)
+    state = archive_state(games, events, official, snapshot_date(path))
+    as_of = state.as_of
+    recorded = games.filter(pl.col("event").is_in(list(state.events)))
+    figures: dict[str, Any] = {
+        "as_of": f"{as_of}",
+        "archive_state": compare(recorded, as_of, official).as_dict(),
+        "current_archive": compare(games, as_of, official).as_dict(),
+    }
+    for name, (days, countries) in LAG_VARIANTS.items():
+        kept = reporting_lag(games, events, as_of, dt.timedelta(days=days), countries)
+        figures[name] = compare(kept, as_of, official).as_dict()
+    best = best_candidate(path, games)
+    figures["current_archive_best_month"] = {"as_of": f"{best.as_of}", **best.agreement.as_dict()}
+    return figures
+
+
 def reproduction() -> dict[str, Any]:
     root = TESTDATA / "elo"
     games, events = archive_games(root), archive_events(root)
-    snapshots: dict[str, Any] = {}
-    for path in sorted((TESTDATA / "ratings").glob("joueurs_*.txt")):
-        current = reproduce_snapshot(path, games, None)
-        reported = reproduce_snapshot(path, games, events)
-        snapshots[path.name] = {
-            "current_archive": {
-                "list_through": f"{current.list_through:%Y-%m}",
-                **current.agreement.as_dict(),
-            },
-            "as_reported": {
-                "list_through": f"{reported.list_through:%Y-%m}",
-                **reported.agreement.as_dict(),
-            },
-        }
+    snapshots = {
+        path.name: snapshot_variants(path, games, events)
+        for path in sorted((TESTDATA / "ratings").glob("joueurs_*.txt"))
+    }
     championships: dict[str, Any] = {}
     for name in WOC_FILES:
         event = parse_elo(root / name)

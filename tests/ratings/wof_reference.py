@@ -24,11 +24,6 @@ _PLAYER_LINE = re.compile(r"^\s*(?P<id>\d+)\s+(?P<name>.*?)\s*(?:%_<(?P<rating>-
 _SNAPSHOT_NAME = re.compile(r"joueurs_(\d{8})_")
 
 
-LATE_REPORTERS = ("Japan",)
-"""Countries whose events reached the 2018-2020 archive late (see :func:`as_reported`)."""
-REPORTING_LAG = dt.timedelta(days=90)
-
-
 def archive_games(root: Path) -> pl.DataFrame:
     """Every game of every ``.ELO`` file under ``root``, dated by the file's start date.
 
@@ -42,26 +37,102 @@ def archive_events(root: Path) -> pl.DataFrame:
     return _archive(str(root))[1]
 
 
-def as_reported(
+def reporting_lag(
     games: pl.DataFrame,
     events: pl.DataFrame,
     cutoff: dt.date,
-    *,
-    countries: tuple[str, ...] = LATE_REPORTERS,
-    lag: dt.timedelta = REPORTING_LAG,
+    lag: dt.timedelta,
+    countries: tuple[str, ...] | None = None,
 ) -> pl.DataFrame:
-    """The archive as it plausibly stood at ``cutoff``: events of ``countries`` dated within
-    ``lag`` before the cutoff had not been reported yet.
+    """``games`` without the events dated within ``lag`` before ``cutoff`` (of ``countries``
+    only, or of every country with None), as if those had not been reported yet.
 
-    The current archive is not versioned. Against the 2018-2020 snapshots, European players
-    reproduce to a few points while Japanese players (the bulk of the list) are off; leaving
-    out the last ~3 months of Japanese events at each cutoff explains most of that gap, whereas
-    the same lag applied to every country makes it worse.
+    A generic delay rule, kept to measure it against :func:`archive_state` (bench_ratings).
     """
-    late = events.filter(
-        pl.col("country").is_in(list(countries)) & (pl.col("date") >= cutoff - lag)
-    ).get_column("event")
-    return games.filter(~pl.col("event").is_in(late.implode()))
+    late = pl.col("date") >= cutoff - lag
+    if countries is not None:
+        late &= pl.col("country").is_in(list(countries))
+    return games.filter(~pl.col("event").is_in(events.filter(late).get_column("event").implode()))
+
+
+def debutants(games: pl.DataFrame) -> pl.DataFrame:
+    """(event, player_id) for each player's first event day in ``games`` (every event of it)."""
+    seen = pl.concat(
+        [
+            games.select("event", "date", pl.col(side).alias("player_id"))
+            for side in ("player_a", "player_b")
+        ]
+    ).unique()
+    return seen.filter(pl.col("date") == pl.col("date").min().over("player_id")).select(
+        "event", "player_id"
+    )
+
+
+@dataclass(frozen=True)
+class ArchiveState:
+    """Which results an official player file was computed from, read from the file itself."""
+
+    events: frozenset[str]
+    """Events recorded in the database when the file was exported."""
+    calculation_date: dt.date
+    """Start date of the newest recorded event whose debuting players the file rates."""
+
+    @property
+    def as_of(self) -> dt.date:
+        """The :func:`ratings.wof.fit_wof` date: games up to the calculation date, month ages
+        counted from its month."""
+        return self.calculation_date + dt.timedelta(days=1)
+
+
+def archive_state(
+    games: pl.DataFrame, events: pl.DataFrame, official: pl.DataFrame, snapshot: dt.date
+) -> ArchiveState:
+    """The archive as it stood when an official player file was exported (formats.md §7.6).
+
+    The file lists every player of the database, rated or not, and a player's ID is created
+    when the first event they play is imported. Hence, over the current archive:
+
+    * an event with debuting players was recorded iff at least half of them are in the file;
+    * an event without debuting players was recorded iff an event of the same country dated on
+      or after it, and not after the snapshot, was recorded by the first rule (results are
+      reported per country in date order);
+    * the list was calculated after the newest recorded event (up to the snapshot) that has a
+      debutant with a rating in the file; the newest such event gives the calculation date.
+
+    No rule is fitted to the ratings: only IDs and the presence of a rating are read.
+    """
+    known = official.select(
+        "player_id", pl.lit(True).alias("listed"), pl.col("rating").is_not_null().alias("rated")
+    )
+    per_event = (
+        debutants(games)
+        .join(known, on="player_id", how="left")
+        .group_by("event")
+        .agg(
+            pl.len().alias("debutants"),
+            pl.col("listed").fill_null(False).sum().alias("listed"),
+            pl.col("rated").fill_null(False).sum().alias("rated"),
+        )
+    )
+    table = (
+        events.join(per_event, on="event", how="left")
+        .with_columns(pl.col("debutants", "listed", "rated").fill_null(0))
+        .with_columns(
+            recorded=(pl.col("debutants") > 0) & (2 * pl.col("listed") >= pl.col("debutants"))
+        )
+    )
+    dated = table.filter(pl.col("recorded") & (pl.col("date") <= snapshot))
+    watermark = dated.group_by("country").agg(pl.col("date").max().alias("reported_through"))
+    included = table.join(watermark, on="country", how="left").filter(
+        pl.col("recorded")
+        | ((pl.col("debutants") == 0) & (pl.col("date") <= pl.col("reported_through")))
+    )
+    rated = dated.filter(pl.col("rated") > 0).get_column("date")
+    if rated.is_empty():
+        raise ValueError(f"snapshot of {snapshot}: found no rated debutant, expected at least one")
+    newest = rated.max()
+    assert isinstance(newest, dt.date)
+    return ArchiveState(frozenset(included.get_column("event").to_list()), newest)
 
 
 @functools.cache
@@ -188,37 +259,44 @@ def agreement(ours: pl.DataFrame, official: pl.DataFrame) -> Agreement:
 
 
 SNAPSHOT_LAGS = (1, 2, 3)
-"""Candidate lists for a snapshot: through the end of the month 1, 2 or 3 months before it."""
+"""Candidate lists for :func:`best_candidate`: results through the end of the month 1, 2 or 3
+months before the snapshot, ages from the next month."""
 
 
 @dataclass(frozen=True)
 class SnapshotResult:
-    """The best-fitting candidate list for one official snapshot."""
+    """Our list against one official snapshot."""
 
     snapshot: dt.date
-    list_through: dt.date
-    """First day of the last month whose results the list uses."""
+    as_of: dt.date
+    """The :func:`ratings.wof.fit_wof` date used."""
     agreement: Agreement
 
 
-def reproduce_snapshot(
-    path: Path, games: pl.DataFrame, events: pl.DataFrame | None
-) -> SnapshotResult:
-    """Fit the candidate lists for a snapshot and keep the one closest to it.
+def compare(games: pl.DataFrame, as_of: dt.date, official: pl.DataFrame) -> Agreement:
+    """Fit the list as of ``as_of`` and compare its active players with ``official``."""
+    return agreement(fit_wof(games, as_of).players.filter(pl.col("active")), official)
 
-    With ``events`` the archive is first cut back to what was plausibly reported
-    (:func:`as_reported`); with None the current archive is used as is. Comparison is over
-    players active in our list and rated in both.
+
+def reproduce_snapshot(path: Path, games: pl.DataFrame, events: pl.DataFrame) -> SnapshotResult:
+    """Our list from the archive as the snapshot records it (:func:`archive_state`).
+
+    Comparison is over players active in our list and rated in both.
     """
     official = read_player_file(path)
     day = snapshot_date(path)
-    best: SnapshotResult | None = None
-    for k in SNAPSHOT_LAGS:
-        as_of = months_before(day, k - 1)
-        used = games if events is None else as_reported(games, events, as_of)
-        players = fit_wof(used, as_of).players.filter(pl.col("active"))
-        result = SnapshotResult(day, months_before(day, k), agreement(players, official))
-        if best is None or result.agreement.median_abs_diff < best.agreement.median_abs_diff:
-            best = result
-    assert best is not None
-    return best
+    state = archive_state(games, events, official, day)
+    used = games.filter(pl.col("event").is_in(list(state.events)))
+    return SnapshotResult(day, state.as_of, compare(used, state.as_of, official))
+
+
+def best_candidate(path: Path, games: pl.DataFrame) -> SnapshotResult:
+    """The candidate list (:data:`SNAPSHOT_LAGS`) closest to the snapshot: a fit of the list
+    month to the answer, kept only to compare with :func:`reproduce_snapshot`."""
+    official = read_player_file(path)
+    day = snapshot_date(path)
+    results = [
+        SnapshotResult(day, as_of, compare(games, as_of, official))
+        for as_of in (months_before(day, k - 1) for k in SNAPSHOT_LAGS)
+    ]
+    return min(results, key=lambda r: r.agreement.median_abs_diff)
