@@ -67,8 +67,56 @@ def _pack(weights: list[int], pairs: int) -> list[int]:
     return packed
 
 
+def _digit_bound(ends: list[tuple[int, int]], digits: list[int], pairs: int) -> int:
+    """An upper bound on a matching's digit sum: by its size, and by a vertex cover."""
+    nonzero = [(e, d) for e, d in zip(ends, digits, strict=True) if d]
+    if not nonzero:
+        return 0
+    by_size = min(pairs, len(nonzero)) * max(d for _, d in nonzero)
+    degree: dict[int, int] = {}
+    top: dict[int, int] = {}
+    for (a, b), d in nonzero:
+        for v in (a, b):
+            degree[v] = degree.get(v, 0) + 1
+            top[v] = max(top.get(v, 0), d)
+    cover: set[int] = set()
+    for (a, b), _ in nonzero:
+        if a not in cover and b not in cover:
+            cover.add(a if degree[a] >= degree[b] else b)
+    # Each matched edge holds a distinct cover vertex.
+    return min(by_size, sum(top[v] for v in cover))
+
+
+def _pack_tight(ends: list[tuple[int, int]], weights: list[int], pairs: int) -> list[int]:
+    """As :func:`_pack`, with bit ranges cut wherever the digit sum provably fits below."""
+    mask = 0
+    for w in weights:
+        mask |= w
+    positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+    packed = [0] * len(weights)
+    position = 0
+    lo = positions[0] if positions else 0
+    hi = lo + 1
+    for p in [*positions[1:], None]:
+        digits = [(w >> lo) & ((1 << (hi - lo)) - 1) for w in weights]
+        if p is not None and pairs.bit_length() + (hi - lo) > p - lo:
+            bound = _digit_bound(ends, digits, pairs)
+            if bound.bit_length() > p - lo:
+                hi = p + 1
+                continue
+        else:
+            bound = _digit_bound(ends, digits, pairs)
+        for i, d in enumerate(digits):
+            if d:
+                packed[i] |= d << position
+        position += bound.bit_length()
+        if p is not None:
+            lo, hi = p, p + 1
+    return packed
+
+
 def compress(
-    edges: list[tuple[int, int, int]], low_bits: int = 0
+    edges: list[tuple[int, int, int]], low_bits: int = 0, tight: bool = False
 ) -> list[tuple[int, int, int]] | None:
     """Equivalent, narrower weights: every maximum-weight matching stays one.
 
@@ -76,6 +124,8 @@ def compress(
     tie-breaks); subtracting there borrows through the empty fields above, so that field is
     split off as a signed digit first. None when the field is too full for that to be exact.
     """
+    if not edges:
+        return []
     vertices = {a for a, _, _ in edges} | {b for _, b, _ in edges}
     pairs = len(vertices) // 2
     weights = [w for _, _, w in edges]
@@ -88,11 +138,11 @@ def compress(
             return None
         weights = [(w - lo) >> low_bits for w, lo in zip(weights, lows, strict=True)]
         shift = (pairs * max(abs(lo) for lo in lows)).bit_length() + 2
-    packed = _pack(weights, pairs)
-    return [
-        (a, b, (h << shift) + lo)
-        for (a, b, _), h, lo in zip(edges, packed, lows, strict=True)
-    ]
+    if tight:
+        packed = _pack_tight([(a, b) for a, b, _ in edges], weights, pairs)
+    else:
+        packed = _pack(weights, pairs)
+    return [(a, b, (h << shift) + lo) for (a, b, _), h, lo in zip(edges, packed, lows, strict=True)]
 
 
 def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
@@ -104,6 +154,8 @@ def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) ->
         narrow = compress(edges) or edges
         if low_bits and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
             narrow = compress(edges, low_bits) or narrow
+        if max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
+            narrow = compress(edges, low_bits, tight=True) or narrow
         edges = narrow
     if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
         index: dict[int, int] = {}
