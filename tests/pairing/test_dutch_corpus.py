@@ -25,15 +25,17 @@ from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 
 # Identical rounds reached per file (file stem -> rounds); files not listed must match fully.
-# Missed: dutch_33 rounds 6 and 11, dutch_37 round 5, dutch_49 round 5 (two boards swapped).
+# Missed: dutch_33 rounds 6 and 11, dutch_37 round 5, dutch_49 round 5, dutch_55 round 8
+# (each time two boards swapped: which resident meets the moved-down player).
 KNOWN_MISMATCHES: dict[str, int] = {
     "dutch_33_p063_r11": 9,
     "dutch_37_p080_r12": 11,
     "dutch_49_p180_r06": 5,
+    "dutch_55_p300_r12": 11,
 }
-# Files with more players than this run only with -m slow (about 1 s per file up to 64
-# players; 100 players take 10 s, 200-300 players several minutes).
-FAST_LIMIT = 64
+# Files with more players than this run only with -m slow (up to 120 players a file takes
+# about 1-3 s; the larger ones 3-50 s each).
+FAST_LIMIT = 120
 
 
 def _initial_colour(trf: TrfFile, total: int) -> TrfColour:
