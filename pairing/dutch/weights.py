@@ -79,8 +79,9 @@ class RoundContext:
         if cached is not None:
             return cached
         match = p.rounds[self.rounds_played - rounds_back]
-        if not match.played and match.points > self.loss:
-            result = Float.DOWN
+        if not match.played:
+            # 2025 rules: without a game only scoring more than a loss is a (down)float.
+            result = Float.DOWN if match.points > self.loss else Float.NONE
         else:
             own = p.score_back(self.rounds_played, rounds_back)
             other = self.players[match.opponent].score_back(self.rounds_played, rounds_back)
