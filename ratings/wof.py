@@ -125,9 +125,12 @@ def fit_wof(
 ) -> WofFit:
     """Compute the WOF list from every ``game`` result dated before ``as_of``.
 
-    Ages count whole months from ``as_of``'s month, so the official list "through month M"
-    (results up to the end of M, ages from M + 1; ratings.md §1.2) is ``as_of`` = the first day
-    of month M + 1. ``game=None`` rates every row whatever its game.
+    Ages count whole months from ``as_of``'s month. An official list is a calculation on some
+    day C over every result recorded by then, ages counted from C's month: ``as_of`` = C + 1
+    day. The official player files of 2018-2020 reproduce best that way (the calculation day
+    read from each file; tests/ratings/wof_reference.py ``archive_state``). A list "through
+    month M" computed early in M + 1 (ratings.md §1.2) is ``as_of`` = the first day of M + 1.
+    ``game=None`` rates every row whatever its game.
     """
     params = params or WofParams()
     validate_games(games)
