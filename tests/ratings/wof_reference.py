@@ -92,7 +92,8 @@ def archive_state(
     The file lists every player of the database, rated or not, and a player's ID is created
     when the first event they play is imported. Hence, over the current archive:
 
-    * an event with debuting players was recorded iff at least half of them are in the file;
+    * an event with debuting players, dated up to the snapshot, was recorded iff at least half
+      of them are in the file (IDs of later events are sometimes created in advance);
     * an event without debuting players was recorded iff an event of the same country dated on
       or after it, and not after the snapshot, was recorded by the first rule (results are
       reported per country in date order);
@@ -124,7 +125,7 @@ def archive_state(
     dated = table.filter(pl.col("recorded") & (pl.col("date") <= snapshot))
     watermark = dated.group_by("country").agg(pl.col("date").max().alias("reported_through"))
     included = table.join(watermark, on="country", how="left").filter(
-        pl.col("recorded")
+        (pl.col("recorded") & (pl.col("date") <= snapshot))
         | ((pl.col("debutants") == 0) & (pl.col("date") <= pl.col("reported_through")))
     )
     rated = dated.filter(pl.col("rated") > 0).get_column("date")
