@@ -11,6 +11,7 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 from __future__ import annotations
 
 from pairing.dutch.weights import RoundContext
+from pairing.swiss.colour import board_key, neutral_colour
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
 from pairing.swiss.state import PlayerState, build_states, invert, scoring_tenths
@@ -68,60 +69,18 @@ def pair(swiss: SwissInput) -> SwissRound:
             colour = _colour_for(ctx, p, opponent, swiss.initial_colour, rank)
             white = colour is Colour.WHITE
             pairs.append((p, opponent) if white else (opponent, p))
-    pairs.sort(key=lambda wb: _board_key(wb[0], wb[1]))
+    pairs.sort(key=lambda wb: board_key(wb[0], wb[1]))
     return SwissRound(
         boards=tuple((w.number, b.number) for w, b in pairs),
         pab=None if pab is None else pab.number,
     )
 
 
-def _board_key(a: PlayerState, b: PlayerState) -> tuple[int, int, int]:
-    higher, lower = (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
-    return (-higher.score, -lower.score, higher.index)
-
-
-def _first_colour_difference(a: PlayerState, b: PlayerState) -> tuple[Colour, Colour]:
-    ca = [r.colour for r in a.rounds if r.played][::-1]
-    cb = [r.colour for r in b.rounds if r.played][::-1]
-    for x, y in zip(ca, cb, strict=False):
-        if x is not y:
-            return x, y
-    n = min(len(ca), len(cb))
-    return (
-        ca[n] if n < len(ca) else Colour.NONE,
-        cb[n] if n < len(cb) else Colour.NONE,
-    )
-
-
-def _neutral_colour(p: PlayerState, o: PlayerState) -> Colour:
-    pp, op = p.colour_preference, o.colour_preference
-    if pp is not op or pp is Colour.NONE or op is Colour.NONE:
-        if pp is not Colour.NONE:
-            return pp
-        return invert(op)
-    if p.absolute_preference and (
-        p.colour_imbalance > o.colour_imbalance or not o.absolute_preference
-    ):
-        return pp
-    if o.absolute_preference and (
-        o.colour_imbalance > p.colour_imbalance or not p.absolute_preference
-    ):
-        return invert(op)
-    if p.strong_preference and not o.strong_preference:
-        return pp
-    if o.strong_preference and not p.strong_preference:
-        return invert(op)
-    cp, co = _first_colour_difference(p, o)
-    if cp is not Colour.NONE and co is not Colour.NONE:
-        return co
-    return Colour.NONE
-
-
 def _colour_for(
     ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colour, rank: dict[int, int]
 ) -> Colour:
     """Colour of ``p`` against ``o`` (C.04.3 article 5)."""
-    neutral = _neutral_colour(p, o)
+    neutral = neutral_colour(p, o)
     if neutral is not Colour.NONE:
         return neutral
     p_lower = (ctx.score[p.index], -p.index) < (ctx.score[o.index], -o.index)

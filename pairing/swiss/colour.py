@@ -1,0 +1,52 @@
+"""Colour allocation shared by the Swiss systems (C.04.3 article 5, 5.2.1-5.2.3), board order."""
+
+from __future__ import annotations
+
+from pairing.swiss.model import Colour
+from pairing.swiss.state import PlayerState, invert
+
+__all__ = ["board_key", "neutral_colour"]
+
+
+def board_key(a: PlayerState, b: PlayerState) -> tuple[int, int, int]:
+    """Board order: higher player's score, then the lower player's score, then rank."""
+    higher, lower = (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
+    return (-higher.score, -lower.score, higher.index)
+
+
+def _first_colour_difference(a: PlayerState, b: PlayerState) -> tuple[Colour, Colour]:
+    ca = [r.colour for r in a.rounds if r.played][::-1]
+    cb = [r.colour for r in b.rounds if r.played][::-1]
+    for x, y in zip(ca, cb, strict=False):
+        if x is not y:
+            return x, y
+    n = min(len(ca), len(cb))
+    return (
+        ca[n] if n < len(ca) else Colour.NONE,
+        cb[n] if n < len(cb) else Colour.NONE,
+    )
+
+
+def neutral_colour(p: PlayerState, o: PlayerState) -> Colour:
+    """Colour of ``p`` by the preference rules (5.2.1-5.2.3), or NONE when they do not decide."""
+    pp, op = p.colour_preference, o.colour_preference
+    if pp is not op or pp is Colour.NONE or op is Colour.NONE:
+        if pp is not Colour.NONE:
+            return pp
+        return invert(op)
+    if p.absolute_preference and (
+        p.colour_imbalance > o.colour_imbalance or not o.absolute_preference
+    ):
+        return pp
+    if o.absolute_preference and (
+        o.colour_imbalance > p.colour_imbalance or not p.absolute_preference
+    ):
+        return invert(op)
+    if p.strong_preference and not o.strong_preference:
+        return pp
+    if o.strong_preference and not p.strong_preference:
+        return invert(op)
+    cp, co = _first_colour_difference(p, o)
+    if cp is not Colour.NONE and co is not Colour.NONE:
+        return co
+    return Colour.NONE
