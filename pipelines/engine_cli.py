@@ -2,6 +2,7 @@
 
     arbiter-pairings --dutch in.trf -p [out.txt]     pair the next round
     arbiter-pairings --dutch in.trf -c               re-pair every played round and compare
+    arbiter-pairings --burstein in.trf -p [out.txt]  the same with bbpPairings' Burstein system
 
 Exit codes (formats.md 2.6): 0 paired (also for -c with differences), 1 no valid pairing,
 3 invalid input or request, 5 file access error. Errors are one line on stderr.
@@ -11,22 +12,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from ingest.errors import IngestError
 from ingest.trf import Colour as TrfColour
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
-from pairing.dutch import NoValidPairingError, pair
+from pairing import burstein, dutch
+from pairing.dutch import NoValidPairingError
 from pairing.swiss.from_trf import swiss_input_from_trf
-from pairing.swiss.model import SwissRound
+from pairing.swiss.model import SwissInput, SwissRound
 from projections.exports.trf import cut_before_round
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE = 0, 1, 3, 5
-VERSION = "arbiter-pairings 0.1 (FIDE Dutch 2025 rules, bbpPairings v6 compatible)"
+VERSION = "arbiter-pairings 0.2 (FIDE Dutch 2025 rules and Burstein, bbpPairings v6 compatible)"
+
+Engine = Callable[[SwissInput], SwissRound]
 
 
 def format_round(result: SwissRound) -> str:
@@ -55,7 +59,7 @@ def _initial_colour(trf: TrfFile, played: int) -> TrfColour:
     return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
 
 
-def _check(trf: TrfFile, name: str) -> None:
+def _check(trf: TrfFile, name: str, pair: Engine) -> None:
     played = max((len(p.rounds) for p in trf.players), default=0)
     total = max(trf.total_rounds or played, played)
     colour = _initial_colour(trf, played)
@@ -82,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arbiter-pairings", description=__doc__.splitlines()[0])
     system = parser.add_mutually_exclusive_group()
     system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (2025 rules)")
-    system.add_argument("--burstein", action="store_true", help="Burstein (not available yet)")
+    system.add_argument("--burstein", action="store_true", help="Burstein (bbpPairings' rules)")
     parser.add_argument("-r", action="store_true", help="print the version")
     parser.add_argument("input", nargs="?", help="TRF input file")
     mode = parser.add_mutually_exclusive_group()
@@ -101,9 +105,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.input is None or (args.p is None and not args.c):
         print("error: give an input file and -p [output] or -c", file=sys.stderr)
         return EXIT_INVALID
-    if args.burstein:
-        print("error: the Burstein system is not available yet", file=sys.stderr)
-        return EXIT_INVALID
     path = Path(args.input)
     try:
         trf = parse_trf(path)
@@ -115,13 +116,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     for warning in trf.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    system = (trf.system or "FIDE_DUTCH_2025").upper()
-    if not system.startswith("FIDE_DUTCH"):
+    expected = "FIDE_BURSTEIN" if args.burstein else "FIDE_DUTCH"
+    system = (trf.system or expected).upper()
+    pair: Engine = burstein.pair if args.burstein else dutch.pair
+    if not system.startswith(expected):
         print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
         return EXIT_INVALID
     try:
         if args.c:
-            _check(trf, path.name)
+            _check(trf, path.name, pair)
             return EXIT_OK
         result = pair(swiss_input_from_trf(trf))
     except IngestError as exc:

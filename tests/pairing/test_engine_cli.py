@@ -71,3 +71,30 @@ def test_checker_reports_every_round(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["--dutch", str(path), "-c"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [f"dutch_03_p010_r07.trf: Round #{k}" for k in range(1, 8)]
+
+
+def test_burstein_pairs_a_file_round(tmp_path: Path) -> None:
+    # Round 1 of 4 players, no XXA line: the top half is accelerated by a win, so the
+    # Burstein scoregroups are {1, 2} and {3, 4}.
+    source = tmp_path / "in.trf"
+    source.write_text(f"XXR 3\nXXC white1\n{_players(4)}\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    assert main(["--burstein", str(source), "-p", str(out)]) == 0
+    lines = out.read_text().split("\n")
+    assert lines[0] == "2"
+    assert {frozenset(map(int, line.split())) for line in lines[1:3]} == {
+        frozenset({1, 2}),
+        frozenset({3, 4}),
+    }
+
+
+def test_burstein_check_mode_reports_every_round(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = require_testdata("chess", "burstein", "burstein_00_p008_r05.trf")
+    assert main(["--burstein", str(path), "-c"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if "Round #" in line] == [
+        f"{path.name}: Round #{k}" for k in range(1, 6)
+    ]
+    assert "Checker pairings" not in out

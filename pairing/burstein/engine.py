@@ -1,0 +1,259 @@
+"""The Burstein system as bbpPairings implements it (pairing.md 3).
+
+Players are sorted by accelerated score and, inside a scoregroup, by Sonneborn-Berger,
+Buchholz and Median (:mod:`pairing.burstein.metrics`). The PAB goes to the lowest eligible
+player. Scoregroups are then built from the top: a scoregroup is merged with the one below
+while a matching cannot pair it with at most one floater (an odd group may hand one player
+down through a virtual opponent). Finally, inside each scoregroup (with the floater from
+above), the highest player gets the lowest opponent that keeps the matching optimal, then the
+next, and so on; whoever can only be paired below floats down.
+"""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+
+from pairing.burstein.metrics import Metric, metrics
+from pairing.dutch.engine import NoValidPairingError
+from pairing.swiss.colour import board_key, neutral_colour
+from pairing.swiss.matching import Matcher
+from pairing.swiss.model import Colour, SwissInput, SwissRound
+from pairing.swiss.state import PlayerState, build_states, invert, scoring_tenths
+
+__all__ = ["pair"]
+
+
+def _default_accelerations(swiss: SwissInput, states: list[PlayerState]) -> list[int]:
+    """Burstein's own acceleration when no XXA line is given: the upper half of the round-1
+    participants (by pairing number) get a win's points in rounds 1 and 2."""
+    if any(p.accelerations for p in swiss.players) or swiss.rounds_played >= 2:
+        return [p.acceleration(swiss.rounds_played) for p in states]
+    win = scoring_tenths(swiss.scoring)["win"]
+
+    def participated(p: PlayerState) -> bool:
+        if p.rounds:
+            return p.rounds[0].participated
+        return swiss.rounds_played > 0 or p.number not in swiss.absent
+
+    bound = sum(participated(p) for p in states)
+    result = [0] * len(states)
+    if bound > 1:
+        for p in states:
+            result[p.index] = win
+            if participated(p):
+                bound -= 2
+                if bound <= 1:
+                    break
+    return result
+
+
+class _Weights:
+    """Edge weights: compatible, same scoregroup, colour preferences compatible, priority."""
+
+    def __init__(self, players: list[PlayerState], forbidden: list[set[int]]) -> None:
+        size = len(players)
+        self.players = players
+        self.forbidden = forbidden
+        self.colour = 1 << ((size * size + 1).bit_length() + 1)
+        self.same = self.colour << (size.bit_length() + 1)
+        self.compatible = self.same << (size.bit_length() + 1)
+
+    def edge(self, a: PlayerState, b: PlayerState, same_group: bool, due_colour: bool) -> int:
+        if b.index in self.forbidden[a.index] or (
+            a.absolute_preference
+            and b.absolute_preference
+            and a.colour_preference is b.colour_preference
+        ):
+            return 0
+        pa, pb = a.colour_preference, b.colour_preference
+        compatible_colours = pa is not pb or pa is Colour.NONE or pb is Colour.NONE
+        return (
+            self.compatible
+            + same_group * self.same
+            + (same_group and due_colour and compatible_colours) * self.colour
+        )
+
+
+def _valid(mates: list[int], groups: list[int]) -> bool:
+    """Every scoregroup but the last is paired, with at most one floater (two if odd)."""
+    it = 0
+    unmatched = 0
+    begin = 0
+    for v, mate in enumerate(mates):
+        if v >= groups[-1]:
+            return True
+        if v >= groups[it]:
+            unmatched = 0
+            begin = v
+            while v >= groups[it]:
+                it += 1
+        if v == mate and v < groups[-2]:
+            return False
+        if v == mate or mate < begin or mate >= groups[it]:
+            unmatched += 1
+            if unmatched > (2 if groups[it] & 1 else 1):
+                return False
+    return True
+
+
+def pair(swiss: SwissInput) -> SwissRound:
+    """Pair round ``swiss.rounds_played + 1`` with bbpPairings' Burstein system.
+
+    :raises NoValidPairingError: when no pairing satisfies the absolute criteria.
+    """
+    states = build_states(swiss)
+    scoring = scoring_tenths(swiss.scoring)
+    forbidden: list[set[int]] = [set() for _ in states]
+    for p in states:
+        forbidden[p.index].update(r.opponent for r in p.rounds if r.played)
+    for group in swiss.forbidden:
+        for a in group:
+            forbidden[a - 1].update(b - 1 for b in group if b != a)
+    ranks: dict[int, int] = {}
+    for p in states:
+        if p.number not in swiss.absent or any(r.participated for r in p.rounds):
+            ranks[p.index] = len(ranks)
+    accelerations = _default_accelerations(swiss, states)
+    metric = metrics(states, swiss.rounds_played, scoring, accelerations, ranks)
+
+    def order(a: PlayerState, b: PlayerState) -> int:
+        ma, mb = metric[a.index], metric[b.index]
+        if ma.score != mb.score:
+            return -1 if ma.score > mb.score else 1
+        return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
+
+    present = [p for p in states if p.number not in swiss.absent]
+    present.sort(key=cmp_to_key(order))
+    pab = None
+    if len(present) % 2:
+        for p in reversed(present):
+            if not any(not r.played and r.participated and r.score == 2 for r in p.rounds):
+                pab = p
+                break
+        if pab is None:
+            raise NoValidPairingError("no player is eligible for the pairing-allocated bye")
+        present.remove(pab)
+    pairs = _pair_groups(present, forbidden, metric)
+    boards: list[tuple[PlayerState, PlayerState]] = []
+    for high, low in pairs:
+        white = _colour_for(high, low, swiss.initial_colour, ranks, metric) is Colour.WHITE
+        boards.append((high, low) if white else (low, high))
+    boards.sort(key=lambda wb: board_key(wb[0], wb[1]))
+    return SwissRound(
+        boards=tuple((w.number, b.number) for w, b in boards),
+        pab=None if pab is None else pab.number,
+    )
+
+
+def _colour_for(
+    p: PlayerState, o: PlayerState, initial: Colour, ranks: dict[int, int], metric: list[Metric]
+) -> Colour:
+    neutral = neutral_colour(p, o)
+    if neutral is not Colour.NONE:
+        return neutral
+    if p.colour_preference is Colour.NONE:
+        if ranks[p.index] < ranks[o.index]:
+            return invert(initial) if ranks[p.index] & 1 else initial
+        return initial if ranks[o.index] & 1 else invert(initial)
+    if metric[p.index].below(metric[o.index]):
+        return invert(o.colour_preference)
+    return p.colour_preference
+
+
+def _build_groups(
+    labels: list[PlayerState], weights: _Weights, matcher: Matcher, score: list[int]
+) -> list[int]:
+    """Scoregroup boundaries (vertex indices), merging groups that cannot be paired."""
+    n = len(labels)
+    groups = [0, 0]
+    valid = True
+    while groups[-1] < n:
+        groups.append(groups[-1])
+        while True:
+            begin = groups[-1]
+            while True:
+                new = groups[-1]
+                for v in range(groups[-3], new):
+                    matcher.set(
+                        new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
+                    )
+                groups[-1] += 1
+                if groups[-1] >= n or score[begin] != score[groups[-1]]:
+                    break
+            if groups[-1] & 1:
+                virtual = groups[-1]
+                for v in range(groups[-2], groups[-1]):
+                    matcher.set(virtual, v, weights.compatible)
+            valid = _valid(matcher.solve(), groups)
+            if groups[-1] >= n or valid:
+                break
+        if groups[-1] < n and not groups[-1] & 1:
+            groups.append(groups[-1])
+    while len(groups) > 3 and not valid:
+        groups.pop()
+        boundary = groups.pop()
+        begin = groups.pop()
+        for outer in range(groups[-1], boundary):
+            for inner in range(boundary, n):
+                matcher.set(
+                    outer, inner, weights.edge(labels[outer], labels[inner], outer >= begin, False)
+                )
+        groups.extend((begin, n))
+        valid = _valid(matcher.solve(), groups)
+    if not valid:
+        raise NoValidPairingError(
+            "the players cannot all be paired while satisfying the absolute criteria"
+        )
+    return groups
+
+
+def _pair_groups(
+    labels: list[PlayerState], forbidden: list[set[int]], metric: list[Metric]
+) -> list[tuple[PlayerState, PlayerState]]:
+    n = len(labels)
+    if n == 0:
+        return []
+    weights = _Weights(labels, forbidden)
+    matcher = Matcher(n + 1)
+    score = [metric[p.index].score for p in labels]
+    groups = _build_groups(labels, weights, matcher, score)
+
+    def order(a: int, b: int) -> int:
+        ma, mb = metric[labels[a].index], metric[labels[b].index]
+        return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
+
+    pairs: list[tuple[PlayerState, PlayerState]] = []
+    matched = [False] * n
+    floater: int | None = None
+    begin = groups[0]
+    for end in groups[1:]:
+        if begin == end:
+            continue
+        members = list(range(begin, end))
+        if floater is not None:
+            members.append(floater)
+            floater = None
+        members.sort(key=cmp_to_key(order))
+        for i, v in enumerate(members):
+            for u in reversed(members[i + 1 :]):
+                matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+        for i, v in enumerate(members):
+            if matched[v]:
+                continue
+            priority = 1
+            for u in members[i + 1 :]:
+                if matched[u]:
+                    continue
+                w = weights.edge(labels[v], labels[u], True, True)
+                if w:
+                    matcher.set(v, u, w + priority)
+                    priority += 1
+            mate = matcher.solve()[v]
+            if mate >= end:
+                floater = v
+            else:
+                matched[v] = matched[mate] = True
+                pairs.append((labels[v], labels[mate]))
+                matcher.finalize_pair(v, mate, 1)
+        begin = end
+    return pairs

@@ -1,0 +1,59 @@
+"""Burstein against bbpPairings on chess/burstein: cut before round k, pair round k, compare.
+
+Every round of every file is re-paired from the history before it (round 1 included); boards,
+colours and the PAB must all agree. The files have no XXA line, so the Burstein acceleration of
+rounds 1 and 2 applies.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.trf import parse_trf
+from pairing.burstein import pair
+from pairing.swiss.from_trf import swiss_input_from_trf
+from projections.exports.trf import cut_before_round
+from tests.conftest import TESTDATA, require_testdata
+from tests.pairing.test_dutch_corpus import _initial_colour, played_round
+
+# Files with more players than this run only with -m slow (128-250 players: 2-10 s a file).
+FAST_LIMIT = 110
+
+
+def _cases() -> list[object]:
+    folder = TESTDATA / "chess" / "burstein"
+    if not folder.exists():
+        return ["<absent>"]
+    out: list[object] = []
+    for path in sorted(folder.glob("*.trf")):
+        players = int(path.stem.split("_p")[1][:3])
+        marks = [pytest.mark.slow] if players > FAST_LIMIT else []
+        out.append(pytest.param(path.stem, marks=marks, id=path.stem))
+    return out
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("stem", _cases())
+def test_burstein_rounds_identical_to_bbppairings(stem: str) -> None:
+    trf = parse_trf(require_testdata("chess", "burstein", f"{stem}.trf"))
+    total = max(len(p.rounds) for p in trf.players)
+    colour = _initial_colour(trf, total)
+    different = []
+    for k in range(1, total + 1):
+        result = pair(swiss_input_from_trf(cut_before_round(trf, k, total, colour)))
+        if (set(result.boards), result.pab) != played_round(trf, k):
+            different.append(k)
+    assert different == []
+
+
+def test_odd_field_gives_the_pab_to_the_lowest_player() -> None:
+    from pairing.swiss import SwissInput, SwissPlayer
+
+    swiss = SwissInput(
+        players=tuple(SwissPlayer(number=i, rating=2000 - i) for i in range(1, 6)),
+        rounds_played=0,
+        total_rounds=3,
+    )
+    result = pair(swiss)
+    assert result.pab == 5
+    assert sorted(n for board in result.boards for n in board) == [1, 2, 3, 4]
