@@ -23,8 +23,9 @@ import rustworkx as rx
 
 __all__ = ["Matcher", "compress", "max_weight_matching"]
 
-# rustworkx computes in i128 with doubled weights and dual sums; stay well inside.
-_RUSTWORKX_LIMIT = 1 << 120
+# rustworkx computes in i128 with doubled weights and dual sums: 125-bit weights were still
+# exact against networkx on random graphs, 126-bit ones overflowed. Keep a bit of margin.
+_RUSTWORKX_LIMIT = 1 << 124
 
 
 def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
@@ -131,17 +132,20 @@ def compress(
     weights = [w for _, _, w in edges]
     lows = [0] * len(weights)
     shift = 0
+    ends = [(a, b) for a, b, _ in edges]
     if low_bits:
-        half = 1 << (low_bits - 1)
-        lows = [((w + half) & ((half << 1) - 1)) - half for w in weights]
-        if 2 * pairs * max(abs(lo) for lo in lows) >= 1 << low_bits:
+        # A borrow leaves ones up to the next field in use: a wider split keeps the digit small.
+        for split in range(low_bits, low_bits + 64):
+            half = 1 << (split - 1)
+            lows = [((w + half) & ((half << 1) - 1)) - half for w in weights]
+            reach = _digit_bound(ends, [abs(lo) for lo in lows], pairs)
+            if 2 * reach < 1 << split:
+                break
+        else:
             return None
-        weights = [(w - lo) >> low_bits for w, lo in zip(weights, lows, strict=True)]
-        shift = (pairs * max(abs(lo) for lo in lows)).bit_length() + 2
-    if tight:
-        packed = _pack_tight([(a, b) for a, b, _ in edges], weights, pairs)
-    else:
-        packed = _pack(weights, pairs)
+        weights = [(w - lo) >> split for w, lo in zip(weights, lows, strict=True)]
+        shift = reach.bit_length() + 2
+    packed = _pack_tight(ends, weights, pairs) if tight else _pack(weights, pairs)
     return [(a, b, (h << shift) + lo) for (a, b, _), h, lo in zip(edges, packed, lows, strict=True)]
 
 
