@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from events.domain import Board, Game, System
-from pairing import dutch, gopair, knockout, live, othello, sol
+from pairing import burstein, dutch, gopair, knockout, live, othello, sol
 from pairing import macmahon as mm
 from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
 from projections.state import TournamentState
@@ -41,6 +41,14 @@ def _round_robin(state: TournamentState, round_no: int, notes: Notes = None) -> 
 def _dutch(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     swiss, by_number = live.swiss_input(state, round_no)
     result = dutch.pair(swiss)
+    if notes is not None:
+        notes.extend(dutch.explain(swiss, result))
+    return live.swiss_boards(result, by_number)
+
+
+def _burstein(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+    swiss, by_number = live.swiss_input(state, round_no)
+    result = burstein.pair(swiss)
     if notes is not None:
         notes.extend(dutch.explain(swiss, result))
     return live.swiss_boards(result, by_number)
@@ -146,6 +154,7 @@ def _knockout(state: TournamentState, round_no: int, notes: Notes = None) -> lis
 ENGINES: dict[System, Callable[[TournamentState, int, Notes], list[Board]]] = {
     System.ROUNDROBIN: _round_robin,
     System.DUTCH: _dutch,
+    System.BURSTEIN: _burstein,
     System.MACMAHON: _macmahon,
     System.GOPAIR: _gopair,
     System.KNOCKOUT: _knockout,
