@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
 from events.schema import (
     ByeGranted,
@@ -251,6 +253,12 @@ def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
     return max(declared or 0, played_rounds, 1)
 
 
+def _pairing_params(trf: TrfFile) -> dict[str, JsonValue]:
+    """What a Swiss engine needs beyond the games: the top seed's colour in round 1."""
+    colour = trf.initial_colour
+    return {} if colour is None else {"initial_colour": "black" if colour.value == "b" else "white"}
+
+
 def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]:
     """The event stream of a parsed TRF: created, registrations, byes, pairings, results.
 
@@ -277,6 +285,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
             tiebreaks=_tiebreak_chain(trf),
             city=_opt((trf.header("022") or "").strip()),
             federation=_opt((trf.header("032") or "").strip()),
+            pairing_params=_pairing_params(trf),
         )
     ]
     events.extend(_register(p) for p in sorted(trf.players, key=lambda p: p.number))

@@ -22,6 +22,7 @@ from pairing.sol.model import (
     SolSystem,
     SolTourney,
 )
+from pairing.swiss.from_trf import infer_initial_colour
 from pairing.swiss.model import (
     Colour,
     HistoryEntry,
@@ -86,12 +87,16 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
     absent = {ranks[pid] for pid in state.byes.get(round_no, {})}
     absent |= {ranks[pid] for pid, p in state.players.items() if not p.active_in(round_no)}
     s = state.scoring
-    initial = str(state.settings.pairing_params.get("initial_colour", "w"))
+    stated = state.settings.pairing_params.get("initial_colour")
+    if isinstance(stated, str):
+        initial = Colour.BLACK if stated.lower().startswith("b") else Colour.WHITE
+    else:  # an imported event that did not state it: read it back from round 1
+        initial = infer_initial_colour(players)
     swiss = SwissInput(
         players=tuple(players),
         rounds_played=round_no - 1,
         total_rounds=state.total_rounds,
-        initial_colour=Colour.BLACK if initial.lower().startswith("b") else Colour.WHITE,
+        initial_colour=initial,
         scoring=Scoring(
             win=_decimal(s.win),
             draw=_decimal(s.draw),

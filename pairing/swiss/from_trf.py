@@ -8,6 +8,7 @@ the points column must agree with the results.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from ingest.errors import IngestError
@@ -261,6 +262,11 @@ def _initial_colour(trf: TrfFile, players: list[SwissPlayer]) -> Colour:
     stated = trf.initial_colour
     if stated is not None:
         return _COLOUR[stated]
+    return infer_initial_colour(players)
+
+
+def infer_initial_colour(players: Sequence[SwissPlayer]) -> Colour:
+    """The top seed's colour in round 1, read back from the histories when nobody stated it."""
     first_round = min(
         (i for p in players for i, e in enumerate(p.history) if e.colour is not Colour.NONE),
         default=None,
