@@ -44,11 +44,13 @@ from ingest.h9 import parse_h9
 from ingest.opengotha import OGTournament, read_opengotha_bytes
 from ingest.registry import Registry
 from ingest.tou import parse_tou
-from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
+from ingest.trf import parse_trf
+from pairing import live
 from pairing.macmahon.from_opengotha import params_from_opengotha
-from pairing.swiss.from_trf import swiss_input_from_trf
+from pairing.swiss.from_trf import infer_initial_colour
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.commands import slugify
+from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 
 __all__ = [
@@ -168,7 +170,7 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
                 return elo_to_events(parse_elo(path, data), strict=strict)
             case FileFormat.TRF:
                 trf = parse_trf(path, data)
-                return with_swiss_colour(trf_file_to_events(trf, strict=strict), trf)
+                return with_swiss_colour(trf_file_to_events(trf, strict=strict))
             case FileFormat.H9:
                 return h9_to_events(parse_h9(path, data))
             case FileFormat.TOU:
@@ -188,21 +190,23 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
         raise IngestError(str(path), 0, 0, str(exc)) from None
 
 
-def with_swiss_colour(conversion: Conversion, trf: TrfFile) -> Conversion:
+def with_swiss_colour(conversion: Conversion) -> Conversion:
     """Record the top seed's round-1 colour of a TRF that does not state it (no XXC/152).
 
-    Read back from round 1 as bbpPairings reads it, so that undoing back to round 1 and
-    pairing again draws the same colours as the event did.
+    Read back from round 1 of the events as bbpPairings reads it, so that undoing back to
+    round 1 and pairing again draws the same colours as the event did.
     """
     created = conversion.created
-    if "initial_colour" in created.pairing_params or not any(p.rounds for p in trf.players):
+    if "initial_colour" in created.pairing_params:
         return conversion
-    played = max(len(p.rounds) for p in trf.players)
-    complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
+    state = project(conversion.events, at_round=1)
+    if 1 not in state.rounds or state.total_rounds < 2:
+        return conversion
     try:
-        colour = swiss_input_from_trf(complete).initial_colour
-    except ValueError:  # files the engine cannot read keep the default
+        players = live.swiss_input(state, 2)[0].players
+    except ValueError:  # a round-1 result is missing: nothing to read back
         return conversion
+    colour = infer_initial_colour(players)
     params = {**created.pairing_params, "initial_colour": colour.name.lower()}
     created = created.model_copy(update={"pairing_params": params})
     return replace(conversion, events=[created, *conversion.events[1:]])

@@ -23,6 +23,7 @@ from ingest.trf import (
     TieBreakRecord,
     TotalRoundsRecord,
     TrfFile,
+    XxcRecord,
     XxsRecord,
 )
 from projections.exports.from_log.common import LogView, view_of
@@ -122,6 +123,9 @@ def _header(view: LogView) -> list[Record]:
     if s.tiebreaks:
         records.append(TieBreakRecord("202", s.tiebreaks))
     records.append(TotalRoundsRecord("XXR", view.state.total_rounds))
+    colour = s.pairing_params.get("initial_colour")
+    if isinstance(colour, str):  # JaVaFo's form, which TRF16 readers know too
+        records.append(XxcRecord((f"{colour.lower()}1",)))
     return records
 
 
