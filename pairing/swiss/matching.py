@@ -151,6 +151,15 @@ def compress(
 
 def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
     """A maximum-weight matching of positive integer weights: mate by vertex, both ways."""
+    found = _matching(edges, low_bits, slow=True)
+    assert found is not None
+    return found
+
+
+def _matching(
+    edges: list[tuple[int, int, int]], low_bits: int, slow: bool
+) -> dict[int, int] | None:
+    """As :func:`max_weight_matching`; None instead of a networkx solve unless ``slow``."""
     mates: dict[int, int] = {}
     if not edges:
         return mates
@@ -175,6 +184,8 @@ def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) ->
             mates[vertex[a]] = vertex[b]
             mates[vertex[b]] = vertex[a]
         return mates
+    if not slow:
+        return None
     graph_nx = nx.Graph()
     graph_nx.add_weighted_edges_from(edges)
     for a, b in nx.max_weight_matching(graph_nx):
@@ -314,17 +325,29 @@ class Matcher:
                 bracket = w - ((1 + nc[a] + nc[b]) << shift)
                 if not 0 <= bracket < 1 << shift:
                     return None
-                # One more pair in the focus wins ties of the bracket part.
-                edges.append((a, b, (bracket << spread) + 1))
-        mates = max_weight_matching(edges, self._low_bits + spread)
+                edges.append((a, b, bracket))
+        # One more pair in the focus wins ties of the bracket part: fewer failed completions.
+        spread_edges = [(a, b, (w << spread) + 1) for a, b, w in edges]
+        mates = _matching(spread_edges, self._low_bits + spread, slow=False)
+        if mates is None:
+            # Too wide for rustworkx with the tie-break: without it, any completable optimum
+            # is still the optimum.
+            plain = _matching([e for e in edges if e[2]], self._low_bits, slow=False)
+            if plain is not None:
+                tail = self._completion_of(focus, plain, rest)
+                if tail is not None:
+                    return plain | tail
+            mates = max_weight_matching(spread_edges, self._low_bits + spread)
+        tail = self._completion_of(focus, mates, rest)
+        return None if tail is None else mates | tail
+
+    def _completion_of(
+        self, focus: list[int], mates: dict[int, int], rest: tuple[int, ...]
+    ) -> dict[int, int] | None:
         key = (frozenset(v for v in focus if v not in mates), rest)
         if key not in self._absorbable:
             self._absorbable[key] = self._complete(*key)
-        tail = self._absorbable[key]
-        if tail is None:
-            return None
-        mates.update(tail)
-        return mates
+        return self._absorbable[key]
 
     def _complete(self, left: frozenset[int], rest: tuple[int, ...]) -> dict[int, int] | None:
         """Pair ``rest`` and ``left`` (not among themselves) leaving at most one bye candidate."""
