@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,33 +29,40 @@ def machine() -> dict[str, object]:
     }
 
 
+def run_one(name: str) -> int:
+    """Run one benchmark in this process and write its record (peak memory is its own)."""
+    module = importlib.import_module(f"benchmarks.bench_{name}")
+    started = time.perf_counter()
+    figures = module.run()
+    record = {
+        "benchmark": name,
+        "machine": machine(),
+        "figures": figures,
+        "wall_seconds": round(time.perf_counter() - started, 2),
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(json.dumps(figures, indent=2), flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--one"]:
+        return run_one(argv[1])
     names = sorted(p.stem.removeprefix("bench_") for p in HERE.glob("bench_*.py"))
     wanted = [n for n in names if not argv or n in argv]
     unknown = set(argv) - set(names)
     if unknown:
         print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; known: {', '.join(names)}")
         return 2
-    RESULTS.mkdir(exist_ok=True)
     failed = 0
     for name in wanted:
-        module = importlib.import_module(f"benchmarks.bench_{name}")
         print(f"== {name}", flush=True)
-        started = time.perf_counter()
-        try:
-            figures = module.run()
-        except Exception as exc:  # one broken benchmark must not hide the others
-            print(f"   failed: {type(exc).__name__}: {exc}")
+        # A process per benchmark, so that each one's peak memory is its own.
+        done = subprocess.run([sys.executable, "-m", "benchmarks.run", "--one", name], check=False)
+        if done.returncode:
+            print(f"   failed with exit code {done.returncode}")
             failed += 1
-            continue
-        record = {
-            "benchmark": name,
-            "machine": machine(),
-            "figures": figures,
-            "wall_seconds": round(time.perf_counter() - started, 2),
-        }
-        (RESULTS / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
-        print(json.dumps(figures, indent=2))
     return 1 if failed else 0
 
 
