@@ -21,6 +21,8 @@ from __future__ import annotations
 import networkx as nx
 import rustworkx as rx
 
+from pairing.swiss.narrowing import Narrowing
+
 __all__ = ["Matcher", "compress", "max_weight_matching"]
 
 # rustworkx computes in i128 with doubled weights and dual sums: 125-bit weights were still
@@ -28,125 +30,21 @@ __all__ = ["Matcher", "compress", "max_weight_matching"]
 _RUSTWORKX_LIMIT = 1 << 124
 
 
-def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
-    """Bit ranges [lo, hi) of ``mask`` separated by at least ``gap`` zero bits."""
-    segments: list[tuple[int, int]] = []
-    position = 0
-    while mask:
-        zeros = (mask & -mask).bit_length() - 1
-        mask >>= zeros
-        position += zeros
-        lo = segments.pop()[0] if segments and zeros < gap else position
-        ones = (~mask & (mask + 1)).bit_length() - 1
-        mask >>= ones
-        position += ones
-        segments.append((lo, position))
-    return segments
-
-
-def _pack(weights: list[int], pairs: int) -> list[int]:
-    """Non-negative weights with their empty bit ranges squeezed out, totals compared alike.
-
-    A weight is read as digits in bit ranges separated by at least ``bits(pairs)`` zero bits,
-    so a matching's total keeps each range's digit sum apart. Each range is then packed into
-    just the bits its sum over ``pairs`` edges can reach.
-    """
-    mask = 0
-    for w in weights:
-        mask |= w
-    packed = [0] * len(weights)
-    position = 0
-    for lo, hi in _segments(mask, pairs.bit_length()):
-        digit_mask = (1 << (hi - lo)) - 1
-        digits = [(w >> lo) & digit_mask for w in weights]
-        used = sum(1 for d in digits if d)
-        width = (min(pairs, used) * max(digits)).bit_length()
-        for i, d in enumerate(digits):
-            if d:
-                packed[i] |= d << position
-        position += width
-    return packed
-
-
-def _digit_bound(ends: list[tuple[int, int]], digits: list[int], pairs: int) -> int:
-    """An upper bound on a matching's digit sum: by its size, and by a vertex cover."""
-    nonzero = [(e, d) for e, d in zip(ends, digits, strict=True) if d]
-    if not nonzero:
-        return 0
-    by_size = min(pairs, len(nonzero)) * max(d for _, d in nonzero)
-    degree: dict[int, int] = {}
-    top: dict[int, int] = {}
-    for (a, b), d in nonzero:
-        for v in (a, b):
-            degree[v] = degree.get(v, 0) + 1
-            top[v] = max(top.get(v, 0), d)
-    cover: set[int] = set()
-    for (a, b), _ in nonzero:
-        if a not in cover and b not in cover:
-            cover.add(a if degree[a] >= degree[b] else b)
-    # Each matched edge holds a distinct cover vertex.
-    return min(by_size, sum(top[v] for v in cover))
-
-
-def _pack_tight(ends: list[tuple[int, int]], weights: list[int], pairs: int) -> list[int]:
-    """As :func:`_pack`, with bit ranges cut wherever the digit sum provably fits below."""
-    mask = 0
-    for w in weights:
-        mask |= w
-    positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
-    packed = [0] * len(weights)
-    position = 0
-    lo = positions[0] if positions else 0
-    hi = lo + 1
-    for p in [*positions[1:], None]:
-        digits = [(w >> lo) & ((1 << (hi - lo)) - 1) for w in weights]
-        if p is not None and pairs.bit_length() + (hi - lo) > p - lo:
-            bound = _digit_bound(ends, digits, pairs)
-            if bound.bit_length() > p - lo:
-                hi = p + 1
-                continue
-        else:
-            bound = _digit_bound(ends, digits, pairs)
-        for i, d in enumerate(digits):
-            if d:
-                packed[i] |= d << position
-        position += bound.bit_length()
-        if p is not None:
-            lo, hi = p, p + 1
-    return packed
-
-
 def compress(
     edges: list[tuple[int, int, int]], low_bits: int = 0, tight: bool = False
 ) -> list[tuple[int, int, int]] | None:
     """Equivalent, narrower weights: every maximum-weight matching stays one.
 
-    ``low_bits`` is the width of a low field holding small signed adjustments (the engines'
-    tie-breaks); subtracting there borrows through the empty fields above, so that field is
-    split off as a signed digit first. None when the field is too full for that to be exact.
+    A weight is read as digits in bit ranges separated by at least ``bits(pairs)`` zero bits
+    (with ``tight``, cut wherever the digit sum provably fits below), each packed into just the
+    bits its sum over a matching can reach. ``low_bits`` is the width of a low field holding
+    small signed adjustments (the engines' tie-breaks); subtracting there borrows through the
+    empty fields above, so that field is split off as a signed digit first. None when the
+    field is too full for that to be exact.
     """
     if not edges:
         return []
-    vertices = {a for a, _, _ in edges} | {b for _, b, _ in edges}
-    pairs = len(vertices) // 2
-    weights = [w for _, _, w in edges]
-    lows = [0] * len(weights)
-    shift = 0
-    ends = [(a, b) for a, b, _ in edges]
-    if low_bits:
-        # A borrow leaves ones up to the next field in use: a wider split keeps the digit small.
-        for split in range(low_bits, low_bits + 64):
-            half = 1 << (split - 1)
-            lows = [((w + half) & ((half << 1) - 1)) - half for w in weights]
-            reach = _digit_bound(ends, [abs(lo) for lo in lows], pairs)
-            if 2 * reach < 1 << split:
-                break
-        else:
-            return None
-        weights = [(w - lo) >> split for w, lo in zip(weights, lows, strict=True)]
-        shift = reach.bit_length() + 2
-    packed = _pack_tight(ends, weights, pairs) if tight else _pack(weights, pairs)
-    return [(a, b, (h << shift) + lo) for (a, b, _), h, lo in zip(edges, packed, lows, strict=True)]
+    return Narrowing(edges).narrow(low_bits, tight)
 
 
 def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
@@ -164,11 +62,12 @@ def _matching(
     if not edges:
         return mates
     if max(w for _, _, w in edges) >= _RUSTWORKX_LIMIT:
-        narrow = compress(edges) or edges
+        narrowing = Narrowing(edges)
+        narrow = narrowing.narrow() or edges
         if low_bits and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
-            narrow = compress(edges, low_bits) or narrow
+            narrow = narrowing.narrow(low_bits) or narrow
         if max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
-            narrow = compress(edges, low_bits, tight=True) or narrow
+            narrow = narrowing.narrow(low_bits, tight=True) or narrow
         edges = narrow
     if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
         index: dict[int, int] = {}

@@ -1,0 +1,233 @@
+"""Exact narrowing of wide integer edge weights, computed on numpy arrays of 64-bit words.
+
+A weight is read as digits in bit ranges; each range is packed into just the bits its digit
+sum over a matching can reach, so every maximum-weight matching stays one (pairing.md 2.5).
+The weights are held as rows of little-endian uint64 words, so each step is a few array
+operations instead of a Python loop over the edges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Narrowing"]
+
+Words = NDArray[np.uint64]
+_ALL = (1 << 64) - 1
+
+
+def _to_words(values: list[int], words: int) -> Words:
+    width = 8 * words
+    raw = b"".join(v.to_bytes(width, "little") for v in values)
+    return np.frombuffer(raw, dtype="<u8").reshape(len(values), words).astype(np.uint64)
+
+
+def _to_ints(words: Words) -> list[int]:
+    width = 8 * words.shape[1]
+    raw = np.ascontiguousarray(words, dtype="<u8").tobytes()
+    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+
+
+def _chunk(words: Words, lo: int, width: int) -> NDArray[np.uint64]:
+    """Bits [lo, lo + width) of every row, width at most 64."""
+    index, offset = divmod(lo, 64)
+    if index >= words.shape[1]:
+        return np.zeros(words.shape[0], dtype=np.uint64)
+    chunk = words[:, index] >> np.uint64(offset)
+    if offset and index + 1 < words.shape[1]:
+        chunk |= words[:, index + 1] << np.uint64(64 - offset)
+    if width < 64:
+        chunk &= np.uint64((1 << width) - 1)
+    return chunk
+
+
+def _field(words: Words, lo: int, hi: int) -> Words:
+    """Bits [lo, hi) of every row, as rows of words."""
+    starts = range(lo, hi, 64)
+    return np.stack([_chunk(words, s, min(64, hi - s)) for s in starts], axis=1)
+
+
+def _max(digits: Words) -> int:
+    """The largest row, as an int."""
+    if digits.shape[1] == 1:
+        return int(digits[:, 0].max())
+    rows = digits
+    for j in range(digits.shape[1] - 1, -1, -1):
+        rows = rows[rows[:, j] == rows[:, j].max()]
+    return _to_ints(rows[:1])[0]
+
+
+def _place(packed: Words, digits: Words, position: int) -> None:
+    for j in range(digits.shape[1]):
+        index, offset = divmod(position + 64 * j, 64)
+        chunk = digits[:, j]
+        packed[:, index] |= chunk << np.uint64(offset)
+        if offset:
+            packed[:, index + 1] |= chunk >> np.uint64(64 - offset)
+
+
+def _increment(words: Words, rows: NDArray[np.bool_]) -> Words:
+    """``words`` plus one on the chosen rows (carrying through the words)."""
+    out = words.copy()
+    carry = rows.copy()
+    for j in range(out.shape[1]):
+        if not carry.any():
+            break
+        out[carry, j] += np.uint64(1)
+        carry &= out[:, j] == 0
+    return out
+
+
+def _negated(words: Words, bits: int) -> Words:
+    """Two's complement of each row modulo ``2**bits``."""
+    out = _increment(~words, np.ones(words.shape[0], dtype=bool))
+    top = bits - 64 * (words.shape[1] - 1)
+    if top < 64:
+        out[:, -1] &= np.uint64((1 << top) - 1)
+    return out
+
+
+def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
+    """Bit ranges [lo, hi) of ``mask`` separated by at least ``gap`` zero bits."""
+    segments: list[tuple[int, int]] = []
+    position = 0
+    while mask:
+        zeros = (mask & -mask).bit_length() - 1
+        mask >>= zeros
+        position += zeros
+        lo = segments.pop()[0] if segments and zeros < gap else position
+        ones = (~mask & (mask + 1)).bit_length() - 1
+        mask >>= ones
+        position += ones
+        segments.append((lo, position))
+    return segments
+
+
+class Narrowing:
+    """The edges of one graph, ready to be narrowed several ways."""
+
+    def __init__(self, edges: list[tuple[int, int, int]]) -> None:
+        self.edges = edges
+        weights = [w for _, _, w in edges]
+        self._words = _to_words(weights, max(1, (max(weights).bit_length() + 63) // 64))
+        ends = np.array([(a, b) for a, b, _ in edges], dtype=np.int64).reshape(-1, 2)
+        vertices, dense = np.unique(ends, return_inverse=True)
+        dense = dense.reshape(-1, 2)
+        self._a, self._b = dense[:, 0], dense[:, 1]
+        self._vertices = len(vertices)
+        self.pairs = len(vertices) // 2
+        self._covers: dict[bytes, list[int]] = {}
+
+    def narrow(self, low_bits: int = 0, tight: bool = False) -> list[tuple[int, int, int]] | None:
+        """As :func:`pairing.swiss.matching.compress`."""
+        words = self._words
+        lows: list[int] | None = None
+        shift = 0
+        if low_bits:
+            bits = 64 * words.shape[1]
+            for split in range(low_bits, low_bits + 64):
+                low = _field(words, 0, split)
+                negative = _chunk(words, split - 1, 1).astype(bool)
+                size = np.where(negative[:, None], _negated(low, split), low)
+                reach = self._bound(size)
+                if 2 * reach < 1 << split:
+                    break
+            else:
+                return None
+            magnitudes = _to_ints(size)
+            lows = [-m if n else m for m, n in zip(magnitudes, negative.tolist(), strict=True)]
+            high = _field(words, split, bits + 1) if split < bits else None
+            if high is None:
+                words = negative.astype(np.uint64).reshape(-1, 1)
+            else:
+                words = _increment(high, negative)
+            shift = reach.bit_length() + 2
+        packed = _to_ints(self._pack_tight(words) if tight else self._pack(words))
+        if lows is None:
+            return [(a, b, h) for (a, b, _), h in zip(self.edges, packed, strict=True)]
+        return [
+            (a, b, (h << shift) + lo)
+            for (a, b, _), h, lo in zip(self.edges, packed, lows, strict=True)
+        ]
+
+    def _pack(self, words: Words) -> Words:
+        parts: list[tuple[Words, int]] = []
+        position = 0
+        for lo, hi in _segments(_mask(words), self.pairs.bit_length()):
+            digits = _field(words, lo, hi)
+            used = int(digits.any(axis=1).sum())
+            parts.append((digits, position))
+            position += (min(self.pairs, used) * _max(digits)).bit_length()
+        return _assemble(words.shape[0], parts, position)
+
+    def _pack_tight(self, words: Words) -> Words:
+        mask = _mask(words)
+        positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        parts: list[tuple[Words, int]] = []
+        position = 0
+        lo = positions[0] if positions else 0
+        hi = lo + 1
+        bits = self.pairs.bit_length()
+        for p in [*positions[1:], None]:
+            digits = _field(words, lo, hi)
+            bound = self._bound(digits)
+            if p is not None and bits + (hi - lo) > p - lo and bound.bit_length() > p - lo:
+                hi = p + 1
+                continue
+            parts.append((digits, position))
+            position += bound.bit_length()
+            if p is not None:
+                lo, hi = p, p + 1
+        return _assemble(words.shape[0], parts, position)
+
+    def _bound(self, digits: Words) -> int:
+        """An upper bound on a matching's digit sum: by its size, and by a vertex cover."""
+        nonzero: NDArray[np.bool_] = np.any(digits, axis=1)
+        count = int(nonzero.sum())
+        if not count:
+            return 0
+        by_size = min(self.pairs, count) * _max(digits)
+        cover = self._cover(nonzero)
+        kept = digits[nonzero]
+        a, b = self._a[nonzero], self._b[nonzero]
+        if kept.shape[1] == 1:
+            top = np.zeros(self._vertices, dtype=np.uint64)
+            np.maximum.at(top, a, kept[:, 0])
+            np.maximum.at(top, b, kept[:, 0])
+            tops = top.tolist()
+        else:
+            tops = [0] * self._vertices
+            for u, v, d in zip(a.tolist(), b.tolist(), _to_ints(kept), strict=True):
+                tops[u] = max(tops[u], d)
+                tops[v] = max(tops[v], d)
+        return min(by_size, sum(tops[v] for v in cover))
+
+    def _cover(self, nonzero: NDArray[np.bool_]) -> list[int]:
+        """A greedy vertex cover of the chosen edges, higher degree first, in edge order."""
+        key = np.packbits(nonzero).tobytes()
+        cached = self._covers.get(key)
+        if cached is not None:
+            return cached
+        a, b = self._a[nonzero], self._b[nonzero]
+        degree = (
+            np.bincount(a, minlength=self._vertices) + np.bincount(b, minlength=self._vertices)
+        ).tolist()
+        chosen = [False] * self._vertices
+        for u, v in zip(a.tolist(), b.tolist(), strict=True):
+            if not chosen[u] and not chosen[v]:
+                chosen[u if degree[u] >= degree[v] else v] = True
+        cover = [v for v in range(self._vertices) if chosen[v]]
+        self._covers[key] = cover
+        return cover
+
+
+def _mask(words: Words) -> int:
+    return int.from_bytes(np.bitwise_or.reduce(words, axis=0).astype("<u8").tobytes(), "little")
+
+
+def _assemble(rows: int, parts: list[tuple[Words, int]], width: int) -> Words:
+    packed = np.zeros((rows, width // 64 + 3), dtype=np.uint64)
+    for digits, position in parts:
+        _place(packed, digits, position)
+    return packed
