@@ -68,6 +68,9 @@ def _matching(
             narrow = narrowing.narrow(low_bits) or narrow
         if max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
             narrow = narrowing.narrow(low_bits, tight=True) or narrow
+        if slow and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
+            # Last resort before networkx (never tried when the caller has a fallback).
+            narrow = narrowing.narrow(low_bits, deduplicate=True) or narrow
         edges = narrow
     if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
         index: dict[int, int] = {}

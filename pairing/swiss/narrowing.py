@@ -110,7 +110,7 @@ class Narrowing:
     def __init__(self, edges: list[tuple[int, int, int]]) -> None:
         self.edges = edges
         weights = [w for _, _, w in edges]
-        self._words = _to_words(weights, max(1, (max(weights).bit_length() + 63) // 64))
+        self._words = _to_words(weights, max(1, (max(weights, default=0).bit_length() + 63) // 64))
         ends = np.array([(a, b) for a, b, _ in edges], dtype=np.int64).reshape(-1, 2)
         vertices, dense = np.unique(ends, return_inverse=True)
         dense = dense.reshape(-1, 2)
@@ -119,8 +119,17 @@ class Narrowing:
         self.pairs = len(vertices) // 2
         self._covers: dict[bytes, list[int]] = {}
 
-    def narrow(self, low_bits: int = 0, tight: bool = False) -> list[tuple[int, int, int]] | None:
-        """As :func:`pairing.swiss.matching.compress`."""
+    def narrow(
+        self, low_bits: int = 0, tight: bool = False, deduplicate: bool = False
+    ) -> list[tuple[int, int, int]] | None:
+        """As :func:`pairing.swiss.matching.compress`.
+
+        With ``deduplicate`` (implies ``tight``), a digit range equal on every edge to a more
+        significant one is dropped: a matching's totals compare lexicographically by range,
+        and the copy can only tie when its original ties.
+        """
+        if not self.edges:
+            return []
         words = self._words
         lows: list[int] | None = None
         shift = 0
@@ -143,7 +152,9 @@ class Narrowing:
             else:
                 words = _increment(high, negative)
             shift = reach.bit_length() + 2
-        packed = _to_ints(self._pack_tight(words) if tight else self._pack(words))
+        packed = _to_ints(
+            self._pack_tight(words, deduplicate) if tight or deduplicate else self._pack(words)
+        )
         if lows is None:
             return [(a, b, h) for (a, b, _), h in zip(self.edges, packed, strict=True)]
         return [
@@ -161,11 +172,10 @@ class Narrowing:
             position += (min(self.pairs, used) * _max(digits)).bit_length()
         return _assemble(words.shape[0], parts, position)
 
-    def _pack_tight(self, words: Words) -> Words:
+    def _pack_tight(self, words: Words, deduplicate: bool = False) -> Words:
         mask = _mask(words)
         positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
-        parts: list[tuple[Words, int]] = []
-        position = 0
+        ranges: list[tuple[Words, int]] = []
         lo = positions[0] if positions else 0
         hi = lo + 1
         bits = self.pairs.bit_length()
@@ -175,10 +185,23 @@ class Narrowing:
             if p is not None and bits + (hi - lo) > p - lo and bound.bit_length() > p - lo:
                 hi = p + 1
                 continue
-            parts.append((digits, position))
-            position += bound.bit_length()
+            ranges.append((digits, bound.bit_length()))
             if p is not None:
                 lo, hi = p, p + 1
+        if deduplicate:
+            seen: set[bytes] = set()
+            unique: list[tuple[Words, int]] = []
+            for digits, width in reversed(ranges):
+                key = np.ascontiguousarray(digits).tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    unique.append((digits, width))
+            ranges = unique[::-1]
+        parts: list[tuple[Words, int]] = []
+        position = 0
+        for digits, width in ranges:
+            parts.append((digits, position))
+            position += width
         return _assemble(words.shape[0], parts, position)
 
     def _bound(self, digits: Words) -> int:

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pairing.swiss.matching import Matcher, compress, max_weight_matching
+from pairing.swiss.narrowing import Narrowing
 
 VERTICES = 6
 EDGES = list(combinations(range(VERTICES), 2))
@@ -56,6 +57,31 @@ def test_compression_keeps_the_order_of_every_pair_of_matchings(raw: list[int]) 
         weights = {(a, b): w for a, b, w in narrow}
         totals = _totals({e: weights.get(e, 0) for e in EDGES})
         assert _same_order(original, totals), (low_bits, tight)
+    for low_bits in (0, 12):
+        deduplicated = Narrowing(edges).narrow(low_bits, deduplicate=True)
+        if deduplicated is None:
+            continue
+        weights = {(a, b): w for a, b, w in deduplicated}
+        assert _same_order(original, _totals({e: weights.get(e, 0) for e in EDGES}))
+
+
+# Weights whose fields repeat: each edge's digits (0..3) are written at two far positions.
+repeated = st.lists(st.integers(0, 3), min_size=len(EDGES), max_size=len(EDGES))
+
+
+@given(repeated, repeated)
+def test_repeated_fields_are_dropped_and_the_order_kept(high: list[int], low: list[int]) -> None:
+    raw = [(h << 300) + (lo << 200) + (h << 100) + (lo << 20) + 1 for h, lo in zip(high, low)]
+    edges = [(a, b, w) for (a, b), w in zip(EDGES, raw, strict=True)]
+    deduplicated = Narrowing(edges).narrow(deduplicate=True)
+    tight = compress(edges, tight=True)
+    assert deduplicated is not None and tight is not None
+    widest = max(w for _, _, w in deduplicated).bit_length()
+    assert widest <= max(w for _, _, w in tight).bit_length()
+    if any(high) and any(low) and high != low:
+        assert widest < max(w for _, _, w in tight).bit_length()
+    weights = {(a, b): w for a, b, w in deduplicated}
+    assert _same_order(_totals(dict(zip(EDGES, raw))), _totals(weights))
 
 
 def test_max_weight_matching_prefers_the_heavier_pair_of_edges() -> None:
