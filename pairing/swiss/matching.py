@@ -63,29 +63,28 @@ def _matching(
         return mates
     if max(w for _, _, w in edges) >= _RUSTWORKX_LIMIT:
         narrowing = Narrowing(edges)
-        narrow = narrowing.narrow() or edges
-        if low_bits and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
-            narrow = narrowing.narrow(low_bits) or narrow
-        if max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
-            narrow = narrowing.narrow(low_bits, tight=True) or narrow
-        if slow and max(w for _, _, w in narrow) >= _RUSTWORKX_LIMIT:
+        weights = narrowing.weights()
+        assert weights is not None
+        if low_bits and max(weights) >= _RUSTWORKX_LIMIT:
+            weights = narrowing.weights(low_bits) or weights
+        if max(weights) >= _RUSTWORKX_LIMIT:
+            weights = narrowing.weights(low_bits, tight=True) or weights
+        if slow and max(weights) >= _RUSTWORKX_LIMIT:
             # Last resort before networkx (never tried when the caller has a fallback).
-            narrow = narrowing.narrow(low_bits, deduplicate=True) or narrow
-        edges = narrow
-    if max(w for _, _, w in edges) < _RUSTWORKX_LIMIT:
+            weights = narrowing.weights(low_bits, deduplicate=True) or weights
+        if max(weights) < _RUSTWORKX_LIMIT:
+            return _rustworkx(narrowing.vertices, *narrowing.ends(), weights)
+    else:
         index: dict[int, int] = {}
         for a, b, _ in edges:
             index.setdefault(a, len(index))
             index.setdefault(b, len(index))
-        vertex = list(index)
-        graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
-        graph.add_nodes_from(vertex)
-        graph.add_edges_from([(index[a], index[b], w) for a, b, w in edges])
-        pairs = rx.max_weight_matching(graph, weight_fn=lambda w: w)
-        for a, b in pairs:
-            mates[vertex[a]] = vertex[b]
-            mates[vertex[b]] = vertex[a]
-        return mates
+        return _rustworkx(
+            list(index),
+            [index[a] for a, _, _ in edges],
+            [index[b] for _, b, _ in edges],
+            [w for _, _, w in edges],
+        )
     if not slow:
         return None
     graph_nx = nx.Graph()
@@ -93,6 +92,20 @@ def _matching(
     for a, b in nx.max_weight_matching(graph_nx):
         mates[a] = b
         mates[b] = a
+    return mates
+
+
+def _rustworkx(
+    vertices: list[int], ends_a: list[int], ends_b: list[int], weights: list[int]
+) -> dict[int, int]:
+    """The matching rustworkx finds, for edges given as indices into ``vertices``."""
+    graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(vertices)
+    graph.add_edges_from(list(zip(ends_a, ends_b, weights, strict=True)))
+    mates: dict[int, int] = {}
+    for a, b in rx.max_weight_matching(graph, weight_fn=lambda w: w):
+        mates[vertices[a]] = vertices[b]
+        mates[vertices[b]] = vertices[a]
     return mates
 
 

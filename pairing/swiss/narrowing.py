@@ -24,6 +24,14 @@ def _to_words(values: list[int], words: int) -> Words:
 
 
 def _to_ints(words: Words) -> list[int]:
+    used = words.shape[1]
+    while used > 1 and not words[:, used - 1].any():
+        used -= 1
+    if used == 1:
+        return list(words[:, 0].tolist())
+    if used == 2:
+        high, low = words[:, 1].tolist(), words[:, 0].tolist()
+        return [(h << 64) | lo for h, lo in zip(high, low, strict=True)]
     width = 8 * words.shape[1]
     raw = np.ascontiguousarray(words, dtype="<u8").tobytes()
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
@@ -112,17 +120,36 @@ class Narrowing:
         weights = [w for _, _, w in edges]
         self._words = _to_words(weights, max(1, (max(weights, default=0).bit_length() + 63) // 64))
         ends = np.array([(a, b) for a, b, _ in edges], dtype=np.int64).reshape(-1, 2)
-        vertices, dense = np.unique(ends, return_inverse=True)
-        dense = dense.reshape(-1, 2)
+        # Vertices numbered by first appearance, as the matcher's own graphs number them.
+        vertices, first, inverse = np.unique(ends, return_index=True, return_inverse=True)
+        order = np.argsort(first)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        vertices = vertices[order]
+        dense = rank[inverse.reshape(-1)].reshape(-1, 2)
         self._a, self._b = dense[:, 0], dense[:, 1]
+        self.vertices: list[int] = vertices.tolist()
         self._vertices = len(vertices)
         self.pairs = len(vertices) // 2
         self._covers: dict[bytes, list[int]] = {}
 
+    def ends(self) -> tuple[list[int], list[int]]:
+        """Each edge's two ends as indices into :attr:`vertices`."""
+        return self._a.tolist(), self._b.tolist()
+
     def narrow(
         self, low_bits: int = 0, tight: bool = False, deduplicate: bool = False
     ) -> list[tuple[int, int, int]] | None:
-        """As :func:`pairing.swiss.matching.compress`.
+        """As :func:`pairing.swiss.matching.compress`."""
+        weights = self.weights(low_bits, tight, deduplicate)
+        if weights is None:
+            return None
+        return [(a, b, w) for (a, b, _), w in zip(self.edges, weights, strict=True)]
+
+    def weights(
+        self, low_bits: int = 0, tight: bool = False, deduplicate: bool = False
+    ) -> list[int] | None:
+        """The narrowed weights, by edge; None as :func:`pairing.swiss.matching.compress`.
 
         With ``deduplicate`` (implies ``tight``), a digit range equal on every edge to a more
         significant one is dropped: a matching's totals compare lexicographically by range,
@@ -156,11 +183,8 @@ class Narrowing:
             self._pack_tight(words, deduplicate) if tight or deduplicate else self._pack(words)
         )
         if lows is None:
-            return [(a, b, h) for (a, b, _), h in zip(self.edges, packed, strict=True)]
-        return [
-            (a, b, (h << shift) + lo)
-            for (a, b, _), h, lo in zip(self.edges, packed, lows, strict=True)
-        ]
+            return packed
+        return [(h << shift) + lo for h, lo in zip(packed, lows, strict=True)]
 
     def _pack(self, words: Words) -> Words:
         parts: list[tuple[Words, int]] = []
