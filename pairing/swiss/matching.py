@@ -55,14 +55,18 @@ def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) ->
 
 
 def _matching(
-    edges: list[tuple[int, int, int]], low_bits: int, slow: bool
+    edges: list[tuple[int, int, int]], low_bits: int, slow: bool, spread: int = 0
 ) -> dict[int, int] | None:
-    """As :func:`max_weight_matching`; None instead of a networkx solve unless ``slow``."""
+    """As :func:`max_weight_matching`; None instead of a networkx solve unless ``slow``.
+
+    With ``spread``, each weight ``w`` counts as ``(w << spread) + 1``.
+    """
     mates: dict[int, int] = {}
     if not edges:
         return mates
-    if max(w for _, _, w in edges) >= _RUSTWORKX_LIMIT:
-        narrowing = Narrowing(edges)
+    top = max(w for _, _, w in edges)
+    if (top << spread) + (spread > 0) >= _RUSTWORKX_LIMIT:
+        narrowing = Narrowing(edges, spread)
         weights = narrowing.weights()
         assert weights is not None
         if low_bits and max(weights) >= _RUSTWORKX_LIMIT:
@@ -83,10 +87,12 @@ def _matching(
             list(index),
             [index[a] for a, _, _ in edges],
             [index[b] for _, b, _ in edges],
-            [w for _, _, w in edges],
+            [(w << spread) + 1 for _, _, w in edges] if spread else [w for _, _, w in edges],
         )
     if not slow:
         return None
+    if spread:
+        edges = [(a, b, (w << spread) + 1) for a, b, w in edges]
     graph_nx = nx.Graph()
     graph_nx.add_weighted_edges_from(edges)
     for a, b in nx.max_weight_matching(graph_nx):
@@ -242,8 +248,7 @@ class Matcher:
                     return None
                 edges.append((a, b, bracket))
         # One more pair in the focus wins ties of the bracket part: fewer failed completions.
-        spread_edges = [(a, b, (w << spread) + 1) for a, b, w in edges]
-        mates = _matching(spread_edges, self._low_bits + spread, slow=False)
+        mates = _matching(edges, self._low_bits + spread, slow=False, spread=spread)
         if mates is None:
             # Too wide for rustworkx with the tie-break: without it, any completable optimum
             # is still the optimum.
@@ -252,7 +257,8 @@ class Matcher:
                 tail = self._completion_of(focus, plain, rest)
                 if tail is not None:
                     return plain | tail
-            mates = max_weight_matching(spread_edges, self._low_bits + spread)
+            mates = _matching(edges, self._low_bits + spread, slow=True, spread=spread)
+            assert mates is not None
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
 

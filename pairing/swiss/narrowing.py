@@ -96,6 +96,14 @@ def _negated(words: Words, bits: int) -> Words:
     return out
 
 
+def _spread(words: Words, spread: int) -> Words:
+    """Each row shifted left by ``spread`` (below 64) bits, plus one; the top word has room."""
+    out = words << np.uint64(spread)
+    out[:, 1:] |= words[:, :-1] >> np.uint64(64 - spread)
+    out[:, 0] |= np.uint64(1)
+    return out
+
+
 def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
     """Bit ranges [lo, hi) of ``mask`` separated by at least ``gap`` zero bits."""
     segments: list[tuple[int, int]] = []
@@ -115,10 +123,14 @@ def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
 class Narrowing:
     """The edges of one graph, ready to be narrowed several ways."""
 
-    def __init__(self, edges: list[tuple[int, int, int]]) -> None:
+    def __init__(self, edges: list[tuple[int, int, int]], spread: int = 0) -> None:
+        """``spread``: narrow ``(w << spread) + 1`` instead of each weight ``w``."""
         self.edges = edges
         weights = [w for _, _, w in edges]
-        self._words = _to_words(weights, max(1, (max(weights, default=0).bit_length() + 63) // 64))
+        bits = max(weights, default=0).bit_length() + spread
+        self._words = _to_words(weights, max(1, (bits + 63) // 64))
+        if spread:
+            self._words = _spread(self._words, spread)
         ends = np.array([(a, b) for a, b, _ in edges], dtype=np.int64).reshape(-1, 2)
         # Vertices numbered by first appearance, as the matcher's own graphs number them.
         vertices, first, inverse = np.unique(ends, return_index=True, return_inverse=True)
