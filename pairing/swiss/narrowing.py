@@ -126,12 +126,16 @@ class Narrowing:
     def __init__(self, edges: list[tuple[int, int, int]], spread: int = 0) -> None:
         """``spread``: narrow ``(w << spread) + 1`` instead of each weight ``w``."""
         self.edges = edges
+        starts = [a for a, _, _ in edges]
+        stops = [b for _, b, _ in edges]
         weights = [w for _, _, w in edges]
         bits = max(weights, default=0).bit_length() + spread
         self._words = _to_words(weights, max(1, (bits + 63) // 64))
         if spread:
             self._words = _spread(self._words, spread)
-        ends = np.array([(a, b) for a, b, _ in edges], dtype=np.int64).reshape(-1, 2)
+        ends = np.stack(
+            [np.array(starts, dtype=np.int64), np.array(stops, dtype=np.int64)], axis=1
+        )
         # Vertices numbered by first appearance, as the matcher's own graphs number them.
         vertices, first, inverse = np.unique(ends, return_index=True, return_inverse=True)
         order = np.argsort(first)
