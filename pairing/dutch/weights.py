@@ -54,10 +54,14 @@ class RoundContext:
     def __post_init__(self) -> None:
         self.score = [p.score_back(self.rounds_played) for p in self.players]
         self._floats: dict[tuple[int, int], Float] = {}
+        self._eligible = [
+            not any(not r.played and r.points >= self.win for r in p.rounds)
+            for p in self.players
+        ]
 
     def eligible_for_bye(self, p: PlayerState) -> bool:
         """C2: no PAB for a player who already scored a win's points without playing."""
-        return not any(not r.played and r.points >= self.win for r in p.rounds)
+        return self._eligible[p.index]
 
     def compatible(self, a: PlayerState, b: PlayerState) -> bool:
         """C1 (no rematch, no prohibited pair) and C3 (absolute colour preferences)."""

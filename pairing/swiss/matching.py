@@ -18,6 +18,8 @@ Three things keep the re-solves cheap without changing the optimum:
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import networkx as nx
 import rustworkx as rx
 
@@ -64,7 +66,7 @@ def _matching(
     mates: dict[int, int] = {}
     if not edges:
         return mates
-    top = max(w for _, _, w in edges)
+    top = max(edges, key=itemgetter(2))[2]
     if (top << spread) + (spread > 0) >= _RUSTWORKX_LIMIT:
         narrowing = Narrowing(edges, spread)
         weights = narrowing.weights()
