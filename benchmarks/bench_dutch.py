@@ -2,9 +2,8 @@
 
 ``run()`` returns wall seconds, matcher solves and peak RSS per input.
 ``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100``) chooses the inputs. Measured on
-the shared 2-vCPU machine under load: 100 players 0.16 s, 500 players 9-17 s, 1000 players
-about 90 s; most of the time at 500+ goes to the few bracket solves whose exact weights stay
-wider than rustworkx's i128 after compression and run in networkx, so 500/1000 are opt-in.
+the shared 2-vCPU machine: 100 players 0.06 s, 500 players 2.5 s, 1000 players 23 s (516
+matcher solves; about 10 s of it in rustworkx itself), so 500/1000 are opt-in.
 """
 
 from __future__ import annotations
