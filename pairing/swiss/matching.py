@@ -238,15 +238,17 @@ class Matcher:
             return None
         rows, shift, nc = self._weights, self._shift, self._completion
         spread = max(len(focus), 2).bit_length()
+        limit = 1 << shift
+        completion = [limit, 2 * limit, 3 * limit]
         edges: list[tuple[int, int, int]] = []
         for i, a in enumerate(focus):
-            row = rows[a]
+            row, nc_a = rows[a], nc[a]
             for b in focus[:i]:
                 w = row[b]
                 if not w:
                     continue
-                bracket = w - ((1 + nc[a] + nc[b]) << shift)
-                if not 0 <= bracket < 1 << shift:
+                bracket = w - completion[nc_a + nc[b]]
+                if not 0 <= bracket < limit:
                     return None
                 edges.append((a, b, bracket))
         # One more pair in the focus wins ties of the bracket part: fewer failed completions.
