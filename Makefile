@@ -3,10 +3,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test test-all lint demo bench clean
+.PHONY: venv test lint demo bench clean
 
-# Tests marked slow (large reference files that take minutes) run with `make test-all`.
-PYTEST_ARGS ?= -m "not slow"
+# Every test runs, the large reference files too (about a minute of the total); for a quick
+# local loop: make test PYTEST_ARGS='-m "not slow"'.
+PYTEST_ARGS ?=
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,9 +26,6 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
-
-test-all: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 demo: $(STAMP)
 	rm -rf demo-output && mkdir -p demo-output
