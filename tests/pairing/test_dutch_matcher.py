@@ -71,17 +71,18 @@ repeated = st.lists(st.integers(0, 3), min_size=len(EDGES), max_size=len(EDGES))
 
 @given(repeated, repeated)
 def test_repeated_fields_are_dropped_and_the_order_kept(high: list[int], low: list[int]) -> None:
-    raw = [(h << 300) + (lo << 200) + (h << 100) + (lo << 20) + 1 for h, lo in zip(high, low)]
+    raw = [(h << 300) + (lo << 200) + (h << 100) + (lo << 20) + 1 for h, lo in zip(high, low, strict=True)]
     edges = [(a, b, w) for (a, b), w in zip(EDGES, raw, strict=True)]
     deduplicated = Narrowing(edges).narrow(deduplicate=True)
     tight = compress(edges, tight=True)
-    assert deduplicated is not None and tight is not None
+    assert deduplicated is not None
+    assert tight is not None
     widest = max(w for _, _, w in deduplicated).bit_length()
     assert widest <= max(w for _, _, w in tight).bit_length()
     if any(high) and any(low) and high != low:
         assert widest < max(w for _, _, w in tight).bit_length()
     weights = {(a, b): w for a, b, w in deduplicated}
-    assert _same_order(_totals(dict(zip(EDGES, raw))), _totals(weights))
+    assert _same_order(_totals(dict(zip(EDGES, raw, strict=True))), _totals(weights))
 
 
 def test_max_weight_matching_prefers_the_heavier_pair_of_edges() -> None:
