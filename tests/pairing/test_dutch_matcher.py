@@ -71,7 +71,10 @@ repeated = st.lists(st.integers(0, 3), min_size=len(EDGES), max_size=len(EDGES))
 
 @given(repeated, repeated)
 def test_repeated_fields_are_dropped_and_the_order_kept(high: list[int], low: list[int]) -> None:
-    raw = [(h << 300) + (lo << 200) + (h << 100) + (lo << 20) + 1 for h, lo in zip(high, low, strict=True)]
+    raw = [
+        (h << 300) + (lo << 200) + (h << 100) + (lo << 20) + 1
+        for h, lo in zip(high, low, strict=True)
+    ]
     edges = [(a, b, w) for (a, b), w in zip(EDGES, raw, strict=True)]
     deduplicated = Narrowing(edges).narrow(deduplicate=True)
     tight = compress(edges, tight=True)
