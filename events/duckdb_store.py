@@ -368,15 +368,6 @@ class DuckDBStore:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
-    def contains_event(self, event_id: str) -> bool:
-        with self._lock:
-            row = _first(
-                self._con.execute(
-                    "SELECT count(*) FROM events WHERE event_id = ?", [event_id]
-                ).fetchall()
-            )
-        return row is not None and int(row[0]) > 0
-
     def log_epoch(self) -> int:
         with self._lock:
             return self._meta(self._con, "epoch")

@@ -182,8 +182,6 @@ class Store(Protocol):
 
     def streams(self, prefix: str = "") -> list[str]: ...
 
-    def contains_event(self, event_id: str) -> bool: ...
-
     def truncate(
         self, stream_id: str, keep_through: int, expected_version: int, actor: str, reason: str
     ) -> Truncation:

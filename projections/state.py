@@ -86,13 +86,6 @@ class RoundState:
             return self.boards[number - 1]
         return next((b for b in self.boards if b.board == number), None)
 
-    @property
-    def complete(self) -> bool:
-        return all(b.has_result for b in self.boards)
-
-    def players(self) -> set[int]:
-        return set(self.by_player)
-
 
 def _rank_value(rank: str | None) -> int:
     """Go rank as an integer for ordering (higher is stronger); unranked players last."""
