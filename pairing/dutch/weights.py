@@ -55,8 +55,7 @@ class RoundContext:
         self.score = [p.score_back(self.rounds_played) for p in self.players]
         self._floats: dict[tuple[int, int], Float] = {}
         self._eligible = [
-            not any(not r.played and r.points >= self.win for r in p.rounds)
-            for p in self.players
+            not any(not r.played and r.points >= self.win for r in p.rounds) for p in self.players
         ]
 
     def eligible_for_bye(self, p: PlayerState) -> bool:

@@ -50,7 +50,10 @@ def compress(
 
 
 def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
-    """A maximum-weight matching of positive integer weights: mate by vertex, both ways."""
+    """A maximum-weight matching of positive integer weights: mate by vertex, both ways.
+
+    Each pair of vertices may appear in at most one edge.
+    """
     found = _matching(edges, low_bits, slow=True)
     assert found is not None
     return found
@@ -107,7 +110,8 @@ def _rustworkx(
     vertices: list[int], ends_a: list[int], ends_b: list[int], weights: list[int]
 ) -> dict[int, int]:
     """The matching rustworkx finds, for edges given as indices into ``vertices``."""
-    graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
+    # The edges are distinct pairs: a multigraph skips the duplicate lookup on every insert.
+    graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=True)
     graph.add_nodes_from(vertices)
     graph.add_edges_from(list(zip(ends_a, ends_b, weights, strict=True)))
     mates: dict[int, int] = {}

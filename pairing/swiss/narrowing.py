@@ -133,9 +133,7 @@ class Narrowing:
         self._words = _to_words(weights, max(1, (bits + 63) // 64))
         if spread:
             self._words = _spread(self._words, spread)
-        ends = np.stack(
-            [np.array(starts, dtype=np.int64), np.array(stops, dtype=np.int64)], axis=1
-        )
+        ends = np.stack([np.array(starts, dtype=np.int64), np.array(stops, dtype=np.int64)], axis=1)
         # Vertices numbered by first appearance, as the matcher's own graphs number them.
         vertices, first, inverse = np.unique(ends, return_index=True, return_inverse=True)
         order = np.argsort(first)
