@@ -2,8 +2,8 @@
 
 ``run()`` returns wall seconds, matcher solves and peak RSS per input.
 ``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100,500,1000``) chooses the inputs.
-Measured on the shared 2-vCPU machine: 100 players 0.06 s, 500 players 2.4 s, 1000 players 22 s
-(516 matcher solves; about 10 s of it in rustworkx itself).
+Measured on the shared 2-vCPU machine: 100 players 0.06 s, 500 players 2.4 s, 1000 players 20.6 s
+(516 matcher solves; about 6 s of it in rustworkx's matching itself).
 """
 
 from __future__ import annotations
