@@ -18,7 +18,13 @@ from pairing.dutch.engine import NoValidPairingError
 from pairing.swiss.colour import board_key, neutral_colour
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
-from pairing.swiss.state import PlayerState, build_states, invert, scoring_tenths
+from pairing.swiss.state import (
+    PlayerState,
+    build_states,
+    forbidden_opponents,
+    invert,
+    scoring_tenths,
+)
 
 __all__ = ["pair"]
 
@@ -103,12 +109,7 @@ def pair(swiss: SwissInput) -> SwissRound:
     """
     states = build_states(swiss)
     scoring = scoring_tenths(swiss.scoring)
-    forbidden: list[set[int]] = [set() for _ in states]
-    for p in states:
-        forbidden[p.index].update(r.opponent for r in p.rounds if r.played)
-    for group in swiss.forbidden:
-        for a in group:
-            forbidden[a - 1].update(b - 1 for b in group if b != a)
+    forbidden = forbidden_opponents(swiss, states)
     ranks: dict[int, int] = {}
     for p in states:
         if p.number not in swiss.absent or any(r.participated for r in p.rounds):

@@ -190,3 +190,14 @@ def build_states(swiss: SwissInput) -> list[PlayerState]:
         _player(p, swiss.rounds_played, scoring)
         for p in sorted(swiss.players, key=lambda p: p.number)
     ]
+
+
+def forbidden_opponents(swiss: SwissInput, states: list[PlayerState]) -> list[set[int]]:
+    """Indexes each player must not meet: earlier opponents and forbidden pairs (C1)."""
+    forbidden: list[set[int]] = [set() for _ in states]
+    for p in states:
+        forbidden[p.index].update(r.opponent for r in p.rounds if r.played)
+    for group in swiss.forbidden:
+        for a in group:
+            forbidden[a - 1].update(b - 1 for b in group if b != a)
+    return forbidden
