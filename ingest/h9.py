@@ -31,6 +31,7 @@ __all__ = [
     "Rank",
     "StoneColour",
     "check_cross_table",
+    "name_parts",
     "parse_h9",
 ]
 
@@ -169,6 +170,13 @@ class H9Comment:
     line: int = field(default=0, compare=False)
 
 
+def name_parts(tokens: tuple[str, ...]) -> tuple[str, str]:
+    """(surname, first name) of a go table's name tokens; ``_`` joins words inside a part."""
+    if not tokens:
+        return "", ""
+    return tokens[0].replace("_", " "), " ".join(tokens[1:]).replace("_", " ")
+
+
 @dataclass(frozen=True, slots=True)
 class H9Player:
     """A player line. ``number`` is the line order, which opponents reference."""
@@ -193,11 +201,11 @@ class H9Player:
 
     @property
     def surname(self) -> str:
-        return self.name[0].replace("_", " ") if self.name else ""
+        return name_parts(self.name)[0]
 
     @property
     def first_name(self) -> str:
-        return " ".join(self.name[1:]).replace("_", " ")
+        return name_parts(self.name)[1]
 
     @property
     def parsed_rank(self) -> Rank | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from ingest.errors import IngestError, IngestWarning
-from ingest.h9 import GameResult, GoCell, Rank, StoneColour, check_cross_table
+from ingest.h9 import GameResult, GoCell, Rank, StoneColour, check_cross_table, name_parts
 from ingest.textio import read_text
 
 __all__ = ["TouComment", "TouEntry", "TouFile", "TouHeader", "TouPlayer", "parse_tou"]
@@ -52,11 +52,11 @@ class TouPlayer:
 
     @property
     def surname(self) -> str:
-        return self.name[0].replace("_", " ") if self.name else ""
+        return name_parts(self.name)[0]
 
     @property
     def first_name(self) -> str:
-        return " ".join(self.name[1:]).replace("_", " ")
+        return name_parts(self.name)[1]
 
     @property
     def rank(self) -> Rank | None:
