@@ -4,16 +4,19 @@ The Swiss systems fix decisions one at a time and re-solve after each change, as
 engine does (pairing.md 2.5). Weights are Python ints, so lexicographic criteria stay exact.
 A weight of 0 means "no edge".
 
-Three things keep the re-solves cheap without changing the optimum:
+Four things keep the re-solves cheap without changing the optimum:
 
 * a re-solve is skipped when the weight changes since the last one provably keep the last
-  matching optimal (only edges at one vertex were raised, and its matched edge most);
+  matching optimal (matched edges raised, unmatched ones lowered, or raised only at one vertex
+  whose matched edge rose most);
 * fixed pairs leave the graph (their other edges are 0, so every optimum contains them);
 * with a *focus* (the bracket being paired), the weights split into a completion part
   ``completion(a, b) << shift`` shared by every edge and a bracket part on the focus edges only.
   The bracket part is maximised on the focus alone, and the players it leaves unpaired must
   then complete the round with the players below (checked on the small completion weights).
   That is an upper bound reached, so it is the optimum; otherwise the whole graph is solved.
+* the focus edges are narrowed once per bracket and then patched in place between solves
+  (:mod:`pairing.swiss.focus_graph`), instead of narrowing every edge for every solve.
 """
 
 from __future__ import annotations
@@ -23,13 +26,11 @@ from operator import itemgetter
 import networkx as nx
 import rustworkx as rx
 
+from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
+from pairing.swiss.focus_graph import FocusGraph
 from pairing.swiss.narrowing import Narrowing
 
 __all__ = ["Matcher", "compress", "max_weight_matching"]
-
-# rustworkx computes in i128 with doubled weights and dual sums: 125-bit weights were still
-# exact against networkx on random graphs, 126-bit ones overflowed. Keep a bit of margin.
-_RUSTWORKX_LIMIT = 1 << 124
 
 
 def compress(
@@ -137,6 +138,8 @@ class Matcher:
         self._completion: list[int] = []
         self._absorbable: dict[tuple[frozenset[int], tuple[int, ...]], dict[int, int] | None]
         self._absorbable = {}
+        self._graph: FocusGraph | None = None
+        self._pending: set[tuple[int, int]] = set()
         self.solves = 0
         self.skipped = 0
         self.whole = 0
@@ -164,11 +167,13 @@ class Matcher:
         self._low_bits = low_bits
         self._completion = [int(flag) for flag in not_bye_candidate]
         self._absorbable.clear()
+        self._graph = None
 
     def focus(self, vertices: list[int]) -> None:
         """Solve the bracket part on ``vertices`` only (see the module docstring)."""
         self._focus = list(vertices)
         self._absorbable.clear()
+        self._graph = None
 
     def finalize_pair(self, a: int, b: int, weight: int) -> None:
         """Fix a-b: their edge gets ``weight`` and every other edge of a or b becomes 0."""
@@ -181,6 +186,8 @@ class Matcher:
 
     def solve(self) -> list[int]:
         """A maximum-weight matching: each vertex's mate, or the vertex itself if unmatched."""
+        if self._graph is not None:
+            self._pending.update(self._changed)
         if self._solved and self._still_optimal():
             if self._changed:
                 self.skipped += 1
@@ -212,13 +219,21 @@ class Matcher:
         return list(mates)
 
     def _still_optimal(self) -> bool:
-        """Whether the changes since the last solve cannot beat the last matching."""
+        """Whether the changes since the last solve cannot beat the last matching.
+
+        Raising matched edges or lowering unmatched ones keeps it optimal. Unmatched edges
+        raised at one vertex ``v`` do too when ``v``'s matched edge rose at least as much: a
+        matching can hold only one edge at ``v``, and then not the matched one.
+        """
         mates = self._mates
-        raised = [(k, self._weights[k[0]][k[1]] - old) for k, old in self._changed.items()]
-        positive = [(k, d) for k, d in raised if d > 0]
-        for (a, b), d in raised:
-            if d < 0 and mates[a] == b:
-                return False
+        positive: list[tuple[tuple[int, int], int]] = []
+        for (a, b), old in self._changed.items():
+            change = self._weights[a][b] - old
+            if mates[a] == b:
+                if change < 0:
+                    return False
+            elif change > 0:
+                positive.append(((a, b), change))
         if not positive:
             return True
         common = set(positive[0][0])
@@ -240,6 +255,10 @@ class Matcher:
         rest = tuple(v for v in free if v not in in_focus)
         if not rest:
             return None
+        mates = self._graph_matching(focus)
+        if mates is not None:
+            tail = self._completion_of(focus, mates, rest)
+            return None if tail is None else mates | tail
         rows, shift, nc = self._weights, self._shift, self._completion
         spread = max(len(focus), 2).bit_length()
         limit = 1 << shift
@@ -269,6 +288,46 @@ class Matcher:
             assert mates is not None
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
+
+    def _graph_matching(self, focus: list[int]) -> dict[int, int] | None:
+        """The focus matching from the kept graph, patched or rebuilt; None to solve afresh."""
+        graph, pending = self._graph, self._pending
+        self._pending = set()
+        rows, nc = self._weights, self._completion
+        limit = 1 << self._shift
+        if graph is not None:
+            for v in graph.vertices:
+                if self._fixed[v] and graph.has(v):
+                    graph.remove_vertex(v)
+            for a, b in pending:
+                if not (graph.has(a) and graph.has(b)):
+                    continue
+                w = rows[a][b]
+                if w:
+                    w -= limit * (1 + nc[a] + nc[b])
+                    if not 0 <= w < limit:
+                        self._graph = None
+                        return None
+                if not graph.update((a, b), w):
+                    graph = None
+                    break
+            mates = None if graph is None else graph.solve()
+            if mates is not None:
+                return mates
+        edges: list[tuple[int, int, int]] = []
+        for i, a in enumerate(focus):
+            row, nc_a = rows[a], nc[a]
+            for b in focus[:i]:
+                w = row[b]
+                if w:
+                    w -= limit * (1 + nc_a + nc[b])
+                    if not 0 <= w < limit:
+                        self._graph = None
+                        return None
+                    edges.append((a, b, w))
+        graph = FocusGraph.build(focus, edges, self._low_bits)
+        self._graph = graph
+        return None if graph is None else graph.solve()
 
     def _completion_of(
         self, focus: list[int], mates: dict[int, int], rest: tuple[int, ...]
