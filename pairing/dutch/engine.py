@@ -92,6 +92,12 @@ def _colour_for(
     return invert(o.colour_preference) if p_lower else p.colour_preference
 
 
+def _unpairable() -> NoValidPairingError:
+    return NoValidPairingError(
+        "the players cannot all be paired while satisfying the absolute criteria"
+    )
+
+
 class _Pairing:
     """State of one round's computation: the matcher and the bracket being paired."""
 
@@ -124,9 +130,11 @@ class _Pairing:
         matcher = Matcher(n)
         top = score[0]
         odd = n % 2 == 1
-        for i in range(n):
-            for j in range(i):
-                if odd:
+        bye_score = 0
+        single = False
+        if odd:
+            for i in range(n):
+                for j in range(i):
                     w = 0
                     if ctx.compatible(order[i], order[j]):
                         w = (
@@ -139,17 +147,10 @@ class _Pairing:
                         w <<= ctx.size_bits
                         w |= score[i] >= top
                     matcher.set(i, j, w)
-                else:
-                    matcher.set(i, j, ctx.edge(order[j], order[i], False, False, 0, False))
-        mates = matcher.solve()
-        unmatched = [v for v in range(n) if mates[v] == v]
-        if len(unmatched) > 1:
-            raise NoValidPairingError(
-                "the players cannot all be paired while satisfying the absolute criteria"
-            )
-        bye_score = 0
-        single = False
-        if odd:
+            mates = matcher.solve()
+            unmatched = [v for v in range(n) if mates[v] == v]
+            if len(unmatched) > 1:
+                raise _unpairable()
             bye_score = score[unmatched[0]]
             for i in range(n):
                 for j in range(i):
@@ -170,11 +171,18 @@ class _Pairing:
             )
             for rank, games in enumerate(counts):
                 ctx.played_games_rank[games] = rank
+        else:
+            for i in range(n):
+                for j in range(i):
+                    matcher.set(i, j, ctx.edge(order[j], order[i], False, False, 0, False))
         matcher.set_completion(
             ctx.total_shift(),
             [not ctx.is_bye_candidate(p, bye_score) for p in order],
             ctx.tie_break_bits(),
         )
+        # With an even number of players the first question is only whether all can be paired.
+        if not odd and not matcher.completes():
+            raise _unpairable()
         return _Brackets(ctx, order, score, matcher, max_weight, bye_score, single).run()
 
 
@@ -211,7 +219,6 @@ class _Brackets:
             nxt += 1
         mdp_count = 0
         group_begin_vertex = 0
-        stable = matcher.solve()
         while len(vertices) > 1 or nxt < n:
             cur_end = len(vertices)  # nextScoreGroupBegin
             next_begin_vertex = group_begin_vertex + (cur_end - mdp_count)

@@ -218,6 +218,14 @@ class Matcher:
         self._mates = mates
         return list(mates)
 
+    def completes(self) -> bool:
+        """Whether the free players can all be paired but at most one bye candidate.
+
+        Needs :meth:`set_completion`; it is the completion part of :meth:`solve` alone.
+        """
+        free = tuple(v for v in range(self.size) if not self._fixed[v])
+        return self._completion_of([], {}, free) is not None
+
     def _still_optimal(self) -> bool:
         """Whether the changes since the last solve cannot beat the last matching.
 
@@ -239,6 +247,8 @@ class Matcher:
         common = set(positive[0][0])
         for (a, b), _ in positive[1:]:
             common &= {a, b}
+            if not common:
+                return False
         for v in common:
             mate = mates[v]
             if mate == v:
@@ -340,6 +350,9 @@ class Matcher:
     def _complete(self, left: frozenset[int], rest: tuple[int, ...]) -> dict[int, int] | None:
         """Pair ``rest`` and ``left`` (not among themselves) leaving at most one bye candidate."""
         rows, nc = self._weights, self._completion
+        quick = self._greedy_completion(left, rest)
+        if quick is not None:
+            return quick
         vertices = [*left, *rest]
         edges = [
             (a, b, 1 + nc[a] + nc[b])
@@ -350,3 +363,37 @@ class Matcher:
         mates = max_weight_matching(edges)
         unpaired = sum(1 + 2 * nc[v] for v in vertices if v not in mates)
         return mates if unpaired == self.size % 2 else None
+
+    def _greedy_completion(
+        self, left: frozenset[int], rest: tuple[int, ...]
+    ) -> dict[int, int] | None:
+        """A completion found greedily, or None (which proves nothing).
+
+        Any completion will do: every one is a maximum of the completion weights. The players
+        of ``left`` take the first free compatible player of ``rest``; then each player of
+        ``rest`` the next free compatible one after it (an earlier free one is incompatible,
+        or it would have taken this one).
+        """
+        rows, nc = self._weights, self._completion
+        mates: dict[int, int] = {}
+        for v in left:
+            row = rows[v]
+            for u in rest:
+                if row[u] and u not in mates:
+                    mates[v] = u
+                    mates[u] = v
+                    break
+        for i, v in enumerate(rest):
+            if v in mates:
+                continue
+            row = rows[v]
+            for j in range(i + 1, len(rest)):
+                u = rest[j]
+                if row[u] and u not in mates:
+                    mates[v] = u
+                    mates[u] = v
+                    break
+        unpaired = [v for v in (*left, *rest) if v not in mates]
+        if len(unpaired) != self.size % 2 or any(nc[v] for v in unpaired):
+            return None
+        return mates

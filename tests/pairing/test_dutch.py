@@ -61,3 +61,16 @@ def test_impossible_round_raises() -> None:
     )
     with pytest.raises(NoValidPairingError):
         pair(swiss)
+
+
+def test_round_that_a_greedy_completion_misses_is_still_paired() -> None:
+    # 3-4 forbidden: taking 1-2 first (as a greedy pass does) strands 3 and 4.
+    swiss = SwissInput(
+        players=tuple(SwissPlayer(number=n) for n in (1, 2, 3, 4)),
+        rounds_played=0,
+        total_rounds=3,
+        forbidden=(frozenset({3, 4}),),
+    )
+    result = pair(swiss)
+    assert result.pab is None
+    assert sorted(sorted(board) for board in result.boards) in ([[1, 3], [2, 4]], [[1, 4], [2, 3]])
