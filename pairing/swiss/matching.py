@@ -394,6 +394,34 @@ class Matcher:
                     mates[u] = v
                     break
         unpaired = [v for v in (*left, *rest) if v not in mates]
-        if len(unpaired) != self.size % 2 or any(nc[v] for v in unpaired):
+        while len(unpaired) > self.size % 2:
+            if not self._augment(unpaired, mates, left):
+                return None
+        if unpaired and nc[unpaired[0]]:
             return None
         return mates
+
+    def _augment(self, unpaired: list[int], mates: dict[int, int], left: frozenset[int]) -> bool:
+        """Pair two of ``unpaired`` through one pair x-y: u-x and y-v instead (False if none)."""
+        rows = self._weights
+        for i, u in enumerate(unpaired):
+            row_u = rows[u]
+            for v in unpaired[i + 1 :]:
+                if row_u[v] and not (u in left and v in left):
+                    mates[u], mates[v] = v, u
+                    unpaired.remove(u)
+                    unpaired.remove(v)
+                    return True
+                row_v = rows[v]
+                for x, y in mates.items():
+                    if (
+                        row_u[x]
+                        and row_v[y]
+                        and not (u in left and x in left)
+                        and not (v in left and y in left)
+                    ):
+                        mates[u], mates[x], mates[y], mates[v] = x, u, v, y
+                        unpaired.remove(u)
+                        unpaired.remove(v)
+                        return True
+        return False
