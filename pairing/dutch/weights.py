@@ -144,6 +144,17 @@ class RoundContext:
         """Eligible for the PAB and not above the score the PAB goes to."""
         return self.eligible_for_bye(p) and self.score[p.index] <= bye_score
 
+    def completion(self, a: PlayerState, b: PlayerState, bye_score: int) -> int:
+        """The top field of :meth:`edge` (0 if incompatible); outside every bracket the weight
+        is just this, shifted left by :meth:`total_shift`."""
+        if not self.compatible(a, b):
+            return 0
+        return (
+            1
+            + (not self.is_bye_candidate(a, bye_score))
+            + (not self.is_bye_candidate(b, bye_score))
+        )
+
     def edge(
         self,
         higher: PlayerState,
@@ -154,15 +165,11 @@ class RoundContext:
         single_downfloater_is_bye: bool,
     ) -> int:
         """Weight of pairing ``higher`` (earlier in the order) with ``lower``; 0 if forbidden."""
-        if not self.compatible(higher, lower):
+        w = self.completion(higher, lower, bye_score)
+        if not w:
             return 0
         b, g = self.size_bits, self.groups_shift
         s_high, s_low = self.score[higher.index], self.score[lower.index]
-        w = (
-            1
-            + (not self.is_bye_candidate(higher, bye_score))
-            + (not self.is_bye_candidate(lower, bye_score))
-        )
         w = (w << b) | in_current
         w <<= g
         if in_current:

@@ -152,8 +152,8 @@ class Matcher:
         """Set the weight of edge a-b (0 removes it)."""
         old = self._weights[a][b]
         if old != weight:
-            key = (a, b) if a < b else (b, a)
-            self._changed.setdefault(key, old)
+            if self._solved:  # before the first solve there is nothing to compare with
+                self._changed.setdefault((a, b) if a < b else (b, a), old)
             self._weights[a][b] = weight
             self._weights[b][a] = weight
 
