@@ -57,6 +57,9 @@ class RoundContext:
         self._eligible = [
             not any(not r.played and r.points >= self.win for r in p.rounds) for p in self.players
         ]
+        # Read for every pair of players: computed once.
+        self._absolute = [p.absolute_preference for p in self.players]
+        self._not_candidate: dict[int, list[bool]] = {}
 
     def eligible_for_bye(self, p: PlayerState) -> bool:
         """C2: no PAB for a player who already scored a win's points without playing."""
@@ -66,7 +69,7 @@ class RoundContext:
         """C1 (no rematch, no prohibited pair) and C3 (absolute colour preferences)."""
         if b.index in self.forbidden[a.index]:
             return False
-        if not a.absolute_preference or not b.absolute_preference:
+        if not self._absolute[a.index] or not self._absolute[b.index]:
             return True
         if a.colour_preference is not b.colour_preference:
             return True
@@ -149,11 +152,11 @@ class RoundContext:
         is just this, shifted left by :meth:`total_shift`."""
         if not self.compatible(a, b):
             return 0
-        return (
-            1
-            + (not self.is_bye_candidate(a, bye_score))
-            + (not self.is_bye_candidate(b, bye_score))
-        )
+        not_candidate = self._not_candidate.get(bye_score)
+        if not_candidate is None:
+            not_candidate = [not self.is_bye_candidate(p, bye_score) for p in self.players]
+            self._not_candidate[bye_score] = not_candidate
+        return 1 + not_candidate[a.index] + not_candidate[b.index]
 
     def edge(
         self,

@@ -188,11 +188,13 @@ class Matcher:
         """A maximum-weight matching: each vertex's mate, or the vertex itself if unmatched."""
         if self._graph is not None:
             self._pending.update(self._changed)
-        if self._solved and self._still_optimal():
+        kept = self._still_optimal() if self._solved else None
+        if kept is not None:
             if self._changed:
                 self.skipped += 1
             self._changed.clear()
-            return list(self._mates)
+            self._mates = kept
+            return list(kept)
         self._changed.clear()
         self._solved = True
         self.solves += 1
@@ -226,38 +228,61 @@ class Matcher:
         free = tuple(v for v in range(self.size) if not self._fixed[v])
         return self._completion_of([], {}, free) is not None
 
-    def _still_optimal(self) -> bool:
-        """Whether the changes since the last solve cannot beat the last matching.
+    def _still_optimal(self) -> list[int] | None:
+        """A matching the changes since the last solve provably leave optimal, or None.
 
-        Raising matched edges or lowering unmatched ones keeps it optimal. Unmatched edges
-        raised at one vertex ``v`` do too when ``v``'s matched edge rose at least as much: a
-        matching can hold only one edge at ``v``, and then not the matched one.
+        Raising matched edges or lowering unmatched ones keeps the last matching optimal.
+        Unmatched edges raised at one vertex ``v`` (by at most ``top``) do too when ``v``'s
+        matched edge rose by ``top``: a matching holds only one edge at ``v``. Otherwise one
+        swap may do: ``v`` takes ``o`` over a raised edge (rise ``top``) and their old mates
+        ``m`` and ``x`` pair up, when ``w0(v,o) + w(m,x) >= w0(v,m) + w(o,x)`` (``w0`` the
+        weights at the last solve). Any matching gains at most ``top`` at ``v`` plus the rises of
+        matched edges, and that swapped matching gains at least as much over the last optimum.
         """
-        mates = self._mates
+        mates, rows, changed = self._mates, self._weights, self._changed
         positive: list[tuple[tuple[int, int], int]] = []
-        for (a, b), old in self._changed.items():
-            change = self._weights[a][b] - old
+        for (a, b), old in changed.items():
+            change = rows[a][b] - old
             if mates[a] == b:
                 if change < 0:
-                    return False
+                    return None
             elif change > 0:
                 positive.append(((a, b), change))
         if not positive:
-            return True
+            return mates
         common = set(positive[0][0])
         for (a, b), _ in positive[1:]:
             common &= {a, b}
             if not common:
-                return False
+                return None
+        top = max(d for _, d in positive)
+
+        def before(a: int, b: int) -> int:
+            return changed.get((a, b) if a < b else (b, a), rows[a][b])
+
         for v in common:
-            mate = mates[v]
-            if mate == v:
-                continue
-            key = (v, mate) if v < mate else (mate, v)
-            own = self._weights[v][mate] - self._changed.get(key, self._weights[v][mate])
-            if all(own >= d for _, d in positive):
-                return True
-        return False
+            m = mates[v]
+            if m != v and rows[v][m] - before(v, m) >= top:
+                return mates
+            for (a, b), rise in positive:
+                o = b if a == v else a
+                x = mates[o]
+                if rise != top or x == v:
+                    continue
+                paired_mx = m != v and x != o
+                if paired_mx and not rows[m][x]:
+                    continue
+                gain = before(v, o) + (rows[m][x] if paired_mx else 0)
+                loss = (before(v, m) if m != v else 0) + (rows[o][x] if x != o else 0)
+                if gain >= loss:
+                    swapped = list(mates)
+                    swapped[v], swapped[o] = o, v
+                    if m != v:
+                        swapped[m] = x if paired_mx else m
+                    if x != o:
+                        swapped[x] = m if paired_mx else x
+                    return swapped
+        return None
 
     def _solve_focused(self, free: list[int]) -> dict[int, int] | None:
         focus = [v for v in self._focus if not self._fixed[v]]
@@ -309,8 +334,9 @@ class Matcher:
             for v in graph.vertices:
                 if self._fixed[v] and graph.has(v):
                     graph.remove_vertex(v)
+            fixed = self._fixed
             for a, b in pending:
-                if not (graph.has(a) and graph.has(b)):
+                if fixed[a] or fixed[b] or not (graph.has(a) and graph.has(b)):
                     continue
                 w = rows[a][b]
                 if w:
