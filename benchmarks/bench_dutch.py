@@ -1,32 +1,40 @@
-"""Dutch pairing speed on chess/perf: round 6 of 100 (and 500, 1000) players (pairing.md 2.7).
+"""Dutch pairing speed on chess/perf (pairing.md 2.7): round 6 at 100, 500 and 1000 players,
+round 5 at 2000 players.
 
-``run()`` returns wall seconds, matcher solves and peak RSS per input.
-``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100,500,1000``) chooses the inputs.
-Measured on the shared 2-vCPU machine: 100 players 0.06 s, 500 players 2.4 s, 1000 players 20.6 s
-(516 matcher solves; about 6 s of it in rustworkx's matching itself).
+``run()`` pairs each input in its own process, so that each peak RSS is that input's own, and
+returns wall seconds, matcher solves (real and proved unnecessary), peak RSS and a SHA-256 of
+the pairing (boards, colours, PAB) per input; equal digests across runs mean equal pairings.
+``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100,500,1000,2000``) chooses the
+inputs. Targets (issue 6): 500 players <= 1 s, 1000 players <= 10 s. The reference engine
+(bbpPairings v6) needs about 0.02 s, 4.5 s, 40 s and 330 s of CPU for the four inputs.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
-
-from ingest.trf import parse_trf
-from pairing.dutch import pair
-from pairing.swiss.from_trf import swiss_input_from_trf
-from pairing.swiss.matching import Matcher
 
 PERF = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "chess" / "perf"
 INPUTS = {
     100: "input_p0100_pair_r06_bbpgen.trf",
     500: "input_p0500_pair_r06_bbpgen.trf",
     1000: "perf_dutchsim_p1000_r05.trf",
+    2000: "perf_dutchsim_p2000_r04_pair_r05.trf",
 }
 
 
-def _one(path: Path) -> dict[str, float | int]:
+def _one(path: Path) -> dict[str, object]:
+    from ingest.trf import parse_trf
+    from pairing.dutch import pair
+    from pairing.swiss.from_trf import swiss_input_from_trf
+    from pairing.swiss.matching import Matcher
+
     matchers: list[Matcher] = []
     original = Matcher.__init__
 
@@ -42,6 +50,7 @@ def _one(path: Path) -> dict[str, float | int]:
     finally:
         Matcher.__init__ = original  # type: ignore[method-assign]
     seconds = time.perf_counter() - start
+    pairing = json.dumps([list(result.boards), result.pab]).encode()
     return {
         "players": len(swiss.players),
         "round": swiss.round_to_pair,
@@ -50,20 +59,35 @@ def _one(path: Path) -> dict[str, float | int]:
         "solves": sum(m.solves for m in matchers),
         "solves_skipped": sum(m.skipped for m in matchers),
         "solves_whole_graph": sum(m.whole for m in matchers),
-        "peak_rss_mb_so_far": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "pairing_sha256": hashlib.sha256(pairing).hexdigest(),
     }
 
 
 def run() -> dict[str, object]:
-    """Figures per input size, plus the process's peak RSS."""
-    sizes = [int(s) for s in os.environ.get("ARBITER_BENCH_DUTCH_SIZES", "100,500,1000").split(",")]
+    """Figures per input size, each measured in a fresh process."""
+    sizes = [
+        int(s) for s in os.environ.get("ARBITER_BENCH_DUTCH_SIZES", "100,500,1000,2000").split(",")
+    ]
     figures: dict[str, object] = {}
     for size in sizes:
         path = PERF / INPUTS[size]
-        figures[f"p{size}"] = _one(path) if path.exists() else "input absent"
-    figures["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        if not path.exists():
+            figures[f"p{size}"] = "input absent"
+            continue
+        print(f"   pairing {path.name} ...", file=sys.stderr, flush=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks.bench_dutch", str(path)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        figures[f"p{size}"] = json.loads(done.stdout)
     return figures
 
 
 if __name__ == "__main__":
-    print(run())
+    if len(sys.argv) == 2:
+        print(json.dumps(_one(Path(sys.argv[1]))))
+    else:
+        print(run())

@@ -103,10 +103,10 @@ class FocusGraph:
         split = max(low_bits, 1)
         while True:
             lows: dict[Key, int] = {}
+            mask = (1 << split) - 1
             for a, b, w in edges:
-                low = _signed_low(w, split)
-                if low:
-                    lows[(a, b) if a < b else (b, a)] = abs(low)
+                if w & mask:
+                    lows[(a, b) if a < b else (b, a)] = abs(_signed_low(w, split))
             if 2 * _cover_bound(lows) < 1 << split:
                 break
             split += 1

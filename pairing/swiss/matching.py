@@ -9,7 +9,7 @@ Four things keep the re-solves cheap without changing the optimum:
 * a re-solve is skipped when the weight changes since the last one provably keep the last
   matching optimal (matched edges raised, unmatched ones lowered, or raised only at one vertex
   whose matched edge rose most);
-* fixed pairs leave the graph (their other edges are 0, so every optimum contains them);
+* fixed pairs leave the graph (no later solve or proof reads their edges);
 * with a *focus* (the bracket being paired), the weights split into a completion part
   ``completion(a, b) << shift`` shared by every edge and a bracket part on the focus edges only.
   The bracket part is maximised on the focus alone, and the players it leaves unpaired must
@@ -176,12 +176,11 @@ class Matcher:
         self._graph = None
 
     def finalize_pair(self, a: int, b: int, weight: int) -> None:
-        """Fix a-b: their edge gets ``weight`` and every other edge of a or b becomes 0."""
-        for v in range(self.size):
-            if v != a:
-                self.set(a, v, weight if v == b else 0)
-            if v != b:
-                self.set(b, v, weight if v == a else 0)
+        """Fix a-b with edge weight ``weight``: every later solve keeps them paired.
+
+        Fixed players leave the graph: no solve or proof reads their other edges again.
+        """
+        self.set(a, b, weight)
         self._fixed[a] = self._fixed[b] = True
 
     def solve(self) -> list[int]:
@@ -239,22 +238,23 @@ class Matcher:
         weights at the last solve). Any matching gains at most ``top`` at ``v`` plus the rises of
         matched edges, and that swapped matching gains at least as much over the last optimum.
         """
-        mates, rows, changed = self._mates, self._weights, self._changed
+        mates, rows, changed, fixed = self._mates, self._weights, self._changed, self._fixed
         positive: list[tuple[tuple[int, int], int]] = []
+        common: set[int] | None = None
         for (a, b), old in changed.items():
+            if fixed[a] or fixed[b]:
+                continue
             change = rows[a][b] - old
             if mates[a] == b:
                 if change < 0:
                     return None
             elif change > 0:
                 positive.append(((a, b), change))
-        if not positive:
+                common = {a, b} if common is None else common & {a, b}
+                if not common:
+                    return None
+        if common is None:
             return mates
-        common = set(positive[0][0])
-        for (a, b), _ in positive[1:]:
-            common &= {a, b}
-            if not common:
-                return None
         top = max(d for _, d in positive)
 
         def before(a: int, b: int) -> int:
