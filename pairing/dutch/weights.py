@@ -105,6 +105,15 @@ class RoundContext:
             shift += 2 * b + 2 * g
         return shift + self.tie_break_bits()
 
+    def _tail_bits(self) -> int:
+        """Width of the colour, float and tie-break fields, below the PAB field of C9."""
+        backs = min(self.rounds_played, 2)
+        return (
+            4 * self.size_bits
+            + backs * 2 * (self.size_bits + self.groups_shift)
+            + (self.tie_break_bits())
+        )
+
     def tie_break_bits(self) -> int:
         """Width of the low room the engine's generation-order tie-breaks use."""
         return 3 * self.size_bits + 1
@@ -187,6 +196,9 @@ class RoundContext:
                 w |= self.played_games_rank[higher.played_games]
             if s_low == bye_score:
                 w += self.played_games_rank[lower.played_games]
+        if not in_current:
+            # Colour and float fields count in the current bracket only: all zero here.
+            return w << self._tail_bits()
         w = self._colour_bits(w, lower, higher, in_current)
         for back in (1, 2):
             if self.rounds_played < back:
