@@ -122,12 +122,10 @@ class RoundContext:
         """An upper bound on every edge weight, with two spare bits (finalised pairs use it)."""
         return (1 << (self.total_shift() + 2)) - 1
 
-    def _colour_bits(self, weight: int, p: PlayerState, o: PlayerState, mask: bool) -> int:
+    def _colour_bits(self, weight: int, p: PlayerState, o: PlayerState) -> int:
         b = self.size_bits
         same = p.colour_preference is o.colour_preference
-        weight = (weight << b) | (
-            mask and (not p.absolute_imbalance or not o.absolute_imbalance or not same)
-        )
+        weight = (weight << b) | (not p.absolute_imbalance or not o.absolute_imbalance or not same)
         if p.colour_imbalance == o.colour_imbalance:
             repeat_ok = (
                 p.repeated_colour is Colour.NONE or p.repeated_colour is not o.repeated_colour
@@ -136,20 +134,16 @@ class RoundContext:
             wider = o if p.colour_imbalance > o.colour_imbalance else p
             repeat_ok = wider.repeated_colour is not invert(p.colour_preference)
         weight = (weight << b) | (
-            mask
-            and (not p.absolute_preference or not o.absolute_preference or not same or repeat_ok)
+            not p.absolute_preference or not o.absolute_preference or not same or repeat_ok
         )
-        weight = (weight << b) | (
-            mask and colour_preferences_compatible(p.colour_preference, o.colour_preference)
+        weight = (weight << b) | colour_preferences_compatible(
+            p.colour_preference, o.colour_preference
         )
         return (weight << b) | (
-            mask
-            and (
-                (not p.strong_preference and not p.absolute_preference)
-                or (not o.strong_preference and not o.absolute_preference)
-                or (p.absolute_preference and o.absolute_preference)
-                or not same
-            )
+            (not p.strong_preference and not p.absolute_preference)
+            or (not o.strong_preference and not o.absolute_preference)
+            or (p.absolute_preference and o.absolute_preference)
+            or not same
         )
 
     def is_bye_candidate(self, p: PlayerState, bye_score: int) -> bool:
@@ -199,25 +193,22 @@ class RoundContext:
         if not in_current:
             # Colour and float fields count in the current bracket only: all zero here.
             return w << self._tail_bits()
-        w = self._colour_bits(w, lower, higher, in_current)
+        w = self._colour_bits(w, lower, higher)
         for back in (1, 2):
             if self.rounds_played < back:
                 continue
             w <<= b
-            if in_current:
-                w |= self.float_of(lower, back) is Float.DOWN
-                w += s_high <= s_low and self.float_of(higher, back) is Float.DOWN
+            w |= self.float_of(lower, back) is Float.DOWN
+            w += s_high <= s_low and self.float_of(higher, back) is Float.DOWN
             w <<= b
-            if in_current:
-                w |= not (s_high > s_low and self.float_of(lower, back) is Float.UP)
+            w |= not (s_high > s_low and self.float_of(lower, back) is Float.UP)
         for back in (1, 2):
             if self.rounds_played < back:
                 continue
             w <<= g
-            if in_current:
-                w += int(self.float_of(lower, back) is Float.DOWN) << self.group_shift[s_low]
-                w += int(self.float_of(higher, back) is Float.DOWN) << self.group_shift[s_high]
+            w += int(self.float_of(lower, back) is Float.DOWN) << self.group_shift[s_low]
+            w += int(self.float_of(higher, back) is Float.DOWN) << self.group_shift[s_high]
             w <<= g
-            if in_current and not (self.float_of(lower, back) is Float.UP and s_high > s_low):
+            if not (self.float_of(lower, back) is Float.UP and s_high > s_low):
                 w |= 1 << self.group_shift[s_high]
         return w << self.tie_break_bits()
