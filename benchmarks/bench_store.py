@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from events.domain import Board, Outcome
+from events.domain import Board, Game, Outcome, System
 from events.duckdb_store import DuckDBStore
 from events.schema import (
     EventBase,
@@ -61,7 +61,11 @@ def big_tournament(players: int = 1200, rounds: int = 23, seed: int = 1) -> list
     rng = random.Random(seed)
     events: list[EventBase] = [
         TournamentCreated(
-            tournament_id="big", name="Big Open", game="chess", system="dutch", rounds=rounds
+            tournament_id="big",
+            name="Big Open",
+            game=Game.CHESS,
+            system=System.DUTCH,
+            rounds=rounds,
         )
     ]
     events += [
@@ -102,11 +106,11 @@ def replay(tmp: Path) -> dict[str, float]:
     }
 
 
-def command_latency(tmp: Path, repeats: int = 30) -> dict[str, float]:
+def command_latency(tmp: Path, repeats: int = 30) -> dict[str, float | str]:
     path = tmp / "latency.duckdb"
     with DuckDBStore(path) as store:
         tid = commands.create_tournament(
-            store, name="Latency", game="chess", system="roundrobin", rounds=5
+            store, name="Latency", game=Game.CHESS, system=System.ROUNDROBIN, rounds=5
         )
         for i in range(6):
             commands.add_player(store, tid, name=f"P{i}", rating=2000 - i)
