@@ -178,9 +178,15 @@ class Matcher:
     def finalize_pair(self, a: int, b: int, weight: int) -> None:
         """Fix a-b with edge weight ``weight``: every later solve keeps them paired.
 
-        Fixed players leave the graph: no solve or proof reads their other edges again.
+        Fixed players leave the graph: no solve or proof reads their other edges again, so
+        they are cleared without change tracking, only to free their weights.
         """
-        self.set(a, b, weight)
+        rows = self._weights
+        rows[a] = [0] * self.size
+        rows[b] = [0] * self.size
+        for row in rows:
+            row[a] = row[b] = 0
+        rows[a][b] = rows[b][a] = weight
         self._fixed[a] = self._fixed[b] = True
 
     def solve(self) -> list[int]:
