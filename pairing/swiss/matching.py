@@ -32,6 +32,10 @@ from pairing.swiss.narrowing import Narrowing
 
 __all__ = ["Matcher", "compress", "max_weight_matching"]
 
+# A greedy completion that strands more players than this goes to the exact matching: each
+# repair scans every pair, so many of them would cost more than that matching.
+_REPAIRS = 8
+
 
 def compress(
     edges: list[tuple[int, int, int]], low_bits: int = 0, tight: bool = False
@@ -426,6 +430,8 @@ class Matcher:
                     mates[u] = v
                     break
         unpaired = [v for v in (*left, *rest) if v not in mates]
+        if len(unpaired) > _REPAIRS:
+            return None
         while len(unpaired) > self.size % 2:
             if not self._augment(unpaired, mates, left):
                 return None
