@@ -86,6 +86,8 @@ def run() -> dict[str, object]:
             text=True,
         )
         figures[f"p{size}"] = json.loads(done.stdout)
+    figures["targets"] = {"p500_wall_seconds": "<= 1", "p1000_wall_seconds": "<= 10"}
+    figures["reference_cpu_seconds"] = {"p100": 0.02, "p500": 4.5, "p1000": 40, "p2000": 330}
     return figures
 
 
