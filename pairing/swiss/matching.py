@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-import networkx as nx
 import rustworkx as rx
 
 from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
@@ -103,6 +102,8 @@ def _matching(
         return None
     if spread:
         edges = [(a, b, (w << spread) + 1) for a, b, w in edges]
+    import networkx as nx  # the last resort only: not worth its import time up front
+
     graph_nx = nx.Graph()
     graph_nx.add_weighted_edges_from(edges)
     for a, b in nx.max_weight_matching(graph_nx):
