@@ -1,0 +1,77 @@
+"""The matcher's shortcuts never change a pairing.
+
+The skip proofs, the kept focus graphs and the greedy completions only avoid work. Rounds of
+the Dutch and Burstein reference corpora, perturbed with random absences and forbidden pairs
+(some of them cannot be paired at all), are paired with the shortcuts and with plain
+whole-graph matchings, and must come out the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ingest.trf import parse_trf
+from pairing import burstein, dutch
+from pairing.swiss import matching
+from pairing.swiss.from_trf import swiss_input_from_trf
+from pairing.swiss.model import SwissInput, SwissRound
+from projections.exports.trf import cut_before_round
+from tests.conftest import TESTDATA, require_testdata
+from tests.pairing.test_dutch_corpus import _initial_colour
+
+CASES = 40
+MAX_PLAYERS = 40
+
+Engine = Callable[[SwissInput], SwissRound]
+
+
+def _files() -> list[Path]:
+    found = []
+    for system in ("dutch", "burstein"):
+        for path in sorted((TESTDATA / "chess" / system).glob("*.trf")):
+            if int(path.stem.split("_p")[1][:3]) <= MAX_PLAYERS:
+                found.append(path)
+    return found
+
+
+def _case(seed: int) -> tuple[SwissInput, Engine]:
+    rng = random.Random(seed)
+    path = rng.choice(_files())
+    trf = parse_trf(path)
+    total = max(len(p.rounds) for p in trf.players)
+    k = rng.randint(1, total)
+    swiss = swiss_input_from_trf(cut_before_round(trf, k, total, _initial_colour(trf, total)))
+    numbers = [p.number for p in swiss.players]
+    absent = frozenset(rng.sample(numbers, rng.randint(0, len(numbers) // 6)))
+    extra = tuple(
+        frozenset(rng.sample(numbers, 2)) for _ in range(rng.randint(0, 2 * len(numbers)))
+    )
+    if rng.random() < 0.2:  # one player nobody may meet: often no valid pairing
+        lonely = rng.choice(numbers)
+        extra += tuple(frozenset({lonely, n}) for n in numbers if n != lonely)
+    swiss = swiss.model_copy(update={"absent": absent, "forbidden": swiss.forbidden + extra})
+    return swiss, burstein.pair if path.parent.name == "burstein" else dutch.pair
+
+
+def _outcome(engine: Engine, swiss: SwissInput) -> object:
+    try:
+        result = engine(swiss)
+    except dutch.NoValidPairingError:
+        return "no valid pairing"
+    return sorted(result.boards), result.pab
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("seed", range(CASES))
+def test_same_pairing_with_and_without_shortcuts(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_testdata("chess", "dutch")
+    swiss, engine = _case(seed)
+    fast = _outcome(engine, swiss)
+    monkeypatch.setattr(matching, "SHORTCUTS", False)
+    assert _outcome(engine, swiss) == fast
