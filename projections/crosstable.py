@@ -175,15 +175,18 @@ def header(table: Crosstable) -> list[str]:
     ]
 
 
-def as_rows(table: Crosstable) -> list[list[str]]:
-    """Header and one list of text cells per row (for text tables and CSV)."""
+def as_rows(table: Crosstable, titles: bool = False) -> list[list[str]]:
+    """Header and one list of text cells per row (for text tables, CSV and the HTML page).
+
+    With `titles` the name cell carries the player's title in front (`GM Name`).
+    """
     out = [header(table)]
     for r in table.rows:
         out.append(
             [
                 str(r.number),
                 str(r.rank),
-                r.name,
+                " ".join(x for x in (r.title, r.name) if x) if titles else r.name,
                 "" if r.rating is None else str(r.rating),
                 r.federation or r.club or "",
                 *(c.text for c in r.cells),

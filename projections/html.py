@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from projections.crosstable import Crosstable, format_value
+from projections.crosstable import Crosstable, as_rows, format_value
 from projections.standings import StandingRow
 
 _CSS = """
@@ -70,27 +70,5 @@ def standings_html(title: str, rows: Sequence[StandingRow]) -> str:
 
 def crosstable_html(table: Crosstable) -> str:
     """A crosstable page; opponents are the row numbers of the table."""
-    head = [
-        "No",
-        "Rank",
-        "Name",
-        "Rtg",
-        "Fed/Club",
-        *(f"R{i}" for i in range(1, table.rounds + 1)),
-        "Pts",
-        *table.tiebreaks,
-    ]
-    body = [
-        [
-            str(r.number),
-            str(r.rank),
-            " ".join(x for x in (r.title, r.name) if x),
-            "" if r.rating is None else str(r.rating),
-            r.federation or r.club or "",
-            *(c.text for c in r.cells),
-            format_value(r.points),
-            *(format_value(r.tiebreaks.get(c)) for c in table.tiebreaks),
-        ]
-        for r in table.rows
-    ]
+    head, *body = as_rows(table, titles=True)
     return _page(table.title, head, body, name_col=2)
