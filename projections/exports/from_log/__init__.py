@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from events.store import RecordedEvent
 from ingest.detect import FileFormat
-from projections.exports.elo import render_elo, write_elo
+from projections.exports.elo import write_elo
 from projections.exports.from_log.elo import elo_from_log
 from projections.exports.from_log.go import h9_from_log, tou_from_log
 from projections.exports.from_log.opengotha import opengotha_from_log
@@ -29,11 +29,10 @@ def export_tournament(events: Sequence[RecordedEvent], fmt: FileFormat) -> bytes
     """The encoded file of a tournament stream in ``fmt``."""
     match fmt:
         case FileFormat.ELO:
-            # Plain ASCII as the WOF asks, unless that would lose letters (names in kana or
-            # with accents): the archive itself holds UTF-8 files, and Papp reads them.
-            elo = elo_from_log(events)
-            text = render_elo(elo)
-            return write_elo(elo, ascii_only=text.isascii())
+            # UTF-8: plain ASCII as the WOF asks whenever the text is ASCII, and no letters
+            # lost otherwise (names in kana or with accents); the archive itself holds UTF-8
+            # files, and Papp reads them.
+            return write_elo(elo_from_log(events), ascii_only=False)
         case FileFormat.H9:
             return write_h9(h9_from_log(events))
         case FileFormat.TOU:
