@@ -46,16 +46,7 @@ def bucholz(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
 
 def net_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
     """Σ of own minus opponent's score per match; a win against the phantom counts its score."""
-    out: Values = {}
-    for pid, pr in ctx.players.items():
-        total = 0.0
-        for v in pr.rounds:
-            if v.kind is RoundKind.PAB:
-                total += ctx.options.carrom.phantom_score
-            elif v.scores is not None:
-                total += v.scores[0] - v.scores[1]
-        out[pid] = total
-    return out
+    return _own_scores(ctx, ctx.options.carrom.phantom_score, net=True)
 
 
 def total_score(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
@@ -68,7 +59,8 @@ def disc_count(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
     return _own_scores(ctx, BQ_UNPLAYED_DISCS)
 
 
-def _own_scores(ctx: TiebreakContext, bye_score: float) -> Values:
+def _own_scores(ctx: TiebreakContext, bye_score: float, net: bool = False) -> Values:
+    """Σ of own board scores (less the opponent's with `net`); a PAB counts `bye_score`."""
     out: Values = {}
     for pid, pr in ctx.players.items():
         total = 0.0
@@ -76,7 +68,7 @@ def _own_scores(ctx: TiebreakContext, bye_score: float) -> Values:
             if v.kind is RoundKind.PAB:
                 total += bye_score
             elif v.scores is not None:
-                total += v.scores[0]
+                total += v.scores[0] - v.scores[1] if net else v.scores[0]
         out[pid] = total
     return out
 
