@@ -291,6 +291,15 @@ _METHODS: Mapping[Method, Callable[[MethodInput], MethodOutput]] = {
 }
 
 
+def _game(request: RunRequest) -> GameKind | None:
+    """The game a request rates: its own, else the method's default."""
+    return request.game if request.game is not None else DEFAULT_GAME[request.method]
+
+
+def _only(games: pl.DataFrame, game: GameKind | None) -> pl.DataFrame:
+    return games if game is None else games.filter(pl.col("game") == game.value)
+
+
 def _compute(request: RunRequest, data: MethodInput) -> MethodOutput:
     # Multi-threaded BLAS makes the fits' small dot products 15-30x slower on a shared
     # machine (ratings.md §1.6); one thread is also what makes the sums reproducible.
@@ -525,14 +534,14 @@ def _parquet(frame: pl.DataFrame, metadata: dict[str, str], folder: Path) -> byt
 
 
 def _histories(
-    store: Store, method: Method, as_of: dt.date, current: pl.DataFrame
+    earlier: list[tuple[Publication, pl.DataFrame | None]], as_of: dt.date, current: pl.DataFrame
 ) -> tuple[dict[str, list[HistoryPoint]], list[str]]:
-    """Every listed player's rating in the earlier published lists and in this one."""
+    """Every listed player's rating in the earlier published lists (as read back, None when
+    unreadable) and in this one."""
     notes: list[str] = []
     points: dict[str, list[HistoryPoint]] = {}
     lists: list[tuple[dt.date, pl.DataFrame | None, Publication | None]] = [
-        (p.as_of, read_published(p), p)
-        for p in _latest_per_date(publications(store, method), as_of)
+        (p.as_of, frame, p) for p, frame in earlier
     ]
     lists.append((as_of, current, None))
     wanted = set(current.get_column("player_id").to_list())
@@ -560,17 +569,15 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
             f"method {request.method.value} is not available yet (available: {available})"
         )
     games, players, position = _tables(store, cache, request.at_position)
-    game = request.game if request.game is not None else DEFAULT_GAME[request.method]
-    if game is not None:
-        games = games.filter(pl.col("game") == game.value)
+    game = _game(request)
+    games = _only(games, game)
     computed = _compute(request, MethodInput(games, players, request))
     listing = _shape(computed.listing, players)
 
     pubs = publications(store, request.method)
-    earlier = _latest_per_date(pubs, request.as_of)
-    previous = earlier[-1] if earlier else None
+    earlier = [(p, read_published(p)) for p in _latest_per_date(pubs, request.as_of)]
+    previous, previous_list = earlier[-1] if earlier else (None, None)
     notes: list[str] = []
-    previous_list = read_published(previous) if previous is not None else None
     if previous is not None and previous_list is None:
         previous_list = _reproduce(store, request, previous)
         notes.append(f"previous list ({previous.as_of}) recomputed from the log")
@@ -588,7 +595,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         "content_sha256": digest,
         "parameters": json.dumps(computed.parameters, sort_keys=True),
     }
-    histories, chart_notes = _histories(store, request.method, request.as_of, listing)
+    histories, chart_notes = _histories(earlier, request.as_of, listing)
     notes += chart_notes
     write_folder_atomic(
         out / "charts",
@@ -636,9 +643,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
 
 def _reproduce(store: Store, request: RunRequest, pub: Publication) -> pl.DataFrame:
     games, players, _ = _tables(store, GamesCache(), pub.as_of_position)
-    game = request.game if request.game is not None else DEFAULT_GAME[request.method]
-    if game is not None:
-        games = games.filter(pl.col("game") == game.value)
+    games = _only(games, _game(request))
     again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
     return _shape(_compute(again, MethodInput(games, players, again)).listing, players)
 
