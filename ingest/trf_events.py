@@ -83,6 +83,16 @@ _XXS_FIELDS = {
     "FL": "forfeit_loss",
 }
 
+# bbpPairings scoring names (``TrfFile.scoring``) → Scoring fields; ``X`` has none.
+_DECLARED_FIELDS = {
+    "W": "win",
+    "D": "draw",
+    "L": "loss",
+    "Z": "zero_bye",
+    "F": "forfeit_loss",
+    "U": "pairing_bye",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class _Game:
@@ -98,20 +108,11 @@ def trf_scoring(trf: TrfFile) -> Scoring:
     TRF-2026 `W` also values forfeit wins and full-point byes, `D` half-point byes, `A`
     zero-point byes and forfeit losses, `P` the pairing-allocated bye (default `W`).
     """
-    declared = trf.scoring  # bbpPairings names: W D L Z F(forfeit loss) U(PAB) X
-    fields: dict[str, float] = {}
-    if "W" in declared:
-        fields["win"] = float(declared["W"])
-    if "D" in declared:
-        fields["draw"] = float(declared["D"])
-    if "L" in declared:
-        fields["loss"] = float(declared["L"])
-    if "Z" in declared:
-        fields["zero_bye"] = float(declared["Z"])
-    if "F" in declared:
-        fields["forfeit_loss"] = float(declared["F"])
-    if "U" in declared:
-        fields["pairing_bye"] = float(declared["U"])
+    fields = {
+        _DECLARED_FIELDS[code]: float(value)
+        for code, value in trf.scoring.items()
+        if code in _DECLARED_FIELDS
+    }
     for record in trf.records:
         if isinstance(record, XxsRecord):
             for code, value in record.values:
