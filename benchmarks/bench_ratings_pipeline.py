@@ -1,10 +1,9 @@
 """The rating-list pipeline on the whole WOF archive: ingest, project the games table, run WOF.
 
-Steps, each timed: ingest the 7,938 .ELO files into a fresh DuckDB store (the ingest job, or
-the .ELO converter and a bulk append when the job is absent), rebuild the games table, a no-op
-incremental sync, an incremental sync after one more tournament, then the WOF list end to end
-(files, diff, charts, publication) twice. Peak RSS is the process's high-water mark after each
-step.
+Steps, each timed: ingest the 7,938 .ELO files into a fresh DuckDB store (the ingest job),
+rebuild the games table, a no-op incremental sync, an incremental sync after one more
+tournament, then the WOF list end to end (files, diff, charts, publication) twice. Peak RSS is
+the process's high-water mark after each step.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from events.store import NewEvent, Store, bulk_frame
+from events.store import NewEvent, Store
 
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "othello" / "elo"
 
@@ -35,29 +34,10 @@ def _peak_mb() -> float:
 
 
 def _ingest(store: Store, files: list[Path]) -> tuple[str, int]:
-    try:
-        from pipelines.ingest_job import ingest
-    except ImportError:
-        pass
-    else:
-        report = ingest(store, files)
-        return "pipelines.ingest_job", int(report.summary()["games"])
-    import polars as pl
+    from pipelines.ingest_job import ingest
 
-    from ingest.elo import parse_elo
-    from ingest.events_elo import elo_to_events
-
-    frames, games = [], 0
-    for i, path in enumerate(files):
-        try:
-            conversion = elo_to_events(parse_elo(path))
-        except ValueError:
-            continue
-        games += conversion.games
-        stream = f"tournament-{i:05d}-{path.stem.lower()}"
-        frames.append(bulk_frame(stream, 0, [NewEvent(e) for e in conversion.events]))
-    store.append_frame(pl.concat(frames))
-    return "ingest.events_elo + append_frame", games
+    report = ingest(store, files)
+    return "pipelines.ingest_job", int(report.summary()["games"])
 
 
 def _one_more_tournament(store: Store) -> None:
