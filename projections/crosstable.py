@@ -111,11 +111,7 @@ def _scores(state: TournamentState, p: Pairing, colour: str) -> tuple[float, flo
     if state.game is Game.CHESS or p.board is None:
         return None
     board = state.rounds[p.round].board(p.board)
-    if board is None or board.white_score is None or board.black_score is None:
-        return None
-    if colour == "w":
-        return board.white_score, board.black_score
-    return board.black_score, board.white_score
+    return None if board is None else board.scores(colour == "w")
 
 
 def crosstable(

@@ -67,6 +67,14 @@ class BoardState:
         """A bye needs no result; a game needs a known outcome."""
         return self.black is None or (self.outcome is not None and self.outcome.is_known)
 
+    def scores(self, white: bool) -> tuple[float, float] | None:
+        """Own and opponent's board score (discs, points, margin) for one side, when recorded."""
+        if self.white_score is None or self.black_score is None:
+            return None
+        if white:
+            return self.white_score, self.black_score
+        return self.black_score, self.white_score
+
 
 @dataclass(slots=True)
 class RoundState:

@@ -162,10 +162,7 @@ def _view(state: TournamentState, p: Pairing) -> RoundView:
     board = state.rounds[p.round].board(p.board) if p.board is not None else None
     if board is None:
         return RoundView(p.round, kind, p.opponent, colour, points)
-    scores = None
-    if board.white_score is not None and board.black_score is not None:
-        pair = (board.white_score, board.black_score)
-        scores = pair if colour == "w" else (pair[1], pair[0])
+    scores = board.scores(colour == "w")
     return RoundView(p.round, kind, p.opponent, colour, points, board.handicap, scores)
 
 
