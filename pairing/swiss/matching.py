@@ -306,80 +306,80 @@ class Matcher:
         rest = tuple(v for v in free if v not in in_focus)
         if not rest:
             return None
-        mates = self._graph_matching(focus)
-        if mates is not None:
-            tail = self._completion_of(focus, mates, rest)
-            return None if tail is None else mates | tail
-        rows, shift, nc = self._weights, self._shift, self._completion
+        mates = self._patched_matching()
+        if mates is None:
+            edges = self._focus_edges(focus)
+            if edges is None:
+                self._graph = None
+                return None
+            self._graph = FocusGraph.build(focus, edges, self._low_bits)
+            mates = None if self._graph is None else self._graph.solve()
+            if mates is None:
+                mates = self._narrowed_matching(focus, edges, rest)
+        tail = self._completion_of(focus, mates, rest)
+        return None if tail is None else mates | tail
+
+    def _narrowed_matching(
+        self, focus: list[int], edges: list[tuple[int, int, int]], rest: tuple[int, ...]
+    ) -> dict[int, int]:
+        """The focus matching without a kept graph: every edge narrowed for this solve."""
         spread = max(len(focus), 2).bit_length()
-        limit = 1 << shift
-        completion = [limit, 2 * limit, 3 * limit]
-        edges: list[tuple[int, int, int]] = []
-        for i, a in enumerate(focus):
-            row, nc_a = rows[a], nc[a]
-            for b in focus[:i]:
-                w = row[b]
-                if not w:
-                    continue
-                bracket = w - completion[nc_a + nc[b]]
-                if not 0 <= bracket < limit:
-                    return None
-                edges.append((a, b, bracket))
         # One more pair in the focus wins ties of the bracket part: fewer failed completions.
         mates = _matching(edges, self._low_bits + spread, slow=False, spread=spread)
         if mates is None:
             # Too wide for rustworkx with the tie-break: without it, any completable optimum
             # is still the optimum.
             plain = _matching([e for e in edges if e[2]], self._low_bits, slow=False)
-            if plain is not None:
-                tail = self._completion_of(focus, plain, rest)
-                if tail is not None:
-                    return plain | tail
+            if plain is not None and self._completion_of(focus, plain, rest) is not None:
+                return plain
             mates = _matching(edges, self._low_bits + spread, slow=True, spread=spread)
             assert mates is not None
-        tail = self._completion_of(focus, mates, rest)
-        return None if tail is None else mates | tail
+        return mates
 
-    def _graph_matching(self, focus: list[int]) -> dict[int, int] | None:
-        """The focus matching from the kept graph, patched or rebuilt; None to solve afresh."""
-        graph, pending = self._graph, self._pending
-        self._pending = set()
+    def _bracket_weight(self, a: int, b: int) -> int | None:
+        """Edge a-b less its completion part (0 if no edge); None if it has no such shape."""
+        w = self._weights[a][b]
+        if not w:
+            return 0
+        limit = 1 << self._shift
+        w -= limit * (1 + self._completion[a] + self._completion[b])
+        return w if 0 <= w < limit else None
+
+    def _focus_edges(self, focus: list[int]) -> list[tuple[int, int, int]] | None:
+        """The focus edges with their bracket weights; None if one has no completion part."""
+        edges: list[tuple[int, int, int]] = []
         rows, nc = self._weights, self._completion
         limit = 1 << self._shift
-        if graph is not None:
-            for v in graph.vertices:
-                if self._fixed[v] and graph.has(v):
-                    graph.remove_vertex(v)
-            fixed = self._fixed
-            for a, b in pending:
-                if fixed[a] or fixed[b] or not (graph.has(a) and graph.has(b)):
-                    continue
-                w = rows[a][b]
-                if w:
-                    w -= limit * (1 + nc[a] + nc[b])
-                    if not 0 <= w < limit:
-                        self._graph = None
-                        return None
-                if not graph.update((a, b), w):
-                    graph = None
-                    break
-            mates = None if graph is None else graph.solve()
-            if mates is not None:
-                return mates
-        edges: list[tuple[int, int, int]] = []
+        completion = [limit, 2 * limit, 3 * limit]
         for i, a in enumerate(focus):
             row, nc_a = rows[a], nc[a]
             for b in focus[:i]:
                 w = row[b]
-                if w:
-                    w -= limit * (1 + nc_a + nc[b])
+                if w:  # as _bracket_weight, inlined: this runs for every focus pair
+                    w -= completion[nc_a + nc[b]]
                     if not 0 <= w < limit:
-                        self._graph = None
                         return None
                     edges.append((a, b, w))
-        graph = FocusGraph.build(focus, edges, self._low_bits)
-        self._graph = graph
-        return None if graph is None else graph.solve()
+        return edges
+
+    def _patched_matching(self) -> dict[int, int] | None:
+        """The focus matching from the kept graph, patched with the changes since; None if
+        there is no kept graph or it must be rebuilt."""
+        graph, pending = self._graph, self._pending
+        self._pending = set()
+        if graph is None:
+            return None
+        fixed = self._fixed
+        for v in graph.vertices:
+            if fixed[v] and graph.has(v):
+                graph.remove_vertex(v)
+        for a, b in pending:
+            if fixed[a] or fixed[b] or not (graph.has(a) and graph.has(b)):
+                continue
+            w = self._bracket_weight(a, b)
+            if w is None or not graph.update((a, b), w):
+                return None
+        return graph.solve()
 
     def _completion_of(
         self, focus: list[int], mates: dict[int, int], rest: tuple[int, ...]
