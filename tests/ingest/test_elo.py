@@ -24,6 +24,7 @@ from ingest.elo import (
 from ingest.errors import IngestError
 from projections.exports.elo import elo_file_name, render_elo, to_ascii, write_elo
 from tests.conftest import require_testdata
+from tests.ingest._mutation import mutate, mutation
 
 HEADER = (
     "%%Tournament: WOC 2025\n"
@@ -320,26 +321,7 @@ def samples() -> list[tuple[Path, bytes]]:
     return [(root / name, (root / name).read_bytes()) for name in SAMPLES]
 
 
-MUTATION = st.tuples(
-    st.sampled_from(["replace", "insert", "delete", "truncate"]),
-    st.floats(min_value=0, max_value=1),
-    st.binary(min_size=1, max_size=8)
-    | st.sampled_from([b"%", b"%_%", b",", b"(", b")", b">", b"?", b"\n", b"\r", b"/", b"+"]),
-)
-
-
-def mutate(data: bytes, mutations: list[tuple[str, float, bytes]]) -> bytes:
-    for kind, where, payload in mutations:
-        at = int(where * len(data))
-        if kind == "replace":
-            data = data[:at] + payload + data[at + len(payload) :]
-        elif kind == "insert":
-            data = data[:at] + payload + data[at:]
-        elif kind == "delete":
-            data = data[:at] + data[at + len(payload) :]
-        else:
-            data = data[:at]
-    return data
+MUTATION = mutation(8, [b"%", b"%_%", b",", b"(", b")", b">", b"?", b"\n", b"\r", b"/", b"+"])
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -14,6 +14,7 @@ from ingest.tou import parse_tou
 from projections.exports.h9 import write_h9
 from projections.exports.tou import write_tou
 from tests.conftest import require_testdata
+from tests.ingest._mutation import mutate, mutation
 
 H9 = Path("event.h9")
 TOU = Path("event.tou")
@@ -238,26 +239,7 @@ def test_tou_round_trip(name: str) -> None:
 
 # --- fuzzing --------------------------------------------------------------------------------
 
-MUTATION = st.tuples(
-    st.sampled_from(["replace", "insert", "delete", "truncate"]),
-    st.floats(min_value=0, max_value=1),
-    st.binary(min_size=1, max_size=6)
-    | st.sampled_from([b";", b"|", b"/", b"!", b"+", b"-", b"=", b"?", b"\n", b" ", b"0", b"["]),
-)
-
-
-def mutate(data: bytes, mutations: list[tuple[str, float, bytes]]) -> bytes:
-    for kind, where, payload in mutations:
-        at = int(where * len(data))
-        if kind == "replace":
-            data = data[:at] + payload + data[at + len(payload) :]
-        elif kind == "insert":
-            data = data[:at] + payload + data[at:]
-        elif kind == "delete":
-            data = data[:at] + data[at + len(payload) :]
-        else:
-            data = data[:at]
-    return data
+MUTATION = mutation(6, [b";", b"|", b"/", b"!", b"+", b"-", b"=", b"?", b"\n", b" ", b"0", b"["])
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
