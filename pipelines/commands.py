@@ -316,28 +316,20 @@ def record_result(
         parsed = parse_result(text, state.game)
     except ValueError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
-    event: ResultRecorded | ResultCorrected
-    if board.outcome is not None and board.outcome.is_known:
-        if not correct:
-            raise CommandError(
-                f"{tournament_id}: round {round_no} board {board_no} already has result "
-                f"{board.outcome.value}; use --correct to change it"
-            )
-        event = ResultCorrected(
-            round=round_no,
-            board=board_no,
-            outcome=parsed.outcome,
-            white_score=parsed.white_score,
-            black_score=parsed.black_score,
+    known = board.outcome if board.outcome is not None and board.outcome.is_known else None
+    if known is not None and not correct:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} board {board_no} already has result "
+            f"{known.value}; use --correct to change it"
         )
-    else:
-        event = ResultRecorded(
-            round=round_no,
-            board=board_no,
-            outcome=parsed.outcome,
-            white_score=parsed.white_score,
-            black_score=parsed.black_score,
-        )
+    kind = ResultRecorded if known is None else ResultCorrected
+    event = kind(
+        round=round_no,
+        board=board_no,
+        outcome=parsed.outcome,
+        white_score=parsed.white_score,
+        black_score=parsed.black_score,
+    )
     _append(store, loaded, [event])
     return event
 
