@@ -155,11 +155,8 @@ def _published(store: Store, methods: Sequence[Method]) -> dict[Method, set[dt.d
 
 
 def _ingest_inbox(store: Store, inbox: Path) -> None:
-    try:
-        from pipelines import ingest_job
-    except ImportError:  # the ingest job is an optional part of a deployment
-        log.warning("no ingest job available; inbox %s not read", inbox)
-        return
+    from pipelines import ingest_job
+
     report = ingest_job.ingest(store, ingest_job.discover([inbox]))
     log.info("inbox %s: %s", inbox, report.summary())
 
@@ -216,14 +213,7 @@ def build_scheduler(config: ScheduleConfig) -> Any:
     from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_MISSED, JobExecutionEvent
     from apscheduler.schedulers.blocking import BlockingScheduler
 
-    scheduler = BlockingScheduler(
-        timezone=config.zone,
-        job_defaults={
-            "coalesce": True,
-            "max_instances": 1,
-            "misfire_grace_time": config.misfire_grace_seconds,
-        },
-    )
+    scheduler = BlockingScheduler(timezone=config.zone)
     scheduler.add_job(
         "pipelines.scheduler:scheduled_run",
         config.trigger(),
