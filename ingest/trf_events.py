@@ -265,11 +265,13 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
 
     :raises IngestError: when a round block names an opponent without a 001 record.
     """
-    by_number = {p.number: p for p in trf.players}
+    players = trf.players  # a property that filters the records: taken once
+    by_number = {p.number: p for p in players}
+    numbered = sorted(players, key=lambda p: p.number)
     scoring = trf_scoring(trf)
     system, cycles = trf_system(trf)
     games = _games(trf, by_number)
-    last_round = max((len(p.rounds) for p in trf.players), default=0)
+    last_round = max((len(p.rounds) for p in players), default=0)
     rounds = _total_rounds(trf, last_round)
     if cycles == 2 and rounds % 2:
         cycles = 1
@@ -289,7 +291,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
             pairing_params=_pairing_params(trf),
         )
     ]
-    events.extend(_register(p) for p in sorted(trf.players, key=lambda p: p.number))
+    events.extend(_register(p) for p in numbered)
 
     games_by_round: dict[int, list[_Game]] = {}
     for g in games:
@@ -297,7 +299,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
     points: dict[int, float] = {}
     for round_no in range(1, last_round + 1):
         pabs: list[int] = []
-        for p in trf.players:
+        for p in players:
             entry = _entry(p, round_no)
             if entry is None or entry.opponent is not None:
                 continue
@@ -329,7 +331,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
                 points[black] = points.get(black, 0.0) + split[1]
 
     paired_through = max((g.round for g in games), default=0)
-    for p in sorted(trf.players, key=lambda p: p.number):
+    for p in numbered:
         if p.rounds and len(p.rounds) < paired_through:
             events.append(PlayerWithdrawn(player=p.number, from_round=len(p.rounds) + 1))
     return events
