@@ -15,7 +15,7 @@ from functools import cmp_to_key
 
 from pairing.burstein.metrics import Metric, metrics
 from pairing.dutch.engine import NoValidPairingError
-from pairing.swiss.colour import board_key, neutral_colour
+from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
 from pairing.swiss.state import (
@@ -139,11 +139,7 @@ def pair(swiss: SwissInput) -> SwissRound:
     for high, low in pairs:
         white = _colour_for(high, low, swiss.initial_colour, ranks, metric) is Colour.WHITE
         boards.append((high, low) if white else (low, high))
-    boards.sort(key=lambda wb: board_key(wb[0], wb[1]))
-    return SwissRound(
-        boards=tuple((w.number, b.number) for w, b in boards),
-        pab=None if pab is None else pab.number,
-    )
+    return swiss_round(boards, pab)
 
 
 def _colour_for(

@@ -11,7 +11,7 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 from __future__ import annotations
 
 from pairing.dutch.weights import RoundContext
-from pairing.swiss.colour import board_key, neutral_colour
+from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
 from pairing.swiss.state import (
@@ -70,11 +70,7 @@ def pair(swiss: SwissInput) -> SwissRound:
             colour = _colour_for(ctx, p, opponent, swiss.initial_colour, rank)
             white = colour is Colour.WHITE
             pairs.append((p, opponent) if white else (opponent, p))
-    pairs.sort(key=lambda wb: board_key(wb[0], wb[1]))
-    return SwissRound(
-        boards=tuple((w.number, b.number) for w, b in pairs),
-        pab=None if pab is None else pab.number,
-    )
+    return swiss_round(pairs, pab)
 
 
 def _colour_for(

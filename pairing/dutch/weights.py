@@ -97,13 +97,9 @@ class RoundContext:
 
     def total_shift(self) -> int:
         """Number of bits below the completion field in every edge weight."""
+        # Completion, then the current-bracket, next-bracket and C9 fields, then the tail.
         b, g = self.size_bits, self.groups_shift
-        shift = b + g + b + g + b + 4 * b
-        if self.rounds_played >= 1:
-            shift += 2 * b + 2 * g
-        if self.rounds_played > 1:
-            shift += 2 * b + 2 * g
-        return shift + self.tie_break_bits()
+        return b + g + b + g + b + self._tail_bits()
 
     def _tail_bits(self) -> int:
         """Width of the colour, float and tie-break fields, below the PAB field of C9."""
@@ -111,7 +107,7 @@ class RoundContext:
         return (
             4 * self.size_bits
             + backs * 2 * (self.size_bits + self.groups_shift)
-            + (self.tie_break_bits())
+            + self.tie_break_bits()
         )
 
     def tie_break_bits(self) -> int:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from pairing.swiss.model import Colour
+from pairing.swiss.model import Colour, SwissRound
 from pairing.swiss.state import PlayerState, invert
 
-__all__ = ["board_key", "neutral_colour"]
+__all__ = ["board_key", "neutral_colour", "swiss_round"]
 
 
 def board_key(a: PlayerState, b: PlayerState) -> tuple[int, int, int]:
     """Board order: higher player's score, then the lower player's score, then rank."""
     higher, lower = (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
     return (-higher.score, -lower.score, higher.index)
+
+
+def swiss_round(
+    boards: list[tuple[PlayerState, PlayerState]], pab: PlayerState | None
+) -> SwissRound:
+    """The round as the engines return it: (white, black) boards in board order, and the PAB."""
+    ordered = sorted(boards, key=lambda wb: board_key(wb[0], wb[1]))
+    return SwissRound(
+        boards=tuple((w.number, b.number) for w, b in ordered),
+        pab=None if pab is None else pab.number,
+    )
 
 
 def _first_colour_difference(a: PlayerState, b: PlayerState) -> tuple[Colour, Colour]:
