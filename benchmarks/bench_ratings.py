@@ -32,7 +32,7 @@ import polars as pl
 import psutil  # type: ignore[import-untyped]
 
 from ingest.elo import parse_elo
-from ratings.games import GAMES_SCHEMA
+from ratings.games import GAMES_SCHEMA, months_before
 from ratings.wof import fit_wof
 from tests.ratings.wof_reference import (
     agreement,
@@ -41,7 +41,6 @@ from tests.ratings.wof_reference import (
     archive_state,
     best_candidate,
     compare,
-    months_before,
     read_player_file,
     reporting_lag,
     snapshot_date,

@@ -42,7 +42,7 @@ from pipelines.rating_methods import Method
 from projections.charts import HistoryPoint, history_svg
 from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
-from ratings.games import GAMES_SCHEMA, GameKind
+from ratings.games import GAMES_SCHEMA, GameKind, months_before
 from ratings.wof import WofParams, fit_wof
 
 if TYPE_CHECKING:
@@ -136,13 +136,6 @@ GLICKO2_PROVISIONAL_DEVIATION = 110.0
 """A Glicko-2 rating is official below this deviation (lichess's provisional threshold)."""
 
 
-def _months_before(day: dt.date, months: int) -> dt.date:
-    first = day.replace(day=1)
-    for _ in range(months):
-        first = (first - dt.timedelta(days=1)).replace(day=1)
-    return first
-
-
 def _activity_listing(
     rated: pl.DataFrame,
     games: pl.DataFrame,
@@ -155,7 +148,7 @@ def _activity_listing(
     """The list of a fold method: ``rated`` (player_id, rating, margin) of everyone rated,
     ``games`` those before ``as_of``. Listed: rated or active; official: rated, active, and
     not ``provisional``."""
-    window = games.filter(pl.col("date") >= _months_before(as_of, ACTIVE_MONTHS))
+    window = games.filter(pl.col("date") >= months_before(as_of, ACTIVE_MONTHS))
     played = pl.concat([window.get_column("player_a"), window.get_column("player_b")])
     counts = pl.DataFrame({"player_id": played}).group_by("player_id").len("games")
     not_provisional = pl.lit(value=True) if provisional is None else ~provisional

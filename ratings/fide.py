@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
-from ratings.games import validate_games, validate_players
+from ratings.games import months_before, validate_games, validate_players
 
 # Table 8.1b: upper bounds of the rating difference D for PD = .50, .51, …, .99; above the
 # last bound PD = 1.
@@ -235,11 +235,6 @@ class PendingGame:
     score: float
 
 
-def _months_before(day: dt.date, months: int) -> dt.date:
-    index = day.year * 12 + day.month - 1 - months
-    return dt.date(index // 12, index % 12 + 1, 1)
-
-
 def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
@@ -288,7 +283,7 @@ def rate_period(
         n = len(rated_games)
         score = sum(s for _, s, _ in rated_games)
         if me.rating is None:
-            window = _months_before(period_start, p.pooling_months)
+            window = months_before(period_start, p.pooling_months)
             earlier = [g for g in (pending or {}).get(player_id, ()) if g.period_start >= window]
             if not earlier and score <= 0:
                 # A zero score in the first event is disregarded.

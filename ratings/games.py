@@ -68,6 +68,12 @@ PLAYERS_OPTIONAL: Mapping[str, pl.DataType] = {
 _SCORES = (0.0, 0.5, 1.0)
 
 
+def months_before(day: dt.date, months: int) -> dt.date:
+    """The first day of the month ``months`` before ``day``'s month (0: its own month)."""
+    index = day.year * 12 + day.month - 1 - months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
 class SchemaError(ValueError):
     """A games or players frame that does not match the schema."""
 

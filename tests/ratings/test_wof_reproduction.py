@@ -17,6 +17,7 @@ import polars as pl
 import pytest
 
 from ingest.elo import parse_elo
+from ratings.games import months_before
 from ratings.wof import fit_wof
 from tests.conftest import require_testdata
 from tests.ratings.wof_reference import (
@@ -24,7 +25,6 @@ from tests.ratings.wof_reference import (
     archive_events,
     archive_games,
     archive_state,
-    months_before,
     read_player_file,
     reproduce_snapshot,
     snapshot_date,

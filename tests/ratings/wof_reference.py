@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from ingest.elo import parse_elo
-from ratings.games import GAMES_SCHEMA, GameKind, validate_games
+from ratings.games import GAMES_SCHEMA, GameKind, months_before, validate_games
 from ratings.wof import fit_wof
 
 _PLAYER_LINE = re.compile(r"^\s*(?P<id>\d+)\s+(?P<name>.*?)\s*(?:%_<(?P<rating>-?\d+)>)?\s*$")
@@ -212,12 +212,6 @@ def snapshot_date(path: Path) -> dt.date:
     if match is None:
         raise ValueError(f"{path}:1:1: found file name {path.name!r}, expected joueurs_YYYYMMDD_")
     return dt.datetime.strptime(match[1], "%Y%m%d").date()  # noqa: DTZ007 - a plain date
-
-
-def months_before(day: dt.date, months: int) -> dt.date:
-    """The first day of the month ``months`` before ``day``'s month."""
-    index = day.year * 12 + day.month - 1 - months
-    return dt.date(index // 12, index % 12 + 1, 1)
 
 
 @dataclass(frozen=True)
