@@ -13,27 +13,15 @@ from ingest.trf import parse_trf
 from pairing.burstein import pair
 from pairing.swiss.from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
-from tests.conftest import TESTDATA, require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour, played_round
+from tests.conftest import require_testdata
+from tests.pairing.test_dutch_corpus import _initial_colour, corpus_cases, played_round
 
 # Files with more players than this run only with -m slow (128-250 players: 2-10 s a file).
 FAST_LIMIT = 110
 
 
-def _cases() -> list[object]:
-    folder = TESTDATA / "chess" / "burstein"
-    if not folder.exists():
-        return ["<absent>"]
-    out: list[object] = []
-    for path in sorted(folder.glob("*.trf")):
-        players = int(path.stem.split("_p")[1][:3])
-        marks = [pytest.mark.slow] if players > FAST_LIMIT else []
-        out.append(pytest.param(path.stem, marks=marks, id=path.stem))
-    return out
-
-
 @pytest.mark.golden
-@pytest.mark.parametrize("stem", _cases())
+@pytest.mark.parametrize("stem", corpus_cases("burstein", FAST_LIMIT))
 def test_burstein_rounds_identical_to_bbppairings(stem: str) -> None:
     trf = parse_trf(require_testdata("chess", "burstein", f"{stem}.trf"))
     total = max(len(p.rounds) for p in trf.players)

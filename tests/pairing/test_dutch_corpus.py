@@ -8,6 +8,7 @@ match in every round; KNOWN_MISMATCHES would hold floors for files that do not.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -51,20 +52,25 @@ def played_round(trf: TrfFile, k: int) -> tuple[set[tuple[int, int]], int | None
     return boards, pab
 
 
-def _cases() -> list[object]:
-    folder = TESTDATA / "chess" / "dutch"
+def players(path: Path) -> int:
+    """The player count the corpus file names carry (``..._p040_...``)."""
+    return int(path.stem.split("_p")[1][:3])
+
+
+def corpus_cases(system: str, fast_limit: int) -> list[object]:
+    """One case per file of chess/<system>; files above ``fast_limit`` players marked slow."""
+    folder = TESTDATA / "chess" / system
     if not folder.exists():
         return ["<absent>"]
     out: list[object] = []
     for path in sorted(folder.glob("*.trf")):
-        players = int(path.stem.split("_p")[1][:3])
-        marks = [pytest.mark.slow] if players > FAST_LIMIT else []
+        marks = [pytest.mark.slow] if players(path) > fast_limit else []
         out.append(pytest.param(path.stem, marks=marks, id=path.stem))
     return out
 
 
 @pytest.mark.golden
-@pytest.mark.parametrize("stem", _cases())
+@pytest.mark.parametrize("stem", corpus_cases("dutch", FAST_LIMIT))
 def test_dutch_rounds_identical_to_bbppairings(stem: str) -> None:
     trf = parse_trf(require_testdata("chess", "dutch", f"{stem}.trf"))
     total = max(len(p.rounds) for p in trf.players)

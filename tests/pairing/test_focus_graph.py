@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pairing.swiss.focus_graph import FocusGraph
 from pairing.swiss.matching import Matcher
+from tests.pairing.test_dutch_matcher import EDGES, MATCHINGS
+from tests.pairing.test_dutch_matcher import VERTICES as SIZE
 
-VERTICES = list(range(6))
-EDGES = list(combinations(VERTICES, 2))
+VERTICES = list(range(SIZE))
 LOW_BITS = 12
 
 
 def _matchings(alive: set[int]) -> list[tuple[tuple[int, int], ...]]:
-    usable = [e for e in EDGES if e[0] in alive and e[1] in alive]
-    found: list[tuple[tuple[int, int], ...]] = [()]
-    for size in (1, 2, 3):
-        for chosen in combinations(usable, size):
-            ends = [v for e in chosen for v in e]
-            if len(set(ends)) == len(ends):
-                found.append(chosen)
-    return found
+    return [m for m in MATCHINGS if all(a in alive and b in alive for a, b in m)]
+
+
+def _rebuild(weights: dict[tuple[int, int], int], alive: set[int]) -> FocusGraph:
+    graph = FocusGraph.build(
+        sorted(alive),
+        [(a, b, w) for (a, b), w in weights.items() if w and {a, b} <= alive],
+        LOW_BITS,
+    )
+    assert graph is not None
+    return graph
 
 
 def _best(weights: dict[tuple[int, int], int], alive: set[int]) -> tuple[int, int]:
@@ -81,20 +83,10 @@ def test_every_solve_is_a_maximum_matching_of_the_exact_weights(
             weights[target] = 0 if kind == "drop" or not start[target] else start[target] + low
             weights[target] = max(weights[target], 0)
             if not graph.update(target, weights[target]):
-                graph = FocusGraph.build(
-                    sorted(alive),
-                    [(a, b, w) for (a, b), w in weights.items() if w and {a, b} <= alive],
-                    LOW_BITS,
-                )
-                assert graph is not None
+                graph = _rebuild(weights, alive)
         mates = graph.solve()
         if mates is None:  # the low parts outgrew the split: a new graph takes over
-            graph = FocusGraph.build(
-                sorted(alive),
-                [(a, b, w) for (a, b), w in weights.items() if w and {a, b} <= alive],
-                LOW_BITS,
-            )
-            assert graph is not None
+            graph = _rebuild(weights, alive)
             mates = graph.solve()
             assert mates is not None
         assert _value(mates, weights) == _best(weights, alive)

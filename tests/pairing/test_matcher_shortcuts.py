@@ -21,7 +21,7 @@ from pairing.swiss.from_trf import swiss_input_from_trf
 from pairing.swiss.model import SwissInput, SwissRound
 from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour
+from tests.pairing.test_dutch_corpus import _initial_colour, players
 
 CASES = 40
 MAX_PLAYERS = 40
@@ -33,7 +33,7 @@ def _files() -> list[Path]:
     found = []
     for system in ("dutch", "burstein"):
         for path in sorted((TESTDATA / "chess" / system).glob("*.trf")):
-            if int(path.stem.split("_p")[1][:3]) <= MAX_PLAYERS:
+            if players(path) <= MAX_PLAYERS:
                 found.append(path)
     return found
 
