@@ -8,6 +8,7 @@ from events.domain import Board, Game, System
 from pairing import burstein, dutch, gopair, knockout, live, othello, sol
 from pairing import macmahon as mm
 from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
+from pairing.swiss.model import SwissInput, SwissRound
 from projections.state import TournamentState
 
 
@@ -16,6 +17,7 @@ class PairingUnavailable(ValueError):
 
 
 Notes = list[str] | None
+Engine = Callable[[TournamentState, int, Notes], list[Board]]
 """Where an engine writes its explanation, one line per board, when the director asks."""
 
 
@@ -38,20 +40,21 @@ def _round_robin(state: TournamentState, round_no: int, notes: Notes = None) -> 
     return boards
 
 
-def _dutch(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
-    swiss, by_number = live.swiss_input(state, round_no)
-    result = dutch.pair(swiss)
-    if notes is not None:
-        notes.extend(dutch.explain(swiss, result))
-    return live.swiss_boards(result, by_number)
+def _fide_swiss(pair: Callable[[SwissInput], SwissRound]) -> Engine:
+    """A live engine for a TRF-style Swiss system (Dutch, Burstein) and its explanation."""
+
+    def engine(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
+        swiss, by_number = live.swiss_input(state, round_no)
+        result = pair(swiss)
+        if notes is not None:
+            notes.extend(dutch.explain(swiss, result))
+        return live.swiss_boards(result, by_number)
+
+    return engine
 
 
-def _burstein(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
-    swiss, by_number = live.swiss_input(state, round_no)
-    result = burstein.pair(swiss)
-    if notes is not None:
-        notes.extend(dutch.explain(swiss, result))
-    return live.swiss_boards(result, by_number)
+_dutch = _fide_swiss(dutch.pair)
+_burstein = _fide_swiss(burstein.pair)
 
 
 def _macmahon(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
@@ -151,7 +154,7 @@ def _knockout(state: TournamentState, round_no: int, notes: Notes = None) -> lis
     return knockout.next_round(prev, winners)
 
 
-ENGINES: dict[System, Callable[[TournamentState, int, Notes], list[Board]]] = {
+ENGINES: dict[System, Engine] = {
     System.ROUNDROBIN: _round_robin,
     System.DUTCH: _dutch,
     System.BURSTEIN: _burstein,
@@ -161,7 +164,7 @@ ENGINES: dict[System, Callable[[TournamentState, int, Notes], list[Board]]] = {
 }
 
 # Swiss means a different engine in each game's tradition.
-SWISS_BY_GAME: dict[Game, Callable[[TournamentState, int, Notes], list[Board]]] = {
+SWISS_BY_GAME: dict[Game, Engine] = {
     Game.CHESS: _dutch,
     Game.GO: _macmahon,
     Game.CARROM: _sol,
