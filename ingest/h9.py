@@ -430,12 +430,12 @@ class _Reader:
         pin: str | None = None
         if tokens and tokens[-1][0].startswith("|"):
             pin = tokens.pop()[0][1:]
-            if not pin.isdigit():
+            if not pin.isdecimal():
                 self.error(line, data.index("|") + 1, "bad EGD PIN", pin, "digits after '|'")
                 return
         position = 0
         place: int | None = None
-        if tokens and tokens[0][0].isdigit():
+        if tokens and tokens[0][0].isdecimal():
             place = int(tokens[0][0])
             position = 1
         rank_at = next(

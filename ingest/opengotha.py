@@ -207,7 +207,7 @@ class OGTournament(_Frozen):
     @property
     def data_version(self) -> int | None:
         value = dict(self.attributes).get("dataVersion")
-        return int(value) if value is not None and value.isdigit() else None
+        return int(value) if value is not None and value.isdecimal() else None
 
     def player(self, key: str) -> OGPlayer:
         for candidate in self.players:
@@ -258,6 +258,13 @@ def _parse_tree(data: bytes, path: str) -> _Node:
     except xml.parsers.expat.ExpatError as exc:
         raise IngestError(
             path, exc.lineno, exc.offset + 1, f"not well-formed XML: {exc.args[0]}"
+        ) from None
+    except LookupError as exc:  # expat looks up the declared encoding's codec
+        raise IngestError(
+            path,
+            parser.CurrentLineNumber,
+            parser.CurrentColumnNumber + 1,
+            f"unknown encoding in the XML declaration: {exc.args[0]}",
         ) from None
     return roots[0]
 

@@ -164,7 +164,7 @@ class _Reader:
 
     def player(self, text: str, line: int) -> None:
         tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
-        if not tokens[0][0].isdigit():
+        if not tokens[0][0].isdecimal():
             self.errors.append(
                 IngestError(
                     self.path, line, tokens[0][1], "bad player number", tokens[0][0], "digits"

@@ -398,7 +398,7 @@ class _LineReader:
         raw = self.cols(first, last).strip()
         if not raw:
             return None
-        if not raw.isdigit():
+        if not raw.isdecimal():
             raise self.error(first, f"bad {what}", raw, "digits")
         return int(raw)
 
@@ -428,7 +428,7 @@ class _LineReader:
     def ids(self, start: int, what: str) -> tuple[int, ...]:
         out: list[int] = []
         for column, token in self.tokens(start):
-            if not token.isdigit():
+            if not token.isdecimal():
                 raise self.error(column, f"bad {what}", token, "a pairing number")
             out.append(int(token))
         return tuple(out)
@@ -439,7 +439,7 @@ def _parse_player(r: _LineReader, warnings: list[IngestWarning]) -> PlayerRecord
     if number is None or number == 0:
         raise r.error(5, "missing pairing number", r.cols(5, 8), "1..9999 in columns 5-8")
     rating_first = 49
-    if r.cols(48, 48).isdigit() and r.cols(49, 52).strip().isdigit():
+    if r.cols(48, 48).isdecimal() and r.cols(49, 52).strip().isdecimal():
         rating_first = 48
         warnings.append(
             IngestWarning(
@@ -537,7 +537,7 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
         return TieBreakRecord(code, chain, line=r.number)
     if code == "240":
         tokens = r.tokens()
-        if len(tokens) < 2 or not tokens[1][1].isdigit():
+        if len(tokens) < 2 or not tokens[1][1].isdecimal():
             raise r.error(5, "bad bye record", rest, "'240 T RRR id id ...'")
         return ByesRecord(
             tokens[0][1].upper(),
@@ -549,7 +549,7 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
         return _parse_acceleration(r)
     if code == "260":
         tokens = r.tokens()
-        if len(tokens) < 2 or not (tokens[0][1].isdigit() and tokens[1][1].isdigit()):
+        if len(tokens) < 2 or not (tokens[0][1].isdecimal() and tokens[1][1].isdecimal()):
             raise r.error(5, "bad prohibited-pairing record", rest, "'260 RRR RRR id id ...'")
         start = tokens[1][0] + len(tokens[1][1])
         return ForbiddenPairsRecord(
@@ -569,7 +569,7 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
             raise r.error(5, f"missing {code} value", rest, "a number like 1.0")
         return BbRecord(code, value, line=r.number)
     header_like = len(text) <= 3 or text[3] == " "  # a "0123456789..." ruler is not a header
-    if code.isdigit() and code.endswith("2") and code not in TEAM_CODES and header_like:
+    if code.isdecimal() and code.endswith("2") and code not in TEAM_CODES and header_like:
         return HeaderRecord(code, text[4:].rstrip(), line=r.number)
     return RawRecord(text.rstrip(), line=r.number)
 
@@ -603,7 +603,7 @@ def _parse_acceleration(r: _LineReader) -> AccelerationRecord:
 
 def _parse_xxa(r: _LineReader) -> XxaRecord:
     tokens = r.tokens()
-    if not tokens or not tokens[0][1].isdigit():
+    if not tokens or not tokens[0][1].isdecimal():
         raise r.error(5, "bad XXA record", r.text[4:], "'XXA NNNN pp.p pp.p ...'")
     points = tuple(r.parse_decimal(t, c, "acceleration points") for c, t in tokens[1:])
     return XxaRecord(int(tokens[0][1]), points, line=r.number)

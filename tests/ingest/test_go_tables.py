@@ -268,3 +268,9 @@ def test_mutated_tou_files_raise_nothing_and_round_trip(
     table = parse_tou(path, mutate(path.read_bytes(), mutations))
     copy = parse_tou(path, write_tou(table, "utf-8"))
     assert copy.entries == table.entries
+
+
+def test_h9_superscript_digit_is_not_a_number() -> None:
+    # str.isdigit() accepts '²' but int() does not: found by the fuzz test.
+    table = parse_h9(H9, h9("² A a 1d FR xxxx 2+/w |1²\n 2 B b 1d FR xxxx 1-/b\n"))
+    assert [(e.line, e.reason) for e in table.errors][:1] == [(5, "bad EGD PIN")]

@@ -134,3 +134,9 @@ def test_malformed_xml_position(tmp_path: Path) -> None:
     path.write_bytes(b"<Tournament>\n<Players>\n</Tournament>\n")
     with pytest.raises(IngestError, match=r"broken\.xml:3:\d+: not well-formed XML"):
         read_opengotha(path)
+
+
+def test_unknown_declared_encoding_is_refused_with_position() -> None:
+    data = _tournament(PLAYER_A).replace(b'encoding="UTF-8"', b'encoding="U0TF-8"')
+    with pytest.raises(IngestError, match=r"bad\.xml:1:\d+: unknown encoding"):
+        read_opengotha_bytes(data, "bad.xml")
