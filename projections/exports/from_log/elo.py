@@ -37,7 +37,7 @@ _MIRROR = {
 
 def _wof_id(ids: dict[str, str]) -> int | None:
     value = ids.get("wof")
-    return int(value) if value is not None and value.isdigit() else None
+    return int(value) if value is not None and value.isdecimal() else None
 
 
 def _dates(start: date, end: date | None) -> str:
