@@ -7,8 +7,8 @@ the pairing (boards, colours, PAB) per input; equal digests across runs mean equ
 ``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100,500,1000,2000``) chooses the
 inputs. Targets (issue 6): 500 players <= 1 s, 1000 players <= 10 s. The reference engine
 (bbpPairings v6) needs about 0.02 s, 4.5 s, 40 s and 330 s of CPU for the four inputs.
-Measured on the shared 2-vCPU machine (whose speed drifts by up to 25 % over a day): 0.03 s,
-0.61 s, 4.1 s and 49 s (peak 62, 91, 188 and 621 MB); the digests of 100, 500 and 1000 equal
+Measured on the shared 2-vCPU machine (whose speed drifts by up to 25 % over a day): 0.02 s,
+0.60 s, 4.1 s and 50 s (peak 49, 78, 174 and 581 MB); the digests of 100, 500 and 1000 equal
 those of the engine before the speed-ups.
 """
 
