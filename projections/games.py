@@ -30,6 +30,7 @@ import duckdb
 import polars as pl
 
 from events.duckdb_store import transaction
+from ratings.egf import CLASS_WEIGHTS
 from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
@@ -69,9 +70,6 @@ REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
 }
 """Who played under which id, per tournament, and the rating the file gave them; the players
 table takes the latest name and the earliest rating."""
-
-CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
-"""EGF tournament classes (ratings.md §4.4); class X events are not rated."""
 
 _RATED_OUTCOMES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 _OWN_SCHEME = {"chess": "fide", "go": "egd", "othello": "wof"}

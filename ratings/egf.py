@@ -33,8 +33,9 @@ class Formula(enum.StrEnum):
     EGF_1998 = "egf-1998"
 
 
-CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
-"""Tournament class → weight of its games (EGF; D is internet play)."""
+CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+"""Tournament class → weight of its games (EGF, ratings.md §4.4; D is internet play); class X
+events are not rated."""
 
 _CON_POINTS = tuple(range(100, 2701, 100))
 _CON_VALUES = (116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51, 47, 43, 39, 35, 31,

@@ -19,7 +19,6 @@ Modelled choices where the handbook text leaves room (each a parameter or docume
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import math
 from collections import defaultdict
@@ -29,22 +28,8 @@ from dataclasses import dataclass, field
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
+from ratings.fide_tables import dp_for_percent, expected_percent
 from ratings.games import months_before, validate_games, validate_players
-
-# Table 8.1b: upper bounds of the rating difference D for PD = .50, .51, …, .99; above the
-# last bound PD = 1.
-_PD_UPPER = (
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-    153, 162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328,
-    344, 357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-)  # fmt: skip
-
-# Table 8.1a: dp for p = 1.00, 0.99, …, 0.50 (p below .50 is symmetric, negative).
-_DP_FROM_TOP = (
-    800, 677, 589, 538, 501, 470, 444, 422, 401, 383, 366, 351, 336, 322, 309, 296, 284, 273,
-    262, 251, 240, 230, 220, 211, 202, 193, 184, 175, 166, 158, 149, 141, 133, 125, 117, 110,
-    102, 95, 87, 80, 72, 65, 57, 50, 43, 36, 29, 21, 14, 7, 0,
-)  # fmt: skip
 
 
 class FideParams(BaseModel):
@@ -89,10 +74,8 @@ def expected_score(difference: float) -> float:
     >>> expected_score(0), expected_score(100), expected_score(-400), expected_score(800)
     (0.5, 0.64, 0.08, 1.0)
     """
-    d = _round_half_up(abs(difference))
-    pd = 1.0 if d > _PD_UPPER[-1] else 0.50 + bisect.bisect_left(_PD_UPPER, d) / 100
-    pd = round(pd, 2)
-    return pd if difference >= 0 else round(1.0 - pd, 2)
+    percent = expected_percent(_round_half_up(abs(difference)))
+    return percent / 100 if difference >= 0 else (100 - percent) / 100
 
 
 def performance_difference(fraction: float) -> int:
@@ -103,9 +86,7 @@ def performance_difference(fraction: float) -> int:
     """
     if not 0.0 <= fraction <= 1.0:
         raise ValueError(f"fractional score: found {fraction}, expected 0 ≤ p ≤ 1")
-    hundredths = _round_half_up(fraction * 100)
-    dp = _DP_FROM_TOP[100 - max(hundredths, 100 - hundredths)]
-    return dp if hundredths >= 50 else -dp
+    return dp_for_percent(_round_half_up(fraction * 100))
 
 
 def performance_rating(opponent_ratings: list[float], score: float) -> float:
