@@ -66,7 +66,7 @@ def _one_more_tournament(store: Store) -> None:
 
 
 def run() -> dict[str, Any]:
-    from pipelines.rating_methods import Method
+    from ratings.methods import Method
     from pipelines.ratings_job import RunRequest, run_list
     from projections.games import GamesCache, cache_path_for
 

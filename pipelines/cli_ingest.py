@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ingest.detect import FileFormat
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
+from pipelines.files import write_atomic
 
 if TYPE_CHECKING:
     from pipelines.ingest_job import IngestReport
@@ -109,19 +108,6 @@ def ingest_command(
         raise typer.Exit(1)
 
 
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Readers never see a half-written file: write beside it, then rename."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 @app.command("export")
 @user_errors
 def export_command(
@@ -144,5 +130,5 @@ def export_command(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        _write_atomically(output, data)
+        write_atomic(output, data)
         err.print(f"wrote {output} ({file_format.value})", markup=False)

@@ -17,8 +17,8 @@ import typer
 
 from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
 from pipelines.output import Format, emit
-from pipelines.rating_methods import Method
 from ratings.games import GameKind
+from ratings.methods import Method
 
 ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
@@ -136,7 +136,8 @@ def ratings_show(
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
     """A player's rating in every published list of a method, margin, and latest games."""
-    from pipelines.ratings_job import player_report, write_atomic
+    from pipelines.files import write_atomic
+    from pipelines.ratings_job import player_report
     from projections.charts import history_svg
     from projections.games import GamesCache, cache_path_for
 

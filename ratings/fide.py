@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ratings.fide_tables import dp_for_percent, expected_percent
 from ratings.games import months_before, validate_games, validate_players
+from ratings.listing import ActivityParams, activity_listing
 
 
 class FideParams(BaseModel):
@@ -468,4 +469,37 @@ def rate_months(
         changes=pl.concat(changes) if changes else empty.changes,
         game_deltas=pl.concat(deltas) if deltas else empty.game_deltas,
         pending=pending,
+    )
+
+
+def fide_list(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    as_of: dt.date,
+    params: FideParams | None = None,
+    activity: ActivityParams | None = None,
+) -> pl.DataFrame:
+    """The FIDE list as of a date: monthly periods folded from the first game before
+    ``as_of``, listed by :func:`ratings.listing.activity_listing`.
+
+    The ratings before a player's first period are the ones in ``players`` (an organiser's
+    file states the published FIDE rating); everyone else starts unrated.
+    """
+    p = params or FideParams()
+    before = games.filter(pl.col("date") < as_of)
+    state = players.select("player_id", "name", "country", "birth_year", "rating")
+    periods = before.with_columns(pl.col("date").dt.truncate("1mo").alias("_period"))
+    for (period,), chunk in periods.sort("_period").group_by("_period", maintain_order=True):
+        assert isinstance(period, dt.date)
+        state = rate_period(state, chunk.drop("_period"), period_start=period, params=p).players
+    rated = state.filter(pl.col("rating").is_not_null()).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
+    )
+    return activity_listing(
+        rated,
+        before,
+        as_of,
+        activity=activity,
+        unrated=f"not rated yet (initial rating needs {p.initial_min_games} games against rated "
+        "players)",
     )

@@ -13,18 +13,11 @@ import pytest
 from events.duckdb_store import DuckDBStore
 from events.schema import RatingListPublished
 from pipelines import ratings_job
-from pipelines.ratings_job import (
-    LIST_COLUMNS,
-    Method,
-    RunRequest,
-    diff_lists,
-    player_report,
-    publications,
-    run_list,
-    write_atomic,
-    write_folder_atomic,
-)
+from pipelines.files import write_atomic, write_folder_atomic
+from pipelines.ratings_job import RunRequest, player_report, publications, run_list
 from projections.games import GamesCache
+from ratings.listing import LIST_COLUMNS, diff_lists
+from ratings.methods import Method
 from tests.pipelines._season import monthly, players, season
 
 AS_OF = dt.date(2025, 1, 1)

@@ -1,8 +1,10 @@
-"""The rating methods a list can be run with (kept apart so the CLI loads no numerics)."""
+"""The rating methods a list can be run with (no numerics here: the CLI imports this module)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+__all__ = ["Method"]
 
 
 class Method(StrEnum):
