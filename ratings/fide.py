@@ -479,8 +479,9 @@ def fide_list(
     params: FideParams | None = None,
     activity: ActivityParams | None = None,
 ) -> pl.DataFrame:
-    """The FIDE list as of a date: monthly periods folded from the first game before
-    ``as_of``, listed by :func:`ratings.listing.activity_listing`.
+    """The FIDE list as of a date: :func:`rate_months` over the games before ``as_of``
+    (unrated players' results pooled over 26 months), listed by
+    :func:`ratings.listing.activity_listing`.
 
     The ratings before a player's first period are the ones in ``players`` (an organiser's
     file states the published FIDE rating); everyone else starts unrated.
@@ -488,10 +489,7 @@ def fide_list(
     p = params or FideParams()
     before = games.filter(pl.col("date") < as_of)
     state = players.select("player_id", "name", "country", "birth_year", "rating")
-    periods = before.with_columns(pl.col("date").dt.truncate("1mo").alias("_period"))
-    for (period,), chunk in periods.sort("_period").group_by("_period", maintain_order=True):
-        assert isinstance(period, dt.date)
-        state = rate_period(state, chunk.drop("_period"), period_start=period, params=p).players
+    state = rate_months(state, before, p).players
     rated = state.filter(pl.col("rating").is_not_null()).select(
         "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
     )
