@@ -221,6 +221,99 @@ def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
 
+_RatedGames = list[tuple[str, float, float]]
+"""A player's games of the period against rated opponents: (opponent, score, its rating)."""
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One player's period: the change row, the state after (None: unchanged), the audit
+    rows of a rated player, and an unrated player's results still pooled."""
+
+    change: dict[str, object]
+    state: PlayerState | None
+    deltas: tuple[dict[str, object], ...] = ()
+    pooled: tuple[PendingGame, ...] | None = None
+
+
+def _initial(
+    player_id: str,
+    me: PlayerState,
+    rated_games: _RatedGames,
+    pending: tuple[PendingGame, ...],
+    period_start: dt.date,
+    p: FideParams,
+) -> _Outcome:
+    """An unrated player: rule 8.2 over this period's results and the pooled earlier ones."""
+    n = len(rated_games)
+    score = sum(s for _, s, _ in rated_games)
+    window = months_before(period_start, p.pooling_months)
+    earlier = [g for g in pending if g.period_start >= window]
+    if not earlier and score <= 0:
+        # A zero score in the first event is disregarded.
+        change = _change(player_id, None, None, n, score, None, None, None, "disregarded")
+        return _Outcome(change, None)
+    pooled = (*earlier, *(PendingGame(period_start, r, s) for _, s, r in rated_games))
+    total = sum(g.score for g in pooled)
+    rating = initial_rating([g.opponent_rating for g in pooled], total, p)
+    status = "initial" if rating is not None else "not rated"
+    change = _change(player_id, None, None, len(pooled), total, None, None, rating, status)
+    after = PlayerState(
+        rating,
+        me.games + (len(pooled) if rating is not None else 0),
+        me.birth_year,
+        rating is not None and rating >= p.top_from,
+    )
+    return _Outcome(change, after, pooled=pooled if rating is None else None)
+
+
+def _rated(
+    player_id: str,
+    me: PlayerState,
+    rated_games: _RatedGames,
+    period_start: dt.date,
+    p: FideParams,
+) -> _Outcome:
+    """A rated player: K·Σ(W − We) over the games against rated opponents, rounded."""
+    assert me.rating is not None
+    n = len(rated_games)
+    k = k_factor(me, period_start, n, p)
+    total = 0.0
+    expected_total = 0.0
+    deltas: list[dict[str, object]] = []
+    for opp, s, opp_rating in rated_games:
+        used = capped_difference(me.rating, opp_rating, p, period_start)
+        expected = expected_score(used)
+        delta = k * (s - expected)
+        total += delta
+        expected_total += expected
+        deltas.append(
+            {
+                "player_id": player_id,
+                "opponent_id": opp,
+                "opponent_rating": float(opp_rating),
+                "difference_used": float(used),
+                "score": s,
+                "expected": expected,
+                "k": k,
+                "delta": delta,
+            }
+        )
+    change = _round_half_up(total)
+    computed = me.rating + change
+    after: float | None = computed if computed >= p.floor else None
+    status = "rated" if after is not None else "below floor"
+    score = sum(s for _, s, _ in rated_games)
+    row = _change(player_id, me.rating, k, n, score, expected_total, change, after, status)
+    state = PlayerState(
+        after,
+        me.games + n,
+        me.birth_year,
+        me.reached_top or (after is not None and after >= p.top_from),
+    )
+    return _Outcome(row, state, tuple(deltas))
+
+
 def rate_period(
     players: pl.DataFrame,
     games: pl.DataFrame,
@@ -257,95 +350,22 @@ def rate_period(
     }
     for player_id in sorted(sides):
         me = state[player_id]
-        rated_games = [
-            (opp, s, state[opp].rating)
+        rated_games: _RatedGames = [
+            (opp, s, rating)
             for opp, s in sides[player_id]
-            if state[opp].rating is not None
+            if (rating := state[opp].rating) is not None
         ]
-        n = len(rated_games)
-        score = sum(s for _, s, _ in rated_games)
         if me.rating is None:
-            window = months_before(period_start, p.pooling_months)
-            earlier = [g for g in (pending or {}).get(player_id, ()) if g.period_start >= window]
-            if not earlier and score <= 0:
-                # A zero score in the first event is disregarded.
-                change_rows.append(
-                    _change(player_id, None, None, n, score, None, None, None, "disregarded")
-                )
-                continue
-            pooled = [
-                *earlier,
-                *(PendingGame(period_start, r, s) for _, s, r in rated_games if r is not None),
-            ]
-            rating = initial_rating(
-                [g.opponent_rating for g in pooled], sum(g.score for g in pooled), p
-            )
-            if rating is None:
-                carried[player_id] = tuple(pooled)
-            change_rows.append(
-                _change(
-                    player_id,
-                    None,
-                    None,
-                    len(pooled),
-                    sum(g.score for g in pooled),
-                    None,
-                    None,
-                    rating,
-                    "initial" if rating is not None else "not rated",
-                )
-            )
-            updated[player_id] = PlayerState(
-                rating,
-                me.games + (len(pooled) if rating is not None else 0),
-                me.birth_year,
-                rating is not None and rating >= p.top_from,
-            )
-            continue
-        k = k_factor(me, period_start, n, p)
-        total = 0.0
-        expected_total = 0.0
-        for opp, s, opp_rating in rated_games:
-            assert opp_rating is not None
-            used = capped_difference(me.rating, opp_rating, p, period_start)
-            expected = expected_score(used)
-            delta = k * (s - expected)
-            total += delta
-            expected_total += expected
-            delta_rows.append(
-                {
-                    "player_id": player_id,
-                    "opponent_id": opp,
-                    "opponent_rating": float(opp_rating),
-                    "difference_used": float(used),
-                    "score": s,
-                    "expected": expected,
-                    "k": k,
-                    "delta": delta,
-                }
-            )
-        computed = me.rating + _round_half_up(total)
-        after: float | None = computed if computed >= p.floor else None
-        status = "rated" if after is not None else "below floor"
-        change_rows.append(
-            _change(
-                player_id,
-                me.rating,
-                k,
-                n,
-                score,
-                expected_total,
-                _round_half_up(total),
-                after,
-                status,
-            )
-        )
-        updated[player_id] = PlayerState(
-            after,
-            me.games + n,
-            me.birth_year,
-            me.reached_top or (after is not None and after >= p.top_from),
-        )
+            earlier = (pending or {}).get(player_id, ())
+            outcome = _initial(player_id, me, rated_games, earlier, period_start, p)
+            if outcome.pooled is not None:
+                carried[player_id] = outcome.pooled
+        else:
+            outcome = _rated(player_id, me, rated_games, period_start, p)
+            delta_rows.extend(outcome.deltas)
+        change_rows.append(outcome.change)
+        if outcome.state is not None:
+            updated[player_id] = outcome.state
     return FidePeriod(
         players=_players_after(players, updated),
         changes=pl.DataFrame(change_rows, schema=_CHANGE_SCHEMA),
