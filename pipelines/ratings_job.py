@@ -31,21 +31,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
 from threadpoolctl import threadpool_limits
 
-from events.errors import NotFound
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
 from pipelines.files import write_atomic, write_folder_atomic
 from projections.charts import HistoryPoint, history_svg
 from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
-from ratings.games import GAMES_SCHEMA, GameKind
+from ratings.games import GameKind
 from ratings.glicko2 import Glicko2ListParams
 from ratings.listing import diff_lists, shape
-from ratings.lists import METHOD_GAME, ComputedList, ListParams, compute_list, method_games
-from ratings.methods import Method
+from ratings.lists import (
+    ComputedList,
+    ListKind,
+    ListParams,
+    compute_list,
+    list_kind,
+    method_games,
+)
+from ratings.methods import Method, RatingType
 from ratings.wof import WofParams
 
 if TYPE_CHECKING:
@@ -72,7 +78,10 @@ class RunRequest(BaseModel):
     """Calculation date: the list uses results dated before it."""
     output: Path
     game: GameKind | None = None
-    """Rate only this game's results; default: the method's (:data:`ratings.lists.METHOD_GAME`)."""
+    """The game to rate: WOF othello, FIDE chess, EGF go; Glicko-2 any one (default: the only
+    game the log has results of). See :func:`ratings.lists.list_kind`."""
+    rating_type: RatingType | None = None
+    """FIDE: the list's rating type (default standard); a tournament is rated in one."""
     period_months: int = Field(1, ge=1, le=12)
     """Glicko-2: months per rating period."""
     at_position: int | None = Field(None, ge=0)
@@ -83,9 +92,13 @@ class RunRequest(BaseModel):
     """Parameters of the WOF method (defaults: the federation's, ratings.md §1.2)."""
 
 
-def _game(request: RunRequest) -> GameKind | None:
-    """The game a request rates: its own, else the method's default."""
-    return request.game if request.game is not None else METHOD_GAME[request.method]
+def request_kind(request: RunRequest, games: pl.DataFrame) -> ListKind:
+    """The list a request asks for, over the games table ``games``.
+
+    :raises ListRequestError: see :func:`ratings.lists.list_kind`.
+    """
+    present = games.get_column("game").unique().to_list()
+    return list_kind(request.method, request.game, request.rating_type, present)
 
 
 def _params(request: RunRequest) -> ListParams:
@@ -94,11 +107,13 @@ def _params(request: RunRequest) -> ListParams:
     )
 
 
-def _compute(request: RunRequest, games: pl.DataFrame, players: pl.DataFrame) -> ComputedList:
+def _compute(
+    request: RunRequest, kind: ListKind, games: pl.DataFrame, players: pl.DataFrame
+) -> ComputedList:
     # Multi-threaded BLAS makes the fits' small dot products 15-30x slower on a shared
     # machine (ratings.md §1.6); one thread is also what makes the sums reproducible.
     with threadpool_limits(limits=1, user_api="blas"):
-        return compute_list(request.method, games, players, request.as_of, _params(request))
+        return compute_list(kind, games, players, request.as_of, _params(request))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +132,7 @@ class Publication:
 @dataclass(frozen=True)
 class RunResult:
     request: RunRequest
+    kind: ListKind
     output: Path
     content_sha256: str
     as_of_position: int
@@ -127,16 +143,20 @@ class RunResult:
     diff_counts: dict[str, int]
     published: bool
     """False when the same list was already published (or on a dry run)."""
+    people: pl.DataFrame
+    """Players without a federation id merged into one person, or left apart as ambiguous
+    (:data:`ratings.identity.REPORT_SCHEMA`; also written to ``people.csv``)."""
     notes: list[str] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------ log reads
 
 
-def publications(store: Store, method: Method) -> list[Publication]:
-    """The published lists of a method, in log order."""
+def publications(store: Store, name: str) -> list[Publication]:
+    """The published lists of one kind (:attr:`ListKind.name`, e.g. ``wof``, ``fide-rapid``;
+    a :class:`Method` names its standard list), in log order."""
     out = []
-    for recorded in store.read_stream(STREAM_PREFIX + method.value):
+    for recorded in store.read_stream(STREAM_PREFIX + str(name)):
         event = recorded.event
         if isinstance(event, RatingListPublished):
             out.append(
@@ -153,7 +173,7 @@ def publications(store: Store, method: Method) -> list[Publication]:
     return out
 
 
-def _latest_per_date(pubs: list[Publication], before: dt.date) -> list[Publication]:
+def latest_per_date(pubs: list[Publication], before: dt.date) -> list[Publication]:
     """The last publication of every as-of date earlier than ``before``, oldest first."""
     latest: dict[dt.date, Publication] = {}
     for p in pubs:
@@ -176,10 +196,11 @@ def read_published(pub: Publication) -> pl.DataFrame | None:
 def _tables(
     store: Store, cache: GamesCache, at_position: int | None
 ) -> tuple[pl.DataFrame, pl.DataFrame, int]:
-    """(games, players, last log position they depend on)."""
+    """(games table with the rating type and log columns, players, last log position they
+    depend on)."""
     if at_position is None:
         report = cache.sync(store)
-        return cache.games(), cache.players(), report.source_position
+        return cache.games(full=True), cache.players(), report.source_position
     events = store.read_frame().filter(pl.col("global_position") <= at_position)
     projection = project(events)
     relevant = projection.games.height + projection.registry.height
@@ -193,8 +214,7 @@ def _tables(
             .select(pl.col("global_position").max())
             .item()
         )
-    games = projection.games.select(list(GAMES_SCHEMA))
-    return games, players_table(projection.registrations, projection.registry), position
+    return projection.games, players_table(projection.registrations, projection.registry), position
 
 
 # ------------------------------------------------------------------------------ writing
@@ -252,7 +272,9 @@ def _histories(
 def _write_files(
     out: Path,
     request: RunRequest,
+    kind: ListKind,
     listing: pl.DataFrame,
+    people: pl.DataFrame,
     diff: pl.DataFrame,
     meta: dict[str, str],
     histories: dict[str, list[HistoryPoint]],
@@ -266,7 +288,8 @@ def _write_files(
     write_atomic(out / "ratings.parquet", _parquet(listing, meta, out))
     write_atomic(out / "ratings.csv", _csv(listing))
     write_atomic(out / "diff.csv", _csv(diff))
-    title = f"{request.method.value.upper()} rating list as of {request.as_of.isoformat()}"
+    write_atomic(out / "people.csv", _csv(people))
+    title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
     page = rating_list_html(
         title,
         listing,
@@ -286,19 +309,21 @@ def _write_files(
 
 
 def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
-    """Compute, write and publish one list (see the module docstring)."""
+    """Compute, write and publish one list (see the module docstring).
+
+    :raises ListRequestError: a game or rating type the method does not rate.
+    """
     games, players, position = _tables(store, cache, request.at_position)
-    game = _game(request)
-    games = method_games(games, game)
-    computed = _compute(request, games, players)
+    kind = request_kind(request, games)
+    computed = _compute(request, kind, games, players)
     listing = shape(computed.listing, players)
 
-    pubs = publications(store, request.method)
-    earlier = [(p, read_published(p)) for p in _latest_per_date(pubs, request.as_of)]
+    pubs = publications(store, kind.name)
+    earlier = [(p, read_published(p)) for p in latest_per_date(pubs, request.as_of)]
     previous, previous_list = earlier[-1] if earlier else (None, None)
     notes: list[str] = []
     if previous is not None and previous_list is None:
-        previous_list = _reproduce(store, request, previous)
+        previous_list = _reproduce(store, request, kind, previous)
         notes.append(f"previous list ({previous.as_of}) recomputed from the log")
     diff = diff_lists(previous_list, listing)
 
@@ -309,56 +334,59 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         "method": request.method.value,
         "as_of": request.as_of.isoformat(),
         "as_of_position": str(position),
-        "game": game.value if game is not None else "all",
+        "game": kind.game.value if kind.game is not None else "none",
         "content_sha256": digest,
         "parameters": json.dumps(computed.parameters, sort_keys=True),
     }
+    if kind.rating_type is not None:
+        meta["rating_type"] = kind.rating_type.value
     histories, chart_notes = _histories(earlier, request.as_of, listing)
     notes += chart_notes
     counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
-    _write_files(out, request, listing, diff, meta, histories, counts)
+    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts)
 
     published = False
     if request.publish:
-        published = _publish(store, request, digest, position, listing.height, computed, pubs)
+        published = _publish(store, request, kind, digest, position, listing.height, computed)
     return RunResult(
         request=request,
+        kind=kind,
         output=out,
         content_sha256=digest,
         as_of_position=position,
         players=listing.height,
         official=int(listing.get_column("official").sum()),
-        games=games.filter(pl.col("date") < request.as_of).height,
+        games=method_games(games, kind).filter(pl.col("date") < request.as_of).height,
         previous=previous,
         diff_counts=counts,
         published=published,
+        people=computed.people,
         notes=notes,
     )
 
 
-def _reproduce(store: Store, request: RunRequest, pub: Publication) -> pl.DataFrame:
+def _reproduce(store: Store, request: RunRequest, kind: ListKind, pub: Publication) -> pl.DataFrame:
     games, players, _ = _tables(store, GamesCache(), pub.as_of_position)
-    games = method_games(games, _game(request))
     again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
-    return shape(_compute(again, games, players).listing, players)
+    return shape(_compute(again, kind, games, players).listing, players)
 
 
 def _publish(
     store: Store,
     request: RunRequest,
+    kind: ListKind,
     digest: str,
     position: int,
     players: int,
     computed: ComputedList,
-    pubs: list[Publication],
 ) -> bool:
     output = str(request.output.resolve())
-    for p in pubs:
+    for p in publications(store, kind.name):
         if (p.as_of, p.as_of_position, p.content_sha256, p.output) == (
             request.as_of, position, digest, output
         ):  # fmt: skip
             return False
-    stream = STREAM_PREFIX + request.method.value
+    stream = STREAM_PREFIX + kind.name
     event = RatingListPublished(
         method=request.method.value,
         as_of=request.as_of,
@@ -372,118 +400,6 @@ def _publish(
         stream, [NewEvent(event, metadata={"job": "ratings"})], store.stream_version(stream)
     )
     return True
-
-
-# ------------------------------------------------------------------------------ player view
-
-
-class UnknownPlayer(NotFound):
-    """A player id with no game in the log and no entry in any published list."""
-
-
-@dataclass(frozen=True)
-class PlayerReport:
-    """A player's entries in a method's published lists, and their latest games."""
-
-    player_id: str
-    name: str | None
-    country: str | None
-    history: list[dict[str, JsonValue]]
-    """One row per published list (oldest first) in which the player appears."""
-    games: list[dict[str, JsonValue]]
-    """The latest games, newest first, from the player's side."""
-    games_total: int
-    unreadable: list[str]
-
-    def points(self) -> list[HistoryPoint]:
-        return [
-            HistoryPoint(
-                dt.date.fromisoformat(str(r["as_of"])),
-                float(r["rating"]),  # type: ignore[arg-type]
-                None if r["margin"] is None else float(r["margin"]),  # type: ignore[arg-type]
-            )
-            for r in self.history
-            if r["rating"] is not None
-        ]
-
-    def as_json(self) -> dict[str, JsonValue]:
-        return {
-            "player_id": self.player_id,
-            "name": self.name,
-            "country": self.country,
-            "history": list(self.history),
-            "games_total": self.games_total,
-            "games": list(self.games),
-            "unreadable_lists": list(self.unreadable),
-        }
-
-
-def player_report(
-    store: Store, cache: GamesCache, method: Method, player_id: str, latest_games: int = 20
-) -> PlayerReport:
-    """History over the published lists of ``method``, and games, of one player.
-
-    :raises UnknownPlayer: when neither the games table nor any list knows the id.
-    """
-    cache.sync(store)
-    history: list[dict[str, JsonValue]] = []
-    unreadable: list[str] = []
-    for pub in _latest_per_date(publications(store, method), dt.date.max):
-        frame = read_published(pub)
-        if frame is None:
-            unreadable.append(f"{pub.as_of} ({pub.output})")
-            continue
-        for row in frame.filter(pl.col("player_id") == player_id).iter_rows(named=True):
-            history.append(
-                {
-                    "as_of": pub.as_of.isoformat(),
-                    "rank": row["rank"],
-                    "rating": row["rating"],
-                    "margin": row["margin"],
-                    "games": row["games"],
-                    "official": row["official"],
-                    "note": row["provisional_reason"],
-                }
-            )
-    games = cache.games(full=True)
-    mine = games.filter((pl.col("player_a") == player_id) | (pl.col("player_b") == player_id))
-    first = pl.col("player_a") == player_id
-    players = cache.players()
-    rows = (
-        mine.select(
-            "date",
-            "event",
-            "round",
-            pl.when(first).then(pl.col("player_b")).otherwise(pl.col("player_a")).alias("opponent"),
-            pl.when(first)
-            .then(pl.col("color_a"))
-            .otherwise(pl.col("color_a").replace({"white": "black", "black": "white"}))
-            .alias("colour"),
-            pl.when(first).then(pl.col("score_a")).otherwise(1 - pl.col("score_a")).alias("score"),
-        )
-        .join(
-            players.select(pl.col("player_id").alias("opponent"), pl.col("name").alias("opp_name")),
-            on="opponent",
-            how="left",
-        )
-        .sort(["date", "event", "round"], descending=True)
-    )
-    shown = rows if latest_games == 0 else rows.head(latest_games)
-    me = players.filter(pl.col("player_id") == player_id)
-    if mine.height == 0 and not history and me.height == 0:
-        raise UnknownPlayer(
-            f"unknown player '{player_id}': no game in the log and no {method.value} list "
-            "entry (ids look like wof:123, egd:12345678, fide:1503014)"
-        )
-    return PlayerReport(
-        player_id=player_id,
-        name=me.item(0, "name") if me.height else None,
-        country=me.item(0, "country") if me.height else None,
-        history=history,
-        games=[{**r, "date": r["date"].isoformat()} for r in shown.iter_rows(named=True)],
-        games_total=mine.height,
-        unreadable=unreadable,
-    )
 
 
 def demo_list(store: Store, out: Path, console: Console) -> None:

@@ -1,10 +1,11 @@
-"""The rating methods a list can be run with (no numerics here: the CLI imports this module)."""
+"""The rating methods a list can be run with, and FIDE's rating types (no numerics here: the
+CLI imports this module)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Method"]
+__all__ = ["Method", "RatingType"]
 
 
 class Method(StrEnum):
@@ -12,3 +13,11 @@ class Method(StrEnum):
     FIDE = "fide"
     EGF = "egf"
     GLICKO2 = "glicko2"
+
+
+class RatingType(StrEnum):
+    """FIDE's three lists; a tournament is rated for one of them (standard by default)."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
