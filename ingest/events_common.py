@@ -37,6 +37,8 @@ class Conversion:
     """Extra metadata of ``events[i]`` (merged into the stored row's metadata)."""
     warnings: list[IngestWarning] = field(default_factory=list)
     games: int = 0
+    skipped: list[IngestError] = field(default_factory=list)
+    """Result records left out (``--skip-bad-lines``), each with its place in the file."""
 
     @property
     def created(self) -> TournamentCreated:

@@ -35,6 +35,9 @@ class IngestFormatChoice(StrEnum):
 def _print_report(report: IngestReport, as_json: bool) -> None:
     from pipelines.ingest_job import Status
 
+    for f in report.files:
+        for record in f.skipped:
+            err.print(f"{record} (left out)", markup=False)
     if as_json:
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
         return
@@ -47,6 +50,10 @@ def _print_report(report: IngestReport, as_json: bool) -> None:
         f"{s['failed']} failed: {s['games']} games, {s['players']} players, "
         f"{s['seconds']:.1f} s\n"
     )
+    if s["skipped_records"]:
+        sys.stdout.write(
+            f"{s['skipped_records']} bad result record(s) left out (listed on stderr)\n"
+        )
     if s["new_players_without_id"]:
         sys.stdout.write(
             f"{s['new_players_without_id']} player(s) without a federation id registered as "
@@ -74,6 +81,15 @@ def ingest_command(
         bool,
         typer.Option(help="Fail a file whose points column disagrees with its results."),
     ] = False,
+    skip_bad_lines: Annotated[
+        bool,
+        typer.Option(
+            help="Take a file with a few broken result records (an .ELO game line, an h9/.tou "
+            "result cell, a TRF round block) without them: each is listed FILE:LINE:COL on "
+            "stderr, the other half of its game is left out too, the rest lands. Without it "
+            "such a file is refused whole."
+        ),
+    ] = False,
 ) -> None:
     """Ingest result files: each one atomically, each one once. Exit 1 if any file failed."""
     from pipelines.ingest_job import IngestOptions, discover, ingest
@@ -87,6 +103,7 @@ def ingest_command(
     options = IngestOptions(
         format=file_formats[0] if file_formats else None,
         strict=strict,
+        skip_bad_lines=skip_bad_lines,
         actor=commands.actor(),
     )
     with open_store() as store:
