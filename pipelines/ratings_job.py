@@ -194,13 +194,14 @@ def read_published(pub: Publication) -> pl.DataFrame | None:
 
 
 def _tables(
-    store: Store, cache: GamesCache, at_position: int | None
+    store: Store, cache: GamesCache, request: RunRequest, at_position: int | None
 ) -> tuple[pl.DataFrame, pl.DataFrame, int]:
-    """(games table with the rating type and log columns, players, last log position they
-    depend on)."""
+    """(games table, players, last log position they depend on). A FIDE list reads the
+    games table with its rating_type column (the wide table: with the log columns)."""
     if at_position is None:
         report = cache.sync(store)
-        return cache.games(full=True), cache.players(), report.source_position
+        games = cache.games(full=request.method is Method.FIDE)
+        return games, cache.players(), report.source_position
     events = store.read_frame().filter(pl.col("global_position") <= at_position)
     projection = project(events)
     relevant = projection.games.height + projection.registry.height
@@ -313,7 +314,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
 
     :raises ListRequestError: a game or rating type the method does not rate.
     """
-    games, players, position = _tables(store, cache, request.at_position)
+    games, players, position = _tables(store, cache, request, request.at_position)
     kind = request_kind(request, games)
     computed = _compute(request, kind, games, players)
     listing = shape(computed.listing, players)
@@ -366,7 +367,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
 
 
 def _reproduce(store: Store, request: RunRequest, kind: ListKind, pub: Publication) -> pl.DataFrame:
-    games, players, _ = _tables(store, GamesCache(), pub.as_of_position)
+    games, players, _ = _tables(store, GamesCache(), request, pub.as_of_position)
     again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
     return shape(_compute(again, kind, games, players).listing, players)
 

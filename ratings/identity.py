@@ -109,11 +109,13 @@ class _Player:
         return normalise_name(self.name or ""), (self.country or "").strip().upper()
 
 
-def _events(games: pl.DataFrame) -> dict[str, set[str]]:
-    """The tournaments every player played in."""
+def _events(games: pl.DataFrame, ids: set[str]) -> dict[str, set[str]]:
+    """The tournaments each of ``ids`` played in."""
     out: dict[str, set[str]] = defaultdict(set)
+    wanted = pl.Series(sorted(ids), dtype=pl.Utf8)
     for column in ("player_a", "player_b"):
-        for pid, event in games.select(column, "event").unique().iter_rows():
+        rows = games.filter(pl.col(column).is_in(wanted.implode())).select(column, "event")
+        for pid, event in rows.unique().iter_rows():
             out[pid].add(event)
     return out
 
@@ -204,12 +206,15 @@ def people(games: pl.DataFrame, players: pl.DataFrame) -> People:
     for p in everyone:
         if p.name:
             groups[p.key].append(p)
-    events = _events(games)
+    shared = [
+        group
+        for group in groups.values()
+        if len(group) > 1 and not all(has_federation_id(p.player_id) for p in group)
+    ]
+    events = _events(games, {p.player_id for group in shared for p in group})
     alias: dict[str, str] = {}
     rows: list[dict[str, object]] = []
-    for group in groups.values():
-        if len(group) < 2 or all(has_federation_id(p.player_id) for p in group):
-            continue
+    for group in shared:
         group_alias, group_rows = _place_group(group, events)
         alias.update(group_alias)
         rows.extend(group_rows)
