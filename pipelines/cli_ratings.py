@@ -88,7 +88,12 @@ def ratings_run(
     ] = True,
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
-    """Compute a rating list, write ratings.csv/.parquet, index.html and diff.csv, publish it."""
+    """Compute a rating list of one game (FIDE: of one rating type) and publish it.
+
+    Writes ratings.csv/.parquet, index.html, diff.csv (against the previous list of the same
+    kind) and people.csv (players without a federation id counted as one person across
+    tournaments, or left apart as ambiguous; the ambiguous ones are also printed).
+    """
     from pipelines.ratings_job import RunRequest, run_list
     from projections.games import GamesCache, cache_path_for
 

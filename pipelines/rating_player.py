@@ -66,7 +66,7 @@ def find(
     :raises UnknownPlayer: nobody matches.
     """
     cache.sync(store)
-    games = cache.games(full=True)
+    games = cache.games(full=method is Method.FIDE)  # FIDE: with the rating_type column
     kind = list_kind(method, game, rating_type, games.get_column("game").unique().to_list())
     mine = method_games(games, kind)
     everyone = cache.players()

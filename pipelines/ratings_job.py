@@ -8,12 +8,15 @@ temporary file and ``os.replace``:
 * ``ratings.csv`` and ``ratings.parquet`` (Parquet key-value metadata: method, as-of date, log
   position, parameters): rank, player_id, name, country, rating, margin, games, official,
   provisional_reason;
-* ``diff.csv`` against the previous published list of the same method (new, dropped, movers);
+* ``diff.csv`` against the previous published list of the same kind (new, dropped, movers);
+* ``people.csv``: players without a federation id merged into one person across tournaments,
+  or left apart as ambiguous (:mod:`ratings.identity`);
 * ``index.html`` (searchable, sortable, filter by country) linking every player to
   ``charts/<player>.svg``, the rating history over the published lists;
 * ``manifest.json``.
 
-Then it appends ``RatingListPublished`` to stream ``ratinglist-<method>`` with the sha256 of
+Then it appends ``RatingListPublished`` to stream ``ratinglist-<kind>`` (``wof``, ``fide``,
+``fide-rapid``, ``glicko2-go``, ...: :attr:`ratings.lists.ListKind.name`) with the sha256 of
 ``ratings.csv`` and the last log position the list depends on. Nothing in the files depends on
 the clock, so the same as-of date on the same log gives the same bytes.
 """
