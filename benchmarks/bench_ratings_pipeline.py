@@ -66,9 +66,9 @@ def _one_more_tournament(store: Store) -> None:
 
 
 def run() -> dict[str, Any]:
-    from pipelines.rating_methods import Method
     from pipelines.ratings_job import RunRequest, run_list
     from projections.games import GamesCache, cache_path_for
+    from ratings.methods import Method
 
     files = sorted(ARCHIVE.glob("*/*.ELO"))
     if not files:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ingest.errors import IngestError, IngestWarning
+from ingest.errors import IngestError, IngestWarning, ResultRecordError
 from ingest.textio import read_text
 
 __all__ = [
@@ -413,7 +413,7 @@ class _Reader:
         if rest:
             del self.entries[len(self.entries) - found :]
             self.errors.append(
-                IngestError(
+                ResultRecordError(
                     self.path,
                     number,
                     position + 1 + (len(text[position:]) - len(text[position:].lstrip())),
@@ -451,7 +451,7 @@ class _Reader:
                 continue
             if entry.first is not None and entry.first == entry.second:
                 self.errors.append(
-                    IngestError(
+                    ResultRecordError(
                         self.path,
                         entry.line,
                         1,

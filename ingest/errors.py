@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IngestError", "IngestWarning", "format_location"]
+__all__ = ["IngestError", "IngestWarning", "ResultRecordError", "format_location"]
 
 
 def format_location(path: str, line: int, column: int) -> str:
@@ -54,9 +54,15 @@ class IngestError(ValueError):
 
     def __reduce__(self) -> tuple[type[IngestError], _ErrorArgs]:
         return (
-            IngestError,
+            type(self),
             (self.path, self.line, self.column, self.reason, self.found, self.expected),
         )
+
+
+class ResultRecordError(IngestError):
+    """An error in one result record: a game line of an .ELO file, a result cell of an h9 or
+    .tou table. ``arbiter ingest --skip-bad-lines`` leaves such records out and takes the rest
+    of the file; an error anywhere else refuses the file whole."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ from) goes into the event's metadata, keyed by the event's index in the stream.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -22,7 +21,6 @@ __all__ = [
     "PointsCheck",
     "check_points",
     "join_name",
-    "normalise_name",
     "split_name",
 ]
 
@@ -39,6 +37,8 @@ class Conversion:
     """Extra metadata of ``events[i]`` (merged into the stored row's metadata)."""
     warnings: list[IngestWarning] = field(default_factory=list)
     games: int = 0
+    skipped: list[IngestError] = field(default_factory=list)
+    """Result records left out (``--skip-bad-lines``), each with its place in the file."""
 
     @property
     def created(self) -> TournamentCreated:
@@ -96,14 +96,3 @@ def join_name(surname: str, first_name: str) -> str:
     if first_name:
         return f"{surname}, {first_name}"
     return surname or "?"
-
-
-def normalise_name(name: str) -> str:
-    """Case, accents, punctuation and word order removed: ``"Müller, Jan"`` = ``"JAN MULLER"``.
-
-    >>> normalise_name("Müller, Jan") == normalise_name("JAN  MULLER")
-    True
-    """
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    words = "".join(c if c.isalnum() else " " for c in ascii_name.casefold()).split()
-    return " ".join(sorted(words))

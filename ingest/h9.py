@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ingest.errors import IngestError, IngestWarning
+from ingest.errors import IngestError, IngestWarning, ResultRecordError
 from ingest.textio import read_text
 
 __all__ = [
@@ -286,6 +286,8 @@ def check_cross_table(
 ) -> list[IngestError]:
     """Opponent numbers exist, each pairing appears on both rows, results mirror.
 
+    Every error is a :class:`ResultRecordError` at the cell concerned.
+
     ``rows`` are ``(number, line, cells, cell columns)``. Colours must be opposite and
     handicaps equal when both rows state them.
     """
@@ -300,7 +302,7 @@ def check_cross_table(
             where = f"round {round_no}"
             if cell.opponent == number:
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path, line, column, f"player {number} paired with himself in {where}"
                     )
                 )
@@ -308,7 +310,7 @@ def check_cross_table(
             other = by_number.get(cell.opponent)
             if other is None:
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path,
                         line,
                         column,
@@ -323,7 +325,7 @@ def check_cross_table(
             if back is None or back.opponent != number:
                 claimed = "no game" if back is None or not back.is_game else back.opponent
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path,
                         line,
                         column,
@@ -338,7 +340,7 @@ def check_cross_table(
                 continue  # the pair was compared from the lower number's row
             if back.result is not cell.result.mirror:
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path,
                         line,
                         column,
@@ -349,7 +351,7 @@ def check_cross_table(
                 )
             elif cell.colour is not None and cell.colour == back.colour:
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path,
                         line,
                         column,
@@ -365,7 +367,7 @@ def check_cross_table(
                 and cell.handicap != back.handicap
             ):
                 errors.append(
-                    IngestError(
+                    ResultRecordError(
                         path,
                         line,
                         column,
@@ -382,7 +384,7 @@ def check_cross_table(
                 opponent = cells[index].opponent
                 if opponent in claims:
                     errors.append(
-                        IngestError(
+                        ResultRecordError(
                             path,
                             line,
                             columns[index] if index < len(columns) else 0,

@@ -2,17 +2,21 @@
 
 A player with a federation id (FIDE id, EGD PIN, WOF id, FFG licence, AGA id) is that id's
 registry player; the first file that names the id registers it. A player without any id is
-matched by normalised name and country, and only when exactly one registry player fits;
-otherwise the player is registered as a new ``local`` registry player, and the file's result
-says so. The registry here is an in-memory view that a job loads once and then advances file
-by file; it never writes to the store itself.
+matched by normalised name, country and birth year, and only when exactly one registry player
+fits: the one with the same birth year, else the one of that name and country whose birth is
+not known (a known, different birth year is another person); otherwise the player is
+registered as a new ``local`` registry player, and the file's result says so. The registry
+here is an in-memory view that a job loads once and then advances file by file; it never
+writes to the store itself.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
+from events.names import normalise_name
 from events.schema import (
     EventBase,
     FederationPlayerRegistered,
@@ -20,7 +24,7 @@ from events.schema import (
     PlayerRegistered,
 )
 from events.store import Store
-from ingest.events_common import ID_SCHEMES, normalise_name
+from ingest.events_common import ID_SCHEMES
 
 __all__ = ["REGISTRY_KEY", "Registry", "Resolution", "is_placeholder_name", "registry_stream"]
 
@@ -43,6 +47,16 @@ def _country(value: str | None) -> str:
     return (value or "").strip().upper()
 
 
+def birth_year(birth: str | None) -> str | None:
+    """The year of a birth date as files write it (``1990``, ``1990/05/04``, ``04.05.1990``).
+
+    >>> birth_year("1990/05/04"), birth_year("04.05.1990"), birth_year(""), birth_year(None)
+    ('1990', '1990', None, None)
+    """
+    match = re.search(r"\d{4}", birth or "")
+    return match.group() if match else None
+
+
 @dataclass(slots=True)
 class Resolution:
     """One file's players after identity resolution, and the registry events it needs."""
@@ -59,6 +73,8 @@ class Resolution:
 class Registry:
     versions: dict[str, int] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    births: dict[str, str | None] = field(default_factory=dict)
+    """Registry stream → birth year, when its registration gave one."""
     by_name: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     @classmethod
@@ -71,6 +87,8 @@ class Registry:
         ).iter_rows():
             data = json.loads(payload)
             registry.versions[stream] = version
+            if kind == "FederationPlayerRegistered":
+                registry.births[stream] = birth_year(data.get("birth"))
             if kind in {"FederationPlayerRegistered", "FederationPlayerUpdated"}:
                 registry._index(stream, data.get("name"), data.get("country"))
         return registry
@@ -93,6 +111,7 @@ class Registry:
         stream = registry_stream(scheme, fid)
         named = not is_placeholder_name(p.name)
         if stream not in self.versions:
+            self.births[stream] = birth_year(p.birth)
             self._add(
                 res,
                 stream,
@@ -111,6 +130,14 @@ class Registry:
             return
         if named:
             self._index(stream, p.name, p.federation)
+
+    def _candidates(self, found: list[str], year: str | None) -> list[str]:
+        """The registry players one of ``found`` (same name and country) can be: those born
+        in ``year`` when one is, else those whose birth is not known; all when ``year`` is."""
+        if year is None:
+            return found
+        same = [s for s in found if self.births.get(s) == year]
+        return same or [s for s in found if self.births.get(s) is None]
 
     def resolve(self, players: list[PlayerRegistered], file_key: str) -> Resolution:
         """Link ``players`` to registry players, registering the ones not seen before.
@@ -131,7 +158,7 @@ class Registry:
                 res.players.append(p)  # nobody to identify: a name the file does not give
                 continue
             key = (normalise_name(p.name), _country(p.federation))
-            found = sorted(self.by_name.get(key, ()))
+            found = self._candidates(sorted(self.by_name.get(key, ())), birth_year(p.birth))
             if len(found) == 1:
                 res.matched += 1
                 stream = found[0]

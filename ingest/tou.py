@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ingest.errors import IngestError, IngestWarning
+from ingest.errors import IngestError, IngestWarning, ResultRecordError
 from ingest.h9 import GameResult, GoCell, Rank, StoneColour, check_cross_table, name_parts
 from ingest.textio import read_text
 
@@ -118,6 +118,10 @@ _CELL = re.compile(r"(\d+)([-+=?])([bwBW])?(\d{1,2})?")
 _TOKEN = re.compile(r"\S+")
 
 
+_NO_GAME = GoCell(0, GameResult.LOSS)
+"""``0-``: a round without a game."""
+
+
 def _cell(token: str) -> GoCell | None:
     match = _CELL.fullmatch(token)
     if match is None:
@@ -200,11 +204,13 @@ class _Reader:
             cell = _cell(token)
             if cell is None:
                 self.errors.append(
-                    IngestError(
+                    ResultRecordError(
                         self.path, line, column, "unknown result code", token, "e.g. '9+b0', '0='"
                     )
                 )
-                return
+                # The row stays (as a round without a game there), so that its other cells
+                # and the rows that name it are checked as they are.
+                cell = _NO_GAME
             cells.append(cell)
         number = int(tokens[0][0])
         self.columns[number] = tuple(c for _, c in tokens[at + 1 :])

@@ -24,6 +24,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from ingest.dates import parse_header_date
 from ingest.errors import IngestError
 from ingest.trf import (
     Colour,
@@ -286,6 +287,8 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
             cycles=cycles,
             scoring=scoring,
             tiebreaks=_tiebreak_chain(trf),
+            start_date=parse_header_date(trf.header("042")),
+            end_date=parse_header_date(trf.header("052")),
             city=_opt((trf.header("022") or "").strip()),
             federation=_opt((trf.header("032") or "").strip()),
             pairing_params=_pairing_params(trf),

@@ -18,7 +18,8 @@ from pipelines.output import Format
 P = ParamSpec("P")
 R = TypeVar("R")
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 app = typer.Typer(
     help="arbiter: tournaments, results and rating lists for chess, go, othello and carrom.",

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ingest.detect import FileFormat
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
+from pipelines.files import write_atomic
 
 if TYPE_CHECKING:
     from pipelines.ingest_job import IngestReport
@@ -36,6 +35,9 @@ class IngestFormatChoice(StrEnum):
 def _print_report(report: IngestReport, as_json: bool) -> None:
     from pipelines.ingest_job import Status
 
+    for f in report.files:
+        for record in f.skipped:
+            err.print(f"{record} (left out)", markup=False)
     if as_json:
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
         return
@@ -48,6 +50,10 @@ def _print_report(report: IngestReport, as_json: bool) -> None:
         f"{s['failed']} failed: {s['games']} games, {s['players']} players, "
         f"{s['seconds']:.1f} s\n"
     )
+    if s["skipped_records"]:
+        sys.stdout.write(
+            f"{s['skipped_records']} bad result record(s) left out (listed on stderr)\n"
+        )
     if s["new_players_without_id"]:
         sys.stdout.write(
             f"{s['new_players_without_id']} player(s) without a federation id registered as "
@@ -75,6 +81,15 @@ def ingest_command(
         bool,
         typer.Option(help="Fail a file whose points column disagrees with its results."),
     ] = False,
+    skip_bad_lines: Annotated[
+        bool,
+        typer.Option(
+            help="Take a file with a few broken result records (an .ELO game line, an h9/.tou "
+            "result cell, a TRF round block) without them: each is listed FILE:LINE:COL on "
+            "stderr, the other half of its game is left out too, the rest lands. Without it "
+            "such a file is refused whole."
+        ),
+    ] = False,
 ) -> None:
     """Ingest result files: each one atomically, each one once. Exit 1 if any file failed."""
     from pipelines.ingest_job import IngestOptions, discover, ingest
@@ -88,6 +103,7 @@ def ingest_command(
     options = IngestOptions(
         format=file_formats[0] if file_formats else None,
         strict=strict,
+        skip_bad_lines=skip_bad_lines,
         actor=commands.actor(),
     )
     with open_store() as store:
@@ -107,19 +123,6 @@ def ingest_command(
     _print_report(report, as_json)
     if not report.ok:
         raise typer.Exit(1)
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Readers never see a half-written file: write beside it, then rename."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @app.command("export")
@@ -144,5 +147,5 @@ def export_command(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        _write_atomically(output, data)
+        write_atomic(output, data)
         err.print(f"wrote {output} ({file_format.value})", markup=False)

@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import polars as pl
 import typer
 
 from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
 from pipelines.output import Format, emit
-from pipelines.rating_methods import Method
 from ratings.games import GameKind
+from ratings.methods import Method, RatingType
 
 ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
@@ -63,7 +64,20 @@ def ratings_run(
         int, typer.Option(min=1, max=12, help="Glicko-2: months per rating period.")
     ] = 1,
     game: Annotated[
-        GameKind | None, typer.Option(help="Only this game's results (default: the method's).")
+        GameKind | None,
+        typer.Option(
+            help="The game to rate: wof rates othello, fide chess, egf go; glicko2 rates the "
+            "game given here (default: the only game the log has).",
+            case_sensitive=False,
+        ),
+    ] = None,
+    rating_type: Annotated[
+        RatingType | None,
+        typer.Option(
+            help="FIDE: the list's rating type; only tournaments rated for it count "
+            "(default standard).",
+            case_sensitive=False,
+        ),
     ] = None,
     at_position: Annotated[
         int | None,
@@ -74,7 +88,12 @@ def ratings_run(
     ] = True,
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
-    """Compute a rating list, write ratings.csv/.parquet, index.html and diff.csv, publish it."""
+    """Compute a rating list of one game (FIDE: of one rating type) and publish it.
+
+    Writes ratings.csv/.parquet, index.html, diff.csv (against the previous list of the same
+    kind) and people.csv (players without a federation id counted as one person across
+    tournaments, or left apart as ambiguous; the ambiguous ones are also printed).
+    """
     from pipelines.ratings_job import RunRequest, run_list
     from projections.games import GamesCache, cache_path_for
 
@@ -86,14 +105,19 @@ def ratings_run(
         as_of=date,
         output=output,
         game=game,
+        rating_type=rating_type,
         period_months=period_months,
         at_position=at_position,
         publish=publish,
     )
     with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
         result = run_list(store, cache, request)
+    people = result.people
     summary: dict[str, Any] = {
         "method": method.value,
+        "list": result.kind.name,
+        "game": result.kind.game.value if result.kind.game is not None else None,
+        "rating_type": result.kind.rating_type.value if result.kind.rating_type else None,
         "as_of": date.isoformat(),
         "output": str(result.output),
         "players": result.players,
@@ -104,6 +128,10 @@ def ratings_run(
         "previous": result.previous.as_of.isoformat() if result.previous else None,
         "diff": result.diff_counts,
         "published": result.published,
+        "people": {
+            "merged": people.filter(pl.col("status") == "merged").to_dicts(),
+            "ambiguous": people.filter(pl.col("status") == "ambiguous").to_dicts(),
+        },
         "notes": result.notes,
     }
     if fmt is Format.JSON:
@@ -111,12 +139,27 @@ def ratings_run(
         return
     for note in result.notes:
         err.print(f"note: {note}", markup=False)
+    ambiguous = summary["people"]["ambiguous"]
+    for row in ambiguous:
+        err.print(
+            f"ambiguous: {row['player_id']} '{row['name']}' ({row['country'] or 'no federation'}"
+            f", born {row['birth_year'] or '?'}) may be {row['candidates']}: {row['reason']}; "
+            "kept apart",
+            markup=False,
+        )
     status = "published" if result.published else "written (already published or --no-publish)"
     diff = ", ".join(f"{v} {k}" for k, v in sorted(result.diff_counts.items())) or "no changes"
+    merged = len(summary["people"]["merged"])
+    identity = (
+        f"; players without a federation id: {merged} merged, {len(ambiguous)} ambiguous "
+        "(people.csv)"
+        if merged or ambiguous
+        else ""
+    )
     err.print(
-        f"{method.value} list as of {date}: {result.players} players ({result.official} "
+        f"{result.kind.title} list as of {date}: {result.players} players ({result.official} "
         f"official) from {result.games} games at log position {result.as_of_position}; "
-        f"vs {summary['previous'] or 'no previous list'}: {diff}; {status}",
+        f"vs {summary['previous'] or 'no previous list'}: {diff}; {status}{identity}",
         markup=False,
     )
     sys.stdout.write(f"{result.output}\n")
@@ -125,25 +168,52 @@ def ratings_run(
 @ratings_app.command("show")
 @user_errors
 def ratings_show(
-    player: Annotated[str, typer.Argument(help="Player id, e.g. wof:123, egd:12345678.")],
+    player: Annotated[
+        str,
+        typer.Argument(
+            help="A player id (fide:1503014, egd:12345678, wof:123), a federation id alone, "
+            "or part of a name (case and accents ignored)."
+        ),
+    ],
     method: Annotated[Method, typer.Option(help="Rating method.", case_sensitive=False)] = (
         Method.WOF
     ),
+    game: Annotated[
+        GameKind | None,
+        typer.Option(help="Glicko-2: the game of the list.", case_sensitive=False),
+    ] = None,
+    rating_type: Annotated[
+        RatingType | None,
+        typer.Option(help="FIDE: the list's rating type (default standard).", case_sensitive=False),
+    ] = None,
     games: Annotated[int, typer.Option(min=0, help="Latest games to show (0: all).")] = 20,
     chart: Annotated[
         Path | None, typer.Option(help="Write the rating-history chart here (SVG).")
     ] = None,
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
-    """A player's rating in every published list of a method, margin, and latest games."""
-    from pipelines.ratings_job import player_report, write_atomic
+    """A player's rating in every published list of a method, margin, and latest games.
+
+    Several players match a name: they are listed (id, name, country, birth year, games);
+    run again with one of the ids.
+    """
+    from pipelines.files import write_atomic
+    from pipelines.rating_player import find, player_report
     from projections.charts import history_svg
     from projections.games import GamesCache, cache_path_for
 
     with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
-        report = player_report(store, cache, method, player, games)
+        found = find(store, cache, player, method, game, rating_type)
+        if found.hits.height > 1:
+            _print_matches(player, found.hits, fmt)
+            return
+        pid = str(found.hits.item(0, "player_id"))
+        report = player_report(
+            store, cache, found.kind.name, pid, games, aliases=found.aliases.get(pid, frozenset())
+        )
     if chart is not None:
-        write_atomic(chart, history_svg(report.points(), f"{player} ({method.value})").encode())
+        title = f"{pid} ({found.kind.title})"
+        write_atomic(chart, history_svg(report.points(), title).encode())
         err.print(f"chart written to {chart}", markup=False)
     if fmt is Format.JSON:
         sys.stdout.write(json.dumps(report.as_json(), indent=2, ensure_ascii=False) + "\n")
@@ -151,11 +221,22 @@ def ratings_show(
     if fmt is Format.CSV:
         emit(report.history, fmt)
         return
-    sys.stdout.write(f"{player}  {report.name or ''}  {report.country or ''}".rstrip() + "\n")
-    sys.stdout.write(f"\n{method.value} lists:\n")
+    sys.stdout.write(f"{pid}  {report.name or ''}  {report.country or ''}".rstrip() + "\n")
+    if report.aliases:
+        sys.stdout.write(f"also registered as {', '.join(report.aliases)}\n")
+    sys.stdout.write(f"\n{found.kind.name} lists:\n")
     emit(report.history, Format.TEXT)
     sys.stdout.write(f"\ngames ({report.games_total} in the log; latest {len(report.games)}):\n")
     emit(report.games, Format.TEXT)
+
+
+def _print_matches(query: str, hits: pl.DataFrame, fmt: Format) -> None:
+    rows = hits.select("player_id", "name", "country", "birth_year", "games").to_dicts()
+    if fmt is Format.JSON:
+        sys.stdout.write(json.dumps({"query": query, "matches": rows}, indent=2) + "\n")
+        return
+    emit(rows, fmt)
+    err.print(f"{len(rows)} players match '{query}': run again with one of their ids", markup=False)
 
 
 @app.command("schedule")

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from events.domain import System
 from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
+from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
 from ingest.detect import FileFormat, detect_format
 from ingest.elo import parse_elo
 from ingest.errors import IngestError, IngestWarning
@@ -86,6 +87,8 @@ class FileResult:
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """Identity findings to report: players without an id registered as new."""
+    skipped: tuple[str, ...] = ()
+    """Result records left out (``--skip-bad-lines``): ``FILE:LINE:COL: why``."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -98,6 +101,7 @@ class FileResult:
             "players": self.players,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
+            "skipped": list(self.skipped),
         }
 
 
@@ -124,6 +128,7 @@ class IngestReport:
             "players": sum(f.players for f in done),
             "new_players_without_id": sum(len(f.notes) for f in done),
             "warnings": sum(len(f.warnings) for f in done),
+            "skipped_records": sum(len(f.skipped) for f in done),
             "seconds": round(self.seconds, 3),
         }
 
@@ -137,6 +142,8 @@ class IngestOptions:
     """Read every file as this format instead of detecting it."""
     strict: bool = False
     """A points column that disagrees with the results fails the file (else a warning)."""
+    skip_bad_lines: bool = False
+    """Leave out unreadable or contradictory result records instead of refusing the file."""
     actor: str = "arbiter"
     pack_rows: int = 200_000
     """Rows gathered before one store transaction; 0 appends every file on its own."""
@@ -159,25 +166,41 @@ def discover(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -> Conversion:
+def convert(
+    path: Path,
+    data: bytes,
+    fmt: FileFormat,
+    *,
+    strict: bool = False,
+    skip_bad_lines: bool = False,
+) -> Conversion:
     """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events.
+
+    ``skip_bad_lines``: leave out the result records that cannot be read or contradict the
+    file (:mod:`ingest.bad_lines`), listed in :attr:`Conversion.skipped`.
 
     :raises IngestError: for anything wrong with the file, always one line naming the place.
     """
+    skipped: list[IngestError] = []
     try:
+        if skip_bad_lines and fmt in _REPAIRS:
+            data, skipped = _REPAIRS[fmt](path, data, strict)
         match fmt:
             case FileFormat.ELO:
-                return elo_to_events(parse_elo(path, data), strict=strict)
+                elo = parse_elo(path, data)
+                if skip_bad_lines:
+                    elo, skipped = elo_without_bad_records(elo)
+                conversion = elo_to_events(elo, strict=strict)
             case FileFormat.TRF:
                 trf = parse_trf(path, data)
-                return with_swiss_colour(trf_file_to_events(trf, strict=strict))
+                conversion = with_swiss_colour(trf_file_to_events(trf, strict=strict))
             case FileFormat.H9:
-                return h9_to_events(parse_h9(path, data))
+                conversion = h9_to_events(parse_h9(path, data))
             case FileFormat.TOU:
-                return tou_to_events(parse_tou(path, data))
+                conversion = tou_to_events(parse_tou(path, data))
             case FileFormat.OPENGOTHA:
                 og = read_opengotha_bytes(data, str(path))
-                return with_go_pairing(opengotha_to_events(og), og, str(path))
+                conversion = with_go_pairing(opengotha_to_events(og), og, str(path))
     except IngestError:
         raise
     except ValidationError as exc:
@@ -188,6 +211,37 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
         ) from None
     except ValueError as exc:
         raise IngestError(str(path), 0, 0, str(exc)) from None
+    return replace(conversion, skipped=skipped)
+
+
+def _first_error(read: Callable[[], object]) -> list[IngestError]:
+    try:
+        read()
+    except IngestError as error:
+        return [error]
+    return []
+
+
+def _repair_h9(path: Path, data: bytes, _: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_cross_table(path, data, lambda b: parse_h9(path, b).errors)
+
+
+def _repair_tou(path: Path, data: bytes, _: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_cross_table(path, data, lambda b: parse_tou(path, b).errors)
+
+
+def _repair_trf(path: Path, data: bytes, strict: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_trf(
+        path, data, lambda b: _first_error(lambda: convert(path, b, FileFormat.TRF, strict=strict))
+    )
+
+
+_REPAIRS: dict[FileFormat, Callable[[Path, bytes, bool], tuple[bytes, list[IngestError]]]] = {
+    FileFormat.H9: _repair_h9,
+    FileFormat.TOU: _repair_tou,
+    FileFormat.TRF: _repair_trf,
+}
+"""The line-oriented cross-table formats: bad records blanked before the conversion."""
 
 
 def with_swiss_colour(conversion: Conversion) -> Conversion:
@@ -320,7 +374,13 @@ class _Job:
             return FileResult(str(path), Status.DUPLICATE, tournament=self.context.files[sha])
         try:
             fmt = self.options.format or detect_format(path, data)
-            conversion = convert(path, data, fmt, strict=self.options.strict)
+            conversion = convert(
+                path,
+                data,
+                fmt,
+                strict=self.options.strict,
+                skip_bad_lines=self.options.skip_bad_lines,
+            )
         except IngestError as exc:
             return FileResult(str(path), Status.FAILED, error=str(exc))
         tid = self.context.tournament_id(path)
@@ -368,6 +428,7 @@ class _Job:
             players=players,
             warnings=warnings,
             notes=tuple(resolution.notes),
+            skipped=tuple(str(e) for e in conversion.skipped),
         )
         pack.pending.append((path, result, sha))
         return None

@@ -26,9 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from events.duckdb_store import DuckDBStore
 from events.store import Store
-from pipelines.rating_methods import Method
 from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
 from projections.games import GamesCache, cache_path_for
+from ratings.methods import Method
 
 __all__ = [
     "JOB_ID",

@@ -30,6 +30,7 @@ import duckdb
 import polars as pl
 
 from events.duckdb_store import transaction
+from ratings.egf import CLASS_WEIGHTS
 from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
@@ -45,17 +46,20 @@ __all__ = [
 TOURNAMENT_PREFIX = "tournament-"
 REGISTRY_PREFIX = "player-"
 
-PROJECTION_VERSION = 3
+PROJECTION_VERSION = 4
 """Bump when the rows this module produces change; a cache of another version is rebuilt."""
 
 GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
     **GAMES_SCHEMA,
+    "rating_type": pl.Utf8(),
     "stream": pl.Utf8(),
     "round": pl.Int64(),
     "board": pl.Int64(),
     "position": pl.Int64(),
 }
-"""The materialised table: the ratings games schema plus where each game is in the log."""
+"""The materialised table: the ratings games schema, the tournament's rating type as its
+creation event states it (``rating_type``, or ``pairing_params.rating_type``; null when it
+states none), and where each game is in the log."""
 
 REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
     "stream": pl.Utf8(),
@@ -70,9 +74,6 @@ REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
 """Who played under which id, per tournament, and the rating the file gave them; the players
 table takes the latest name and the earliest rating."""
 
-CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
-"""EGF tournament classes (ratings.md §4.4); class X events are not rated."""
-
 _RATED_OUTCOMES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 _OWN_SCHEME = {"chess": "fide", "go": "egd", "othello": "wof"}
 _GAMES = ("chess", "go", "othello", "carrom")
@@ -85,6 +86,7 @@ _CREATED = pl.Struct(
         "game": pl.Utf8,
         "start_date": pl.Utf8,
         "end_date": pl.Utf8,
+        "rating_type": pl.Utf8,
         "pairing_params": pl.Struct(
             {"egf_class": pl.Utf8, "rating_class": pl.Utf8, "rating_weight": pl.Float64}
         ),
@@ -169,6 +171,12 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
                 klass.replace_strict(CLASS_WEIGHTS, default=None, return_dtype=pl.Float64),
                 pl.when(klass.is_null()).then(pl.lit(1.0)),
             ).alias("weight"),
+            pl.coalesce(
+                "rating_type", pl.col("payload").str.json_path_match("$.pairing_params.rating_type")
+            )
+            .str.strip_chars()
+            .str.to_lowercase()
+            .alias("rating_type"),
         )
         # A stream created twice cannot happen in a valid log; keep the latest anyway.
         .unique("stream_id", keep="last", maintain_order=True)
@@ -300,6 +308,7 @@ def project(events: pl.DataFrame) -> Projection:
         .alias("color_a"),
         pl.when(is_go).then(pl.col("handicap").fill_null(0)).alias("handicap"),
         pl.when(is_go).then(pl.col("komi")).alias("komi"),
+        "rating_type",
         pl.col("stream_id").alias("stream"),
         "round",
         "board",
@@ -450,6 +459,10 @@ class GamesCache:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._con = _connect(path)
         self._con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT)")
+        if self._meta().get("version", PROJECTION_VERSION) != PROJECTION_VERSION:
+            # Another version's tables may have other columns: start them afresh.
+            for table in ("games", "registrations", "registry"):
+                self._con.execute(f"DROP TABLE IF EXISTS {table}")
         self._con.execute(_ddl("games", GAMES_TABLE_SCHEMA))
         self._con.execute(_ddl("registrations", REGISTRATIONS_SCHEMA))
         self._con.execute(_ddl("registry", _REGISTRY_SCHEMA))

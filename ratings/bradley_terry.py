@@ -161,6 +161,124 @@ def _pcg(
     return x, max_iter
 
 
+@dataclass(frozen=True)
+class _Games:
+    """The pairs a fit uses, in the fitted players' own numbering 0..n-1."""
+
+    lo: IntArray
+    hi: IntArray
+    weight: FloatArray
+    score: FloatArray
+    """Points of ``lo`` (weighted)."""
+    lost: FloatArray
+    """Points of ``hi`` (weighted)."""
+    n: int
+
+    def log_likelihood(self, x: FloatArray) -> float:
+        # ln σ(−d) = ln σ(d) − d, so one log-sigmoid serves both outcomes.
+        d = x[self.lo] - x[self.hi]
+        return _dot(self.weight, _log_sigmoid(d)) - _dot(self.lost, d)
+
+    def derivatives(self, x: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The gradient per player, the Hessian's edge weights c = W·p·(1 − p) per pair, and
+        its diagonal Σc per player (the information)."""
+        p = _sigmoid(x[self.lo] - x[self.hi])
+        residual = self.score - self.weight * p
+        gradient = _weighted_count(self.lo, residual, self.n) - _weighted_count(
+            self.hi, residual, self.n
+        )
+        c = self.weight * p * (1.0 - p)
+        diagonal = _weighted_count(self.lo, c, self.n) + _weighted_count(self.hi, c, self.n)
+        return gradient, c, diagonal
+
+
+def _restrict(
+    pairs: PairTable, fitted: npt.NDArray[np.bool_], components: IntArray
+) -> tuple[_Games, IntArray]:
+    """The pairs whose two players are fitted and share a component, renumbered; and the
+    fitted players' numbers (``members[i]`` is fitted player i)."""
+    members = np.flatnonzero(fitted)
+    index = np.full(fitted.size, -1, dtype=np.int64)
+    index[members] = np.arange(members.size, dtype=np.int64)
+    keep = fitted[pairs.lo] & fitted[pairs.hi] & (components[pairs.lo] == components[pairs.hi])
+    weight = pairs.weight[keep]
+    score = pairs.score_lo[keep]
+    games = _Games(
+        index[pairs.lo[keep]], index[pairs.hi[keep]], weight, score, weight - score, members.size
+    )
+    return games, members
+
+
+@dataclass(frozen=True)
+class _Newton:
+    r: FloatArray
+    steps: int
+    cg_iterations: int
+
+
+def _line_search(
+    games: _Games, r: FloatArray, direction: FloatArray, current: float, slope: float
+) -> tuple[float, FloatArray, float] | None:
+    """Backtracking (Armijo) along ``direction``: (step, new point, its likelihood), or None
+    when 40 halvings find no increase."""
+    t = 1.0
+    for _ in range(40):
+        trial = r + t * direction
+        candidate = games.log_likelihood(trial)
+        if candidate >= current + 1e-4 * t * slope:
+            return t, trial, candidate
+        t *= 0.5
+    return None
+
+
+def _newton(
+    games: _Games,
+    *,
+    tolerance: float,
+    max_steps: int,
+    max_step_size: float,
+    decrement_tolerance: float,
+) -> _Newton:
+    """Inexact Newton from r = 0: Jacobi-preconditioned CG on the graph Laplacian, a capped
+    step and a monotone line search (ratings.md §1.6)."""
+    n = games.n
+    r = np.zeros(n)
+    laplacian = _Laplacian(games.lo, games.hi, n)
+    cg_total = 0
+    steps = 0
+    current = games.log_likelihood(r)
+    g0_norm = 0.0
+    for steps in range(1, max_steps + 1):
+        gradient, c, diagonal = games.derivatives(r)
+        g_norm = float(np.sqrt(_dot(gradient, gradient)))
+        if steps == 1:
+            g0_norm = g_norm or 1.0
+        if g_norm == 0.0:
+            break
+        laplacian.update(c, diagonal)
+        inv_diag = 1.0 / np.maximum(diagonal, 1e-300)
+        # Eisenstat-Walker forcing, floored: a linear rate of 1e-3 per step is plenty here.
+        rtol = min(0.25, max(1e-3, float(np.sqrt(g_norm / g0_norm))))
+        direction, iterations = _pcg(laplacian.matrix, gradient, inv_diag, rtol, 10 * n + 10)
+        cg_total += iterations
+        largest = float(np.max(np.abs(direction))) if n else 0.0
+        if largest > max_step_size:
+            direction *= max_step_size / largest
+            largest = max_step_size
+        slope = _dot(gradient, direction)
+        if slope < decrement_tolerance:
+            # Within round-off of the optimum: the likelihood can no longer tell steps apart.
+            r = r + direction
+            break
+        found = _line_search(games, r, direction, current, slope)
+        if found is None:
+            break
+        t, r, current = found
+        if t * largest < tolerance:
+            break
+    return _Newton(r, steps, cg_total)
+
+
 def fit(
     pairs: PairTable,
     n_players: int,
@@ -182,83 +300,19 @@ def fit(
     :param decrement_tolerance: stop when the Newton decrement g·Δ (twice the predicted
         log-likelihood gain, in nats) falls below this.
     """
-    keep = fitted[pairs.lo] & fitted[pairs.hi] & (components[pairs.lo] == components[pairs.hi])
-    index = np.full(n_players, -1, dtype=np.int64)
-    members = np.flatnonzero(fitted)
-    n = members.size
-    index[members] = np.arange(n, dtype=np.int64)
-    lo = index[pairs.lo[keep]]
-    hi = index[pairs.hi[keep]]
-    weight = pairs.weight[keep]
-    score = pairs.score_lo[keep]
-    lost = weight - score
-
-    r = np.zeros(n)
-    laplacian = _Laplacian(lo, hi, n)
-
-    def log_likelihood(x: FloatArray) -> float:
-        # ln σ(−d) = ln σ(d) − d, so one log-sigmoid serves both outcomes.
-        d = x[lo] - x[hi]
-        return _dot(weight, _log_sigmoid(d)) - _dot(lost, d)
-
-    cg_total = 0
-    steps = 0
-    current = log_likelihood(r)
-    g0_norm = 0.0
-    for steps in range(1, max_steps + 1):
-        d = r[lo] - r[hi]
-        p = _sigmoid(d)
-        residual = score - weight * p
-        gradient = _weighted_count(lo, residual, n) - _weighted_count(hi, residual, n)
-        c = weight * p * (1.0 - p)
-        diagonal = _weighted_count(lo, c, n) + _weighted_count(hi, c, n)
-        g_norm = float(np.sqrt(_dot(gradient, gradient)))
-        if steps == 1:
-            g0_norm = g_norm or 1.0
-        if g_norm == 0.0:
-            break
-        laplacian.update(c, diagonal)
-        inv_diag = 1.0 / np.maximum(diagonal, 1e-300)
-        # Eisenstat-Walker forcing, floored: a linear rate of 1e-3 per step is plenty here.
-        rtol = min(0.25, max(1e-3, float(np.sqrt(g_norm / g0_norm))))
-        direction, iterations = _pcg(laplacian.matrix, gradient, inv_diag, rtol, 10 * n + 10)
-        cg_total += iterations
-        largest = float(np.max(np.abs(direction))) if n else 0.0
-        if largest > max_step_size:
-            direction *= max_step_size / largest
-            largest = max_step_size
-        slope = _dot(gradient, direction)
-        if slope < decrement_tolerance:
-            # Within round-off of the optimum: the likelihood can no longer tell steps apart.
-            r = r + direction
-            current = log_likelihood(r)
-            break
-        t = 1.0
-        candidate = current
-        for _ in range(40):
-            trial = r + t * direction
-            candidate = log_likelihood(trial)
-            if candidate >= current + 1e-4 * t * slope:
-                break
-            t *= 0.5
-        else:
-            break
-        r = trial
-        current = candidate
-        if t * largest < tolerance:
-            break
-
+    games, members = _restrict(pairs, fitted, components)
+    newton = _newton(
+        games,
+        tolerance=tolerance,
+        max_steps=max_steps,
+        max_step_size=max_step_size,
+        decrement_tolerance=decrement_tolerance,
+    )
+    r = newton.r
     # Centre each component; the likelihood is invariant under per-component shifts.
-    labels = components[members]
-    _, local = np.unique(labels, return_inverse=True)
-    sums = np.bincount(local, r)
-    counts = np.bincount(local)
-    r -= (sums / np.maximum(counts, 1))[local]
-
-    d = r[lo] - r[hi]
-    p = _sigmoid(d)
-    c = weight * p * (1.0 - p)
-    info = _weighted_count(lo, c, n) + _weighted_count(hi, c, n)
+    _, local = np.unique(components[members], return_inverse=True)
+    r -= (np.bincount(local, r) / np.maximum(np.bincount(local), 1))[local]
+    _, _, info = games.derivatives(r)
 
     full_r = np.full(n_players, np.nan)
     full_r[members] = r
@@ -267,7 +321,7 @@ def fit(
     return Solution(
         r=full_r,
         information=full_info,
-        newton_steps=steps,
-        cg_iterations=cg_total,
-        log_likelihood=log_likelihood(r),
+        newton_steps=newton.steps,
+        cg_iterations=newton.cg_iterations,
+        log_likelihood=games.log_likelihood(r),
     )

@@ -14,6 +14,7 @@ player is taken to receive the stones.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import enum
 import math
 import re
@@ -24,6 +25,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict
 
 from ratings.games import validate_games
+from ratings.listing import ActivityParams, activity_listing
 
 
 class Formula(enum.StrEnum):
@@ -33,8 +35,9 @@ class Formula(enum.StrEnum):
     EGF_1998 = "egf-1998"
 
 
-CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
-"""Tournament class → weight of its games (EGF; D is internet play)."""
+CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+"""Tournament class → weight of its games (EGF, ratings.md §4.4; D is internet play); class X
+events are not rated."""
 
 _CON_POINTS = tuple(range(100, 2701, 100))
 _CON_VALUES = (116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51, 47, 43, 39, 35, 31,
@@ -250,3 +253,41 @@ def _start(current: dict[str, float], player_id: str, p: EgfParams, event: str) 
             "expected a rating in the players table (or EgfParams.start_rating)"
         )
     return p.start_rating
+
+
+LIST_START_GRADE = "20k"
+"""The starting grade of a listed player whom no registration gives a rating or a grade."""
+
+
+def _grade_rating(grade: str | None) -> float | None:
+    try:
+        return None if grade is None else rating_from_grade(grade)
+    except ValueError:
+        return None
+
+
+def egf_list(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    as_of: dt.date,
+    params: EgfParams | None = None,
+    activity: ActivityParams | None = None,
+) -> pl.DataFrame:
+    """The GoR list as of a date: :func:`rate_events` over the events before ``as_of``,
+    listed by :func:`ratings.listing.activity_listing`.
+
+    Starting GoR: the rating in ``players``, else the value of its ``grade`` (when the column
+    is there and the grade reads), else ``params.start_rating`` (default: 20k, 100).
+    """
+    p = params or EgfParams(start_rating=rating_from_grade(LIST_START_GRADE))
+    start = pl.col("rating")
+    if "grade" in players.columns:
+        grades = pl.col("grade").map_elements(_grade_rating, return_dtype=pl.Float64)
+        start = pl.coalesce(start, grades)
+    before = games.filter(pl.col("date") < as_of)
+    result = rate_events(players.select("player_id", start.alias("rating")), before, p)
+    played = set(result.changes.get_column("player_id").to_list())
+    rated = result.ratings.filter(pl.col("player_id").is_in(played)).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
+    )
+    return activity_listing(rated, before, as_of, activity=activity, unrated="no rated game")

@@ -19,7 +19,6 @@ Modelled choices where the handbook text leaves room (each a parameter or docume
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import math
 from collections import defaultdict
@@ -29,22 +28,9 @@ from dataclasses import dataclass, field
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
+from ratings.fide_tables import dp_for_percent, expected_percent
 from ratings.games import months_before, validate_games, validate_players
-
-# Table 8.1b: upper bounds of the rating difference D for PD = .50, .51, …, .99; above the
-# last bound PD = 1.
-_PD_UPPER = (
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-    153, 162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328,
-    344, 357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-)  # fmt: skip
-
-# Table 8.1a: dp for p = 1.00, 0.99, …, 0.50 (p below .50 is symmetric, negative).
-_DP_FROM_TOP = (
-    800, 677, 589, 538, 501, 470, 444, 422, 401, 383, 366, 351, 336, 322, 309, 296, 284, 273,
-    262, 251, 240, 230, 220, 211, 202, 193, 184, 175, 166, 158, 149, 141, 133, 125, 117, 110,
-    102, 95, 87, 80, 72, 65, 57, 50, 43, 36, 29, 21, 14, 7, 0,
-)  # fmt: skip
+from ratings.listing import ActivityParams, activity_listing
 
 
 class FideParams(BaseModel):
@@ -89,10 +75,8 @@ def expected_score(difference: float) -> float:
     >>> expected_score(0), expected_score(100), expected_score(-400), expected_score(800)
     (0.5, 0.64, 0.08, 1.0)
     """
-    d = _round_half_up(abs(difference))
-    pd = 1.0 if d > _PD_UPPER[-1] else 0.50 + bisect.bisect_left(_PD_UPPER, d) / 100
-    pd = round(pd, 2)
-    return pd if difference >= 0 else round(1.0 - pd, 2)
+    percent = expected_percent(_round_half_up(abs(difference)))
+    return percent / 100 if difference >= 0 else (100 - percent) / 100
 
 
 def performance_difference(fraction: float) -> int:
@@ -103,9 +87,7 @@ def performance_difference(fraction: float) -> int:
     """
     if not 0.0 <= fraction <= 1.0:
         raise ValueError(f"fractional score: found {fraction}, expected 0 ≤ p ≤ 1")
-    hundredths = _round_half_up(fraction * 100)
-    dp = _DP_FROM_TOP[100 - max(hundredths, 100 - hundredths)]
-    return dp if hundredths >= 50 else -dp
+    return dp_for_percent(_round_half_up(fraction * 100))
 
 
 def performance_rating(opponent_ratings: list[float], score: float) -> float:
@@ -239,6 +221,99 @@ def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
 
+_RatedGames = list[tuple[str, float, float]]
+"""A player's games of the period against rated opponents: (opponent, score, its rating)."""
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One player's period: the change row, the state after (None: unchanged), the audit
+    rows of a rated player, and an unrated player's results still pooled."""
+
+    change: dict[str, object]
+    state: PlayerState | None
+    deltas: tuple[dict[str, object], ...] = ()
+    pooled: tuple[PendingGame, ...] | None = None
+
+
+def _initial(
+    player_id: str,
+    me: PlayerState,
+    rated_games: _RatedGames,
+    pending: tuple[PendingGame, ...],
+    period_start: dt.date,
+    p: FideParams,
+) -> _Outcome:
+    """An unrated player: rule 8.2 over this period's results and the pooled earlier ones."""
+    n = len(rated_games)
+    score = sum(s for _, s, _ in rated_games)
+    window = months_before(period_start, p.pooling_months)
+    earlier = [g for g in pending if g.period_start >= window]
+    if not earlier and score <= 0:
+        # A zero score in the first event is disregarded.
+        change = _change(player_id, None, None, n, score, None, None, None, "disregarded")
+        return _Outcome(change, None)
+    pooled = (*earlier, *(PendingGame(period_start, r, s) for _, s, r in rated_games))
+    total = sum(g.score for g in pooled)
+    rating = initial_rating([g.opponent_rating for g in pooled], total, p)
+    status = "initial" if rating is not None else "not rated"
+    change = _change(player_id, None, None, len(pooled), total, None, None, rating, status)
+    after = PlayerState(
+        rating,
+        me.games + (len(pooled) if rating is not None else 0),
+        me.birth_year,
+        rating is not None and rating >= p.top_from,
+    )
+    return _Outcome(change, after, pooled=pooled if rating is None else None)
+
+
+def _rated(
+    player_id: str,
+    me: PlayerState,
+    rated_games: _RatedGames,
+    period_start: dt.date,
+    p: FideParams,
+) -> _Outcome:
+    """A rated player: K·Σ(W − We) over the games against rated opponents, rounded."""
+    assert me.rating is not None
+    n = len(rated_games)
+    k = k_factor(me, period_start, n, p)
+    total = 0.0
+    expected_total = 0.0
+    deltas: list[dict[str, object]] = []
+    for opp, s, opp_rating in rated_games:
+        used = capped_difference(me.rating, opp_rating, p, period_start)
+        expected = expected_score(used)
+        delta = k * (s - expected)
+        total += delta
+        expected_total += expected
+        deltas.append(
+            {
+                "player_id": player_id,
+                "opponent_id": opp,
+                "opponent_rating": float(opp_rating),
+                "difference_used": float(used),
+                "score": s,
+                "expected": expected,
+                "k": k,
+                "delta": delta,
+            }
+        )
+    change = _round_half_up(total)
+    computed = me.rating + change
+    after: float | None = computed if computed >= p.floor else None
+    status = "rated" if after is not None else "below floor"
+    score = sum(s for _, s, _ in rated_games)
+    row = _change(player_id, me.rating, k, n, score, expected_total, change, after, status)
+    state = PlayerState(
+        after,
+        me.games + n,
+        me.birth_year,
+        me.reached_top or (after is not None and after >= p.top_from),
+    )
+    return _Outcome(row, state, tuple(deltas))
+
+
 def rate_period(
     players: pl.DataFrame,
     games: pl.DataFrame,
@@ -275,95 +350,22 @@ def rate_period(
     }
     for player_id in sorted(sides):
         me = state[player_id]
-        rated_games = [
-            (opp, s, state[opp].rating)
+        rated_games: _RatedGames = [
+            (opp, s, rating)
             for opp, s in sides[player_id]
-            if state[opp].rating is not None
+            if (rating := state[opp].rating) is not None
         ]
-        n = len(rated_games)
-        score = sum(s for _, s, _ in rated_games)
         if me.rating is None:
-            window = months_before(period_start, p.pooling_months)
-            earlier = [g for g in (pending or {}).get(player_id, ()) if g.period_start >= window]
-            if not earlier and score <= 0:
-                # A zero score in the first event is disregarded.
-                change_rows.append(
-                    _change(player_id, None, None, n, score, None, None, None, "disregarded")
-                )
-                continue
-            pooled = [
-                *earlier,
-                *(PendingGame(period_start, r, s) for _, s, r in rated_games if r is not None),
-            ]
-            rating = initial_rating(
-                [g.opponent_rating for g in pooled], sum(g.score for g in pooled), p
-            )
-            if rating is None:
-                carried[player_id] = tuple(pooled)
-            change_rows.append(
-                _change(
-                    player_id,
-                    None,
-                    None,
-                    len(pooled),
-                    sum(g.score for g in pooled),
-                    None,
-                    None,
-                    rating,
-                    "initial" if rating is not None else "not rated",
-                )
-            )
-            updated[player_id] = PlayerState(
-                rating,
-                me.games + (len(pooled) if rating is not None else 0),
-                me.birth_year,
-                rating is not None and rating >= p.top_from,
-            )
-            continue
-        k = k_factor(me, period_start, n, p)
-        total = 0.0
-        expected_total = 0.0
-        for opp, s, opp_rating in rated_games:
-            assert opp_rating is not None
-            used = capped_difference(me.rating, opp_rating, p, period_start)
-            expected = expected_score(used)
-            delta = k * (s - expected)
-            total += delta
-            expected_total += expected
-            delta_rows.append(
-                {
-                    "player_id": player_id,
-                    "opponent_id": opp,
-                    "opponent_rating": float(opp_rating),
-                    "difference_used": float(used),
-                    "score": s,
-                    "expected": expected,
-                    "k": k,
-                    "delta": delta,
-                }
-            )
-        computed = me.rating + _round_half_up(total)
-        after: float | None = computed if computed >= p.floor else None
-        status = "rated" if after is not None else "below floor"
-        change_rows.append(
-            _change(
-                player_id,
-                me.rating,
-                k,
-                n,
-                score,
-                expected_total,
-                _round_half_up(total),
-                after,
-                status,
-            )
-        )
-        updated[player_id] = PlayerState(
-            after,
-            me.games + n,
-            me.birth_year,
-            me.reached_top or (after is not None and after >= p.top_from),
-        )
+            earlier = (pending or {}).get(player_id, ())
+            outcome = _initial(player_id, me, rated_games, earlier, period_start, p)
+            if outcome.pooled is not None:
+                carried[player_id] = outcome.pooled
+        else:
+            outcome = _rated(player_id, me, rated_games, period_start, p)
+            delta_rows.extend(outcome.deltas)
+        change_rows.append(outcome.change)
+        if outcome.state is not None:
+            updated[player_id] = outcome.state
     return FidePeriod(
         players=_players_after(players, updated),
         changes=pl.DataFrame(change_rows, schema=_CHANGE_SCHEMA),
@@ -487,4 +489,35 @@ def rate_months(
         changes=pl.concat(changes) if changes else empty.changes,
         game_deltas=pl.concat(deltas) if deltas else empty.game_deltas,
         pending=pending,
+    )
+
+
+def fide_list(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    as_of: dt.date,
+    params: FideParams | None = None,
+    activity: ActivityParams | None = None,
+) -> pl.DataFrame:
+    """The FIDE list as of a date: :func:`rate_months` over the games before ``as_of``
+    (unrated players' results pooled over 26 months), listed by
+    :func:`ratings.listing.activity_listing`.
+
+    The ratings before a player's first period are the ones in ``players`` (an organiser's
+    file states the published FIDE rating); everyone else starts unrated.
+    """
+    p = params or FideParams()
+    before = games.filter(pl.col("date") < as_of)
+    state = players.select("player_id", "name", "country", "birth_year", "rating")
+    state = rate_months(state, before, p).players
+    rated = state.filter(pl.col("rating").is_not_null()).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
+    )
+    return activity_listing(
+        rated,
+        before,
+        as_of,
+        activity=activity,
+        unrated=f"not rated yet (initial rating needs {p.initial_min_games} games against rated "
+        "players)",
     )

@@ -8,6 +8,7 @@ A known player without games in a period only gains deviation (φ' = √(φ² + 
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import math
 from collections import defaultdict
@@ -18,6 +19,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from ratings.games import validate_games
+from ratings.listing import ActivityParams, activity_listing, empty_rated
 
 GLICKO2_SCALE = 173.7178
 """Points per Glicko-2 internal unit (400/ln 10)."""
@@ -182,4 +184,52 @@ def rate_periods(
             "games": pl.Int64,
         },
         orient="row",
+    )
+
+
+class Glicko2ListParams(BaseModel):
+    """A Glicko-2 rating list: the system's constants, its period, and when a rating is
+    official."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    glicko2: Glicko2Params = Glicko2Params(period=Period.MONTH)
+    period_months: int = Field(default=1, ge=1, le=12)
+    """Months per rating period (dates move to their period's first month)."""
+    provisional_deviation: float = Field(default=110.0, gt=0)
+    """Official below this deviation (lichess's provisional threshold)."""
+
+
+def glicko2_list(
+    games: pl.DataFrame,
+    as_of: dt.date,
+    params: Glicko2ListParams | None = None,
+    activity: ActivityParams | None = None,
+) -> pl.DataFrame:
+    """The Glicko-2 list as of a date: :func:`rate_periods` over periods of
+    ``period_months`` months before ``as_of``, listed by
+    :func:`ratings.listing.activity_listing` with the deviation as the margin."""
+    p = params or Glicko2ListParams()
+    n = p.period_months
+    before = games.filter(pl.col("date") < as_of)
+    index = pl.col("date").dt.year() * 12 + pl.col("date").dt.month() - 1
+    start = (index // n) * n
+    bucketed = before.with_columns(pl.date(start // 12, start % 12 + 1, 1).alias("date"))
+    history = rate_periods(bucketed, p.glicko2) if before.height else None
+    if history is None or history.height == 0:
+        rated = empty_rated()
+    else:
+        rated = (
+            history.sort("period")
+            .group_by("player_id")
+            .agg(pl.col("rating").last(), pl.col("deviation").last().alias("margin"))
+        )
+    return activity_listing(
+        rated,
+        before,
+        as_of,
+        activity=activity,
+        unrated="no game",
+        provisional=pl.col("margin") >= p.provisional_deviation,
+        provisional_reason=f"deviation not below {p.provisional_deviation:g}",
     )

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from projections.tiebreaks.context import TiebreakContext
-from projections.tiebreaks.fide_tables import dp_for_percent, expected_score_percent
 from projections.tiebreaks.spec import TiebreakSpec
+from ratings.fide_tables import dp_for_percent, expected_score_percent
 
 Values = dict[int, float | None]
 

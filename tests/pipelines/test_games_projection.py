@@ -240,3 +240,40 @@ def test_wof_files_project_to_the_games_the_reader_sees(tmp_path: Path) -> None:
     )
     assert len(ingested) > 300
     assert unordered(ours).equals(unordered(theirs))
+
+
+def test_the_rating_type_of_a_tournament_reaches_the_games_table(tmp_path: Path) -> None:
+    """The creation event's rating type (top level, or in pairing_params as today's events
+    can carry it), lower-cased; null when the event states none."""
+
+    def chess(tid: str, **kw: object) -> list[EventBase]:
+        return [
+            TournamentCreated(
+                tournament_id=tid, name=tid, game=Game.CHESS, system=System.IMPORTED, rounds=1,
+                start_date=dt.date(2025, 1, 4), **kw,  # type: ignore[arg-type]
+            ),
+            PlayerRegistered(player=1, name="A, A", fide_id=f"{tid}1"),
+            PlayerRegistered(player=2, name="B, B", fide_id=f"{tid}2"),
+            RoundPaired(round=1, boards=(Board(board=1, white=1, black=2),)),
+            ResultRecorded(round=1, board=1, outcome=Outcome.DRAW),
+        ]  # fmt: skip
+
+    path = tmp_path / "log.duckdb"
+    with DuckDBStore(path) as store:
+        append_tournament(store, chess("std"))
+        append_tournament(store, chess("rap", pairing_params={"rating_type": "Rapid"}))
+        by_event = dict(project(store.read_frame()).games.select("event", "rating_type").rows())
+        assert by_event == {"std": None, "rap": "rapid"}
+        # A cache written by the previous projection version (no rating_type column) is
+        # rebuilt with the new columns.
+        cache_file = tmp_path / "old.games.duckdb"
+        with GamesCache(str(cache_file)) as cache:
+            cache.sync(store)
+            cache._con.execute("ALTER TABLE games DROP COLUMN rating_type")
+            cache._con.execute("UPDATE meta SET value = 3 WHERE key = 'version'")
+        with GamesCache(str(cache_file)) as cache:
+            assert cache.sync(store).rebuilt
+            assert sorted(cache.games(full=True)["rating_type"].to_list(), key=str) == [
+                None,
+                "rapid",
+            ]

@@ -13,18 +13,12 @@ import pytest
 from events.duckdb_store import DuckDBStore
 from events.schema import RatingListPublished
 from pipelines import ratings_job
-from pipelines.ratings_job import (
-    LIST_COLUMNS,
-    Method,
-    RunRequest,
-    diff_lists,
-    player_report,
-    publications,
-    run_list,
-    write_atomic,
-    write_folder_atomic,
-)
+from pipelines.files import write_atomic, write_folder_atomic
+from pipelines.rating_player import UnknownPlayer, player_report
+from pipelines.ratings_job import RunRequest, publications, run_list
 from projections.games import GamesCache
+from ratings.listing import LIST_COLUMNS, diff_lists
+from ratings.methods import Method
 from tests.pipelines._season import monthly, players, season
 
 AS_OF = dt.date(2025, 1, 1)
@@ -190,7 +184,7 @@ def test_player_report_follows_the_published_lists(store: DuckDBStore, tmp_path:
         & pl.col("payload").str.contains('"wof":"7"', literal=True)
     )
     assert report.games_total == 11 * entries.height  # round robins of 12
-    with GamesCache() as cache, pytest.raises(ratings_job.UnknownPlayer, match="wof:999"):
+    with GamesCache() as cache, pytest.raises(UnknownPlayer, match="wof:999"):
         player_report(store, cache, Method.WOF, "wof:999")
 
 

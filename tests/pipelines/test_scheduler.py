@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from events.duckdb_store import DuckDBStore
 from events.store import Store
-from pipelines.rating_methods import Method
 from pipelines.ratings_job import publications
 from pipelines.scheduler import (
     JOB_ID,
@@ -28,6 +27,7 @@ from pipelines.scheduler import (
     due_dates,
     missing_runs,
 )
+from ratings.methods import Method
 from tests.pipelines._season import monthly, players, season
 
 PARIS = ZoneInfo("Europe/Paris")

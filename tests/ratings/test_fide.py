@@ -14,6 +14,7 @@ from ratings.fide import (
     PlayerState,
     capped_difference,
     expected_score,
+    fide_list,
     initial_rating,
     k_factor,
     march_2024_adjustment,
@@ -239,6 +240,18 @@ def test_unrated_results_are_pooled_across_months() -> None:
     # Pooled: 3 of 5 against 1800s, plus two 1800 draws: p = 4/7 = .57 → +50.
     assert u["rating_after"].to_list() == [None, 1850.0]
     assert history.pending == {}
+
+
+def test_the_published_list_pools_a_newcomer_over_months() -> None:
+    """Rule 8.2 (ratings.md §3.4): results pooled over events within 26 months; the list
+    folds months with the pooled results carried (3 games in March, 2 in April)."""
+    players = _players([(f"O{i}", 1800.0, 100, 1980) for i in range(5)])
+    march = _games([("U", "O0", 1.0), ("U", "O1", 1.0), ("O2", "U", 1.0)])
+    april = _games([("U", "O3", 1.0), ("O4", "U", 1.0)], day=dt.date(2024, 4, 5))
+    listing = fide_list(pl.concat([march, april]), players, dt.date(2024, 5, 1))
+    u = listing.filter(pl.col("player_id") == "U").row(0, named=True)
+    # 3 of 5 against 1800s plus two hypothetical 1800 draws: p = 4/7 = .57, dp 50 → 1850.
+    assert (u["rating"], u["official"], u["games"]) == (1850.0, True, 5)
 
 
 def test_zero_first_score_and_the_pooling_window() -> None:

@@ -1,0 +1,43 @@
+"""Player names compared as people read them: case, accents and punctuation do not count.
+
+The one place of the rule, for the registry that links a file's players to known people
+(ingest), the rating lists that count a person once across tournaments (ratings) and the
+player search of ``arbiter ratings show`` (pipelines).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["fold", "matches", "normalise_name"]
+
+
+def fold(text: str) -> str:
+    """Lower case, accents and punctuation removed, words in their order.
+
+    >>> fold("Müller-Lüdenscheidt, Jan")
+    'muller ludenscheidt jan'
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join("".join(c if c.isalnum() else " " for c in ascii_text.casefold()).split())
+
+
+def normalise_name(name: str) -> str:
+    """Case, accents, punctuation and word order removed: ``"Müller, Jan"`` = ``"JAN MULLER"``.
+
+    >>> normalise_name("Müller, Jan") == normalise_name("JAN  MULLER")
+    True
+    """
+    return " ".join(sorted(fold(name).split()))
+
+
+def matches(query: str, name: str) -> bool:
+    """Every word of ``query`` is part of ``name`` (folded): ``"mull jan"`` finds
+    ``"Müller, Jan"``. An empty query matches nothing.
+
+    >>> matches("MULL", "Müller, Jan"), matches("jan mül", "Müller, Jan"), matches("ann", "Jan")
+    (True, True, False)
+    """
+    words = fold(query).split()
+    folded = fold(name)
+    return bool(words) and all(w in folded for w in words)
