@@ -218,6 +218,11 @@ class DuckDBStore:
     def close(self) -> None:
         self._con.close()
 
+    def checkpoint(self) -> None:
+        """Write everything into the file itself (no WAL beside it), e.g. for a backup."""
+        with self._lock:
+            self._con.execute("FORCE CHECKPOINT")
+
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         with self._lock, transaction(self._con) as con:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
+from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
 from pipelines.output import Format, emit
 from pipelines.rating_methods import Method
 from ratings.games import GameKind
@@ -76,7 +76,7 @@ def ratings_run(
 ) -> None:
     """Compute a rating list, write ratings.csv/.parquet, index.html and diff.csv, publish it."""
     from pipelines.ratings_job import RunRequest, run_list
-    from projections.games import GamesCache, cache_path_for
+    from projections.games import GamesCache
 
     if (as_of is None) == (period is None):
         raise OptionError("give exactly one of --as-of YYYY-MM-DD and --period YYYY-MM")
@@ -90,7 +90,7 @@ def ratings_run(
         at_position=at_position,
         publish=publish,
     )
-    with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
+    with open_store() as store, GamesCache.for_store(store) as cache:
         result = run_list(store, cache, request)
     summary: dict[str, Any] = {
         "method": method.value,
@@ -138,9 +138,9 @@ def ratings_show(
     """A player's rating in every published list of a method, margin, and latest games."""
     from pipelines.ratings_job import player_report, write_atomic
     from projections.charts import history_svg
-    from projections.games import GamesCache, cache_path_for
+    from projections.games import GamesCache
 
-    with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
+    with open_store() as store, GamesCache.for_store(store) as cache:
         report = player_report(store, cache, method, player, games)
     if chart is not None:
         write_atomic(chart, history_svg(report.points(), f"{player} ({method.value})").encode())
@@ -191,10 +191,8 @@ def schedule(
     """
     from pipelines.scheduler import ScheduleConfig, build_scheduler, catch_up
 
-    with open_store() as store:
-        store_path = store.path
     overrides: dict[str, Any] = {
-        "store": store_path,
+        "store": store_url(),
         "inbox": inbox,
         "output_root": output_root,
         "methods": tuple(methods) if methods else None,

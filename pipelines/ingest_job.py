@@ -29,6 +29,7 @@ import polars as pl
 from pydantic import ValidationError
 
 from events.domain import System
+from events.provenance import current_origin
 from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
 from ingest.detect import FileFormat, detect_format
@@ -137,7 +138,8 @@ class IngestOptions:
     """Read every file as this format instead of detecting it."""
     strict: bool = False
     """A points column that disagrees with the results fails the file (else a warning)."""
-    actor: str = "arbiter"
+    actor: str | None = None
+    """Who ingests (default: the process's origin, see events.provenance)."""
     pack_rows: int = 200_000
     """Rows gathered before one store transaction; 0 appends every file on its own."""
 
@@ -332,7 +334,7 @@ class _Job:
         ]
         warnings = tuple(str(w) for w in conversion.warnings)
         self.context.files[sha] = tid
-        base: dict[str, Any] = {"actor": self.options.actor, "sha256": sha, "source": str(path)}
+        base = current_origin().acting_as(self.options.actor).file_metadata(str(path), sha)
         meta = json.dumps(base, sort_keys=True)
         key = sha[:32]
         for i, (stream, version, event) in enumerate(resolution.events):

@@ -21,7 +21,7 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import NewEvent
-from projections.games import GamesCache, cache_path_for, project
+from projections.games import GamesCache, project
 from ratings.games import GAMES_SCHEMA, validate_games, validate_players
 from tests.conftest import require_testdata
 from tests.pipelines._season import append_tournament, monthly, players, season
@@ -151,7 +151,8 @@ def test_go_handicap_komi_and_class_weight(store: DuckDBStore) -> None:
 def test_incremental_sync_matches_a_fresh_projection(store: DuckDBStore, tmp_path: Path) -> None:
     field = players(30)
     season(store, field, monthly(dt.date(2024, 1, 6), 4), size=10)
-    cache = GamesCache(cache_path_for(str(tmp_path / "log.duckdb")))
+    cache = GamesCache.for_store(store)
+    assert cache.path == str(tmp_path / "log.games.duckdb")  # beside the store's file
     first = cache.sync(store)
     assert first.rebuilt
     assert first.games == 4 * 45
