@@ -350,26 +350,35 @@ class PostgresStore:
         )
         self._listener: psycopg.Connection[Any] | None = None
         with self._errors():
+            # A first connection of our own: its error says what is wrong (no such database,
+            # no server on that socket, authentication), where the pool would only time out.
+            try:
+                probe = psycopg.connect(
+                    url, connect_timeout=max(1, int(connect_timeout)), **_connect_kwargs()
+                )
+            except psycopg.OperationalError as exc:
+                raise StoreUnavailable(
+                    f"cannot connect to the store {self.url}: {_first_line(exc)}"
+                ) from exc
+            with probe:
+                self._check_schema(probe)
             try:
                 self._pool.open(wait=True, timeout=connect_timeout)
             except PoolTimeout as exc:
                 self._pool.close()
                 raise StoreUnavailable(f"cannot connect to the store {self.url}") from exc
-            self._check_schema()
 
     def _errors(self) -> contextlib.AbstractContextManager[None]:
         return _errors(self.url)
 
-    def _check_schema(self) -> None:
-        with self._pool.connection() as con:
-            row = con.execute("SELECT to_regclass('arbiter_schema') IS NOT NULL").fetchone()
-            found = 0
-            if row and row[0]:
-                v = con.execute("SELECT coalesce(max(version), 0) FROM arbiter_schema").fetchone()
-                found = int(v[0]) if v else 0
+    def _check_schema(self, con: psycopg.Connection[Any]) -> None:
+        row = con.execute("SELECT to_regclass('arbiter_schema') IS NOT NULL").fetchone()
+        found = 0
+        if row and row[0]:
+            v = con.execute("SELECT coalesce(max(version), 0) FROM arbiter_schema").fetchone()
+            found = int(v[0]) if v else 0
         if found == SCHEMA_VERSION:
             return
-        self._pool.close()
         if found == 0:
             raise StoreNotInitialized(
                 f"store {self.url} has no arbiter schema; run `arbiter store init`"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import shlex
 import sys
 from collections.abc import Callable, Iterator
@@ -74,6 +75,9 @@ def store_url() -> str:
 
 @contextmanager
 def open_store() -> Iterator[Store]:
+    # A command reports a lost server in one line; the connection pool's own warnings
+    # (reconnect attempts) would repeat it.
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
     store = open_store_at(store_url())
     try:
         yield store

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from events.domain import System
 from events.provenance import current_origin
 from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
-from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
+from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.detect import FileFormat, detect_format
 from ingest.elo import parse_elo
 from ingest.errors import IngestError, IngestWarning
@@ -379,8 +379,8 @@ class _Job:
             return
         try:
             self.store.append_frame(pack.frame())
-        except StoreBusy:
-            raise
+        except (StoreBusy, StoreUnavailable):
+            raise  # nothing wrong with the files: the command fails whole, retryable
         except StoreError as exc:
             if len(pack.pending) == 1:
                 path, result, _ = pack.pending[0]
@@ -410,6 +410,7 @@ def ingest(
     """Ingest ``files`` (see :func:`discover`) into ``store``; never raises for a bad file.
 
     :raises StoreBusy: another process holds the store.
+    :raises StoreUnavailable: the store's server went away (files committed before stay).
     """
     options = options or IngestOptions()
     started = time.perf_counter()
