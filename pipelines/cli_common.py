@@ -75,9 +75,9 @@ def store_url() -> str:
 
 @contextmanager
 def open_store() -> Iterator[Store]:
-    # A command reports a lost server in one line; the connection pool's own warnings
-    # (reconnect attempts) would repeat it.
-    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
+    # A command reports a lost server in one line; the driver's and the pool's own warnings
+    # (an abandoned COPY, reconnect attempts) would repeat it.
+    logging.getLogger("psycopg").setLevel(logging.CRITICAL)
     store = open_store_at(store_url())
     try:
         yield store
