@@ -44,8 +44,10 @@ def pg_binaries() -> Path | None:
 class PostgresServer:
     """One server in a temp dir; ``url(db)`` is a libpq URI over its unix socket."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
         self.bin = bin_dir
+        self.durable = durable
+        """fsync and full-page writes on, as a production server (benchmarks)."""
         self.root = Path(tempfile.mkdtemp(prefix="arbiter-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
@@ -67,9 +69,14 @@ class PostgresServer:
             "-E", "UTF8", "--locale=C", "--no-sync",
         )  # fmt: skip
 
-    def start(self) -> None:
+    def start(self, *, bulk_load: bool = False) -> None:
+        """``bulk_load``: the manual's advice for bulk loading (max_wal_size 4GB, WAL
+        compression), as a server taking whole archives would be set up."""
+        safety = "" if self.durable else "-c fsync=off -c full_page_writes=off "
+        if bulk_load:
+            safety += "-c max_wal_size=4GB -c wal_compression=on "
         options = (
-            f"-k {self.root} -c listen_addresses='' -c fsync=off -c full_page_writes=off "
+            f"-k {self.root} -c listen_addresses='' {safety}"
             "-c max_connections=60 -c shared_buffers=128MB"
         )
         done = self._run(
