@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
@@ -349,6 +350,7 @@ class PostgresStore:
             name="arbiter-store",
         )
         self._listener: psycopg.Connection[Any] | None = None
+        self._listening = threading.Lock()  # one waiter at a time on the LISTEN connection
         with self._errors():
             # A first connection of our own: its error says what is wrong (no such database,
             # no server on that socket, authentication), where the pool would only time out.
@@ -745,7 +747,7 @@ class PostgresStore:
 
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
-        with self._errors():
+        with self._listening, self._errors():
             listener = self._listen()  # listening before looking: no wake-up is lost
             while True:
                 if self.head_position() > after_position:

@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from pipelines.cli import app
 
 PLAYERS = ["Carlsen, Magnus", "Caruana, Fabiano", "Nakamura, Hikaru", "Giri, Anish"]
 
@@ -31,19 +34,26 @@ def arbiter(
     return done
 
 
+def quick(store: str, *args: str, env: dict[str, str] | None = None) -> str:
+    """The same command line in this process (typer's runner): for setting a scene fast."""
+    result = CliRunner().invoke(app, ["--store", store, *args], env=env)
+    assert result.exit_code == 0, (args, result.output, result.exception)
+    return result.stdout
+
+
 def director_session(store: str) -> str:
     """A round-robin with one round paired and undone (a truncation in the archive), then
     paired again with a result: the log has events, an archive and a truncation record."""
-    tid = arbiter(
+    tid = quick(
         store, "--as", "Anna Arbiter", "tournament", "create", "--name", "Club Cup",
         "--game", "chess", "--system", "roundrobin", "--rounds", "3",
-    ).stdout.strip()  # fmt: skip
+    ).strip()  # fmt: skip
     for name in PLAYERS:
-        arbiter(store, "player", "add", tid, "--name", name, env={"ARBITER_USER": "Bob"})
-    arbiter(store, "pair", tid)
-    arbiter(store, "undo", tid, "--round", "1", "--reason", "wrong start list")
-    arbiter(store, "pair", tid)
-    arbiter(store, "result", tid, "1", "1", "1-0")
+        quick(store, "player", "add", tid, "--name", name, env={"ARBITER_USER": "Bob"})
+    quick(store, "pair", tid)
+    quick(store, "undo", tid, "--round", "1", "--reason", "wrong start list")
+    quick(store, "pair", tid)
+    arbiter(store, "result", tid, "1", "1", "1-0")  # a real process: its command line is logged
     return tid
 
 
@@ -146,3 +156,32 @@ def test_unknown_store_urls_are_refused(url: str, message: str) -> None:
     assert done.stderr.strip() == f"error: {message}" + (
         ": use a DuckDB file path, :memory: or postgresql://…" if "mysql" in url else ""
     )
+
+
+def test_wof_list_from_postgres_is_the_same_bytes_as_from_duckdb(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """One archive year through `arbiter ingest` into each backend; `arbiter ratings run`
+    then writes the same list from both (the games cache of the server store lives in
+    $ARBITER_CACHE_DIR)."""
+    from tests.conftest import require_testdata
+
+    year = require_testdata("othello", "elo", "2013")
+    env = {"ARBITER_CACHE_DIR": str(tmp_path / "cache")}
+    arbiter(postgres_url, "store", "init")
+    outputs = {}
+    for name, store in (("postgres", postgres_url), ("duckdb", str(tmp_path / "wof.duckdb"))):
+        arbiter(store, "ingest", str(year), code=1, env=env)  # the year has broken files
+        out = tmp_path / f"list-{name}"
+        run = arbiter(
+            store, "ratings", "run", "--method", "wof", "--as-of", "2014-01-01",
+            "-o", str(out), "-f", "json", env=env,
+        )  # fmt: skip
+        outputs[name] = (json.loads(run.stdout), out)
+    (pg, pg_out), (duck, duck_out) = outputs["postgres"], outputs["duckdb"]
+    assert pg["players"] == duck["players"] > 100
+    assert pg["content_sha256"] == duck["content_sha256"]
+    assert pg["as_of_position"] == duck["as_of_position"]
+    for file in ("ratings.csv", "ratings.parquet", "diff.csv"):
+        assert (pg_out / file).read_bytes() == (duck_out / file).read_bytes(), file
+    assert list((tmp_path / "cache").glob("pg-*.games.duckdb"))

@@ -284,3 +284,37 @@ def test_image_round_trip_keeps_positions_archive_and_counters(
         assert copy.restore("tournament-a", actor="td").event_count == 2
         with pytest.raises(Exception, match="not empty"):
             copy.import_image(image)
+
+
+def test_caches_live_where_the_store_says(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
+    tables = {"t": {"stream": pl.Utf8(), "n": pl.Int64()}}
+    with store.open_cache("test", tables) as cache:
+        cache.write(inserts={"t": pl.DataFrame({"stream": ["a"], "n": [1]})}, meta={"k": 7})
+        where = cache.path
+    with store.open_cache("test", tables) as cache:
+        assert cache.read("t")["n"].to_list() == ([] if where == ":memory:" else [1])
+        assert cache.meta() == ({} if where == ":memory:" else {"k": 7})
+    if store.url == ":memory:":
+        assert where == ":memory:"
+    elif store.url.endswith(".duckdb"):
+        assert where == str(tmp_path / "log.test.duckdb")
+    else:
+        assert where.startswith(str(tmp_path / "cache" / "pg-"))
+
+
+def test_a_duckdb_file_from_before_the_schema_table_is_adopted(tmp_path: Path) -> None:
+    import duckdb
+
+    path = str(tmp_path / "old.duckdb")
+    with open_store(path) as s:
+        s.append("tournament-a", [created("a")], -1)
+    with duckdb.connect(path) as con:  # as the first release left its files
+        con.execute("DROP TABLE schema_migrations")
+    assert init_store(path) == (1, 1)
+    with open_store(path) as s:
+        assert s.stream_version("tournament-a") == 0
+    with duckdb.connect(path) as con:
+        assert con.execute("SELECT version FROM schema_migrations").fetchall() == [(1,)]
