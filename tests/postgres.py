@@ -101,6 +101,13 @@ class PostgresServer:
             con.execute(f"CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY")
         return self.url(name)
 
+    def drop_database(self, url: str) -> None:
+        import psycopg
+
+        name = url.split("@/", 1)[1].split("?", 1)[0]
+        with psycopg.connect(self.url(), autocommit=True) as con:
+            con.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
@@ -148,6 +155,8 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> str:
-    """A fresh, empty database of the session's server."""
-    return postgres_server.create_database()
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh, empty database of the session's server, dropped after the test."""
+    url = postgres_server.create_database()
+    yield url
+    postgres_server.drop_database(url)
