@@ -103,6 +103,12 @@ CREATE TABLE IF NOT EXISTS events_archive (
 
 SCHEMA_VERSION = _MIGRATIONS[-1][0]
 
+# Inserts name their columns, so that a migration may add one (e.g. a hash chain).
+_TRUNCATION_INSERT = (
+    "truncation_id, stream_id, from_version, to_version, from_position, to_position, "
+    "event_count, actor, reason, truncated_at"
+)
+
 _LOCK_PID = re.compile(r"PID (\d+)")
 
 DEFAULT_STORE = "arbiter.duckdb"
@@ -285,7 +291,10 @@ class DuckDBStore:
                 for i, e in enumerate(events)
             ]
             if len(rows) == 1:
-                con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[0])
+                con.execute(
+                    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows[0],
+                )
             else:
                 import pyarrow as pa  # only batches need it; single events skip the import
 
@@ -294,7 +303,9 @@ class DuckDBStore:
                 )
                 con.register("_batch", table)
                 try:
-                    con.execute(f"INSERT INTO events SELECT {_EVENT_COLUMNS} FROM _batch")
+                    con.execute(
+                        f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM _batch"
+                    )
                 finally:
                     with contextlib.suppress(duckdb.Error):  # an aborted transaction refuses it
                         con.unregister("_batch")
@@ -338,9 +349,10 @@ class DuckDBStore:
                 self._check_bulk_versions(con)
                 first = self._take(con, "next_position", frame.height)
                 con.execute(
-                    f"INSERT INTO events SELECT {first - 1} + row_number() OVER () AS "
-                    "global_position, stream_id, stream_version, event_id, event_type, "
-                    "schema_version, payload, metadata, ?::TIMESTAMP FROM _bulk",
+                    f"INSERT INTO events ({_EVENT_COLUMNS}) "
+                    f"SELECT {first - 1} + row_number() OVER () AS global_position, stream_id, "
+                    "stream_version, event_id, event_type, schema_version, payload, metadata, "
+                    "?::TIMESTAMP FROM _bulk",
                     [_now()],
                 )
         except duckdb.ConstraintException as exc:
@@ -451,12 +463,14 @@ class DuckDBStore:
                 )
             tid = self._take(con, "next_truncation", 1)
             con.execute(
-                f"INSERT INTO events_archive SELECT ?, {_EVENT_COLUMNS} FROM events "
+                f"INSERT INTO events_archive (truncation_id, {_EVENT_COLUMNS}) "
+                f"SELECT ?, {_EVENT_COLUMNS} FROM events "
                 "WHERE stream_id = ? AND stream_version > ?",
                 [tid, stream_id, keep_through],
             )
             con.execute(
-                "INSERT INTO truncations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                f"INSERT INTO truncations ({_TRUNCATION_INSERT}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     tid,
                     stream_id,
@@ -504,7 +518,7 @@ class DuckDBStore:
             count = int(n_row[0])
             first = self._take(con, "next_position", count)
             con.execute(
-                f"INSERT INTO events SELECT {first - 1} + row_number() OVER "
+                f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {first - 1} + row_number() OVER "
                 "(ORDER BY stream_version), stream_id, stream_version, event_id, event_type, "
                 "schema_version, payload, metadata, recorded_at FROM events_archive "
                 "WHERE truncation_id = ?",

@@ -208,6 +208,11 @@ _TRUNCATION_SELECT = (
     "event_count, actor, reason, truncated_at AT TIME ZONE 'UTC', "
     "restored_at AT TIME ZONE 'UTC', restored_by"
 )
+_EVENT_INSERT = (
+    "global_position, stream_id, stream_version, event_id, event_type, schema_version, "
+    "payload, metadata, recorded_at"
+)
+"""Inserts name their columns, so that a migration may add one (e.g. a hash chain)."""
 _COPY_CHUNK = 100_000
 
 
@@ -654,12 +659,14 @@ class PostgresStore:
                 )
             tid = self._take(con, "next_truncation", 1)
             con.execute(
-                "INSERT INTO truncations VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, now(), NULL, NULL)",
+                "INSERT INTO truncations (truncation_id, stream_id, from_version, to_version, "
+                "from_position, to_position, event_count, actor, reason, truncated_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, now())",
                 [tid, stream_id, keep_through + 1, actual, lo_pos, hi_pos, count, actor, reason],
             )
             con.execute(
-                "INSERT INTO events_archive SELECT %s, global_position, stream_id, "
+                f"INSERT INTO events_archive (truncation_id, {_EVENT_INSERT}) "
+                "SELECT %s, global_position, stream_id, "
                 "stream_version, event_id, event_type, schema_version, payload, metadata, "
                 "recorded_at FROM events WHERE stream_id = %s AND stream_version > %s",
                 [tid, stream_id, keep_through],
@@ -697,7 +704,8 @@ class PostgresStore:
             count = int(n_row[0])
             first = self._take(con, "next_position", count)
             con.execute(
-                "INSERT INTO events SELECT %s - 1 + row_number() OVER (ORDER BY stream_version), "
+                f"INSERT INTO events ({_EVENT_INSERT}) "
+                "SELECT %s - 1 + row_number() OVER (ORDER BY stream_version), "
                 "stream_id, stream_version, event_id, event_type, schema_version, payload, "
                 "metadata, recorded_at FROM events_archive WHERE truncation_id = %s",
                 [first, tid],
