@@ -457,7 +457,10 @@ class GamesCache:
             .sort()
             .to_list()
         )
-        if fresh and touched:
+        projection: Projection | None = None
+        if fresh and relevant.height == 0:
+            pass  # nothing the tables depend on: only the checkpoint moves
+        elif fresh and touched:
             # Re-project touched streams whole: results join pairings and registrations.
             if len(touched) > self.incremental_limit:
                 events = store.read_frame(stream_prefix=TOURNAMENT_PREFIX)
@@ -484,7 +487,9 @@ class GamesCache:
                 "games": projection.games,
                 "registrations": projection.registrations,
                 "registry": projection.registry,
-            },
+            }
+            if projection is not None
+            else {},
             meta={
                 "version": PROJECTION_VERSION,
                 "epoch": epoch,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,8 @@ def test_wof_list_from_postgres_is_the_same_bytes_as_from_duckdb(
     for file in ("ratings.csv", "ratings.parquet", "diff.csv"):
         assert (pg_out / file).read_bytes() == (duck_out / file).read_bytes(), file
     assert list((tmp_path / "cache").glob("pg-*.games.duckdb"))
+    # Ingested events say which file they came from, with its digest.
+    first = json.loads(arbiter(postgres_url, "tournament", "list", "-f", "json").stdout)[0]
+    log = json.loads(arbiter(postgres_url, "log", first["id"], "-f", "json").stdout)
+    (source,) = {e["source"] for e in log}
+    assert re.fullmatch(r"file \d{8}_.*\.ELO \(sha256 [0-9a-f]{12}\)", source), source
