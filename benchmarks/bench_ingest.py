@@ -17,12 +17,12 @@ ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" 
 
 
 def _child(store_path: str) -> dict[str, float | int]:
-    from events.duckdb_store import DuckDBStore
+    from events.stores import open_store
     from pipelines.ingest_job import discover, ingest
 
     started = time.perf_counter()
     files = discover([ARCHIVE])
-    with DuckDBStore(store_path) as store:
+    with open_store(store_path) as store:
         report = ingest(store, files)
         seconds = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from events.domain import Board, Game, Outcome, System
-from events.duckdb_store import DuckDBStore
 from events.schema import (
     EventBase,
     PlayerRegistered,
@@ -25,6 +24,7 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import NewEvent, Store
+from events.stores import open_store
 
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "othello" / "elo"
 
@@ -67,7 +67,7 @@ def _one_more_tournament(store: Store) -> None:
 
 def run() -> dict[str, Any]:
     from pipelines.ratings_job import RunRequest, run_list
-    from projections.games import GamesCache, cache_path_for
+    from projections.games import GamesCache
     from ratings.methods import Method
 
     files = sorted(ARCHIVE.glob("*/*.ELO"))
@@ -76,14 +76,14 @@ def run() -> dict[str, Any]:
     figures: dict[str, Any] = {"files": len(files)}
     with tempfile.TemporaryDirectory(prefix="bench-ratings-") as tmp:
         root = Path(tmp)
-        store = DuckDBStore(root / "wof.duckdb")
+        store = open_store(str(root / "wof.duckdb"))
         try:
             t = time.perf_counter()
             figures["ingest_path"], figures["games_ingested"] = _ingest(store, files)
             figures["ingest_seconds"] = round(time.perf_counter() - t, 2)
             figures["peak_rss_mb_after_ingest"] = _peak_mb()
 
-            cache = GamesCache(cache_path_for(str(root / "wof.duckdb")))
+            cache = GamesCache.for_store(store)
             report = cache.sync(store)
             figures["project_rebuild_seconds"] = round(report.seconds, 2)
             figures["games_table_rows"] = report.games

@@ -11,7 +11,6 @@ from pathlib import Path
 import polars as pl
 
 from events.domain import Board, Game, Outcome, System
-from events.duckdb_store import DuckDBStore
 from events.schema import (
     EventBase,
     PlayerRegistered,
@@ -20,6 +19,7 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import NewEvent, bulk_frame
+from events.stores import open_store
 from pipelines import commands
 from projections.state import project
 
@@ -30,10 +30,11 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def bulk_append(tmp: Path, streams: int = 1000, per_stream: int = 1000) -> dict[str, float]:
+def bulk_events(streams: int = 1000, per_stream: int = 1000) -> pl.DataFrame:
+    """A bulk-append frame of ``streams`` x ``per_stream`` small PlayerRegistered events."""
     n = streams * per_stream
     idx = pl.col("i")
-    frame = pl.DataFrame({"i": pl.int_range(0, n, eager=True)}).select(
+    return pl.DataFrame({"i": pl.int_range(0, n, eager=True)}).select(
         stream_id=pl.format("tournament-{}", idx // per_stream),
         stream_version=idx % per_stream,
         event_id=pl.format("bench-{}", idx),
@@ -50,7 +51,12 @@ def bulk_append(tmp: Path, streams: int = 1000, per_stream: int = 1000) -> dict[
         ),
         metadata=pl.lit('{"actor":"bench"}'),
     )
-    with DuckDBStore(tmp / "bulk.duckdb") as store:
+
+
+def bulk_append(tmp: Path, streams: int = 1000, per_stream: int = 1000) -> dict[str, float]:
+    n = streams * per_stream
+    frame = bulk_events(streams, per_stream)
+    with open_store(str(tmp / "bulk.duckdb")) as store:
         started = time.perf_counter()
         store.append_frame(frame)
         seconds = time.perf_counter() - started
@@ -89,12 +95,12 @@ def big_tournament(players: int = 1200, rounds: int = 23, seed: int = 1) -> list
 def replay(tmp: Path) -> dict[str, float]:
     events = big_tournament()
     path = tmp / "replay.duckdb"
-    with DuckDBStore(path) as store:
+    with open_store(str(path)) as store:
         store.append_frame(bulk_frame("tournament-big", 0, [NewEvent(e) for e in events]))
     times = []
     for _ in range(5):
         started = time.perf_counter()
-        with DuckDBStore(path) as store:
+        with open_store(str(path)) as store:
             state = project(e.event for e in store.read_stream("tournament-big"))
         times.append(time.perf_counter() - started)
     assert len(state.players) == 1200
@@ -108,7 +114,7 @@ def replay(tmp: Path) -> dict[str, float]:
 
 def command_latency(tmp: Path, repeats: int = 30) -> dict[str, float | str]:
     path = tmp / "latency.duckdb"
-    with DuckDBStore(path) as store:
+    with open_store(str(path)) as store:
         tid = commands.create_tournament(
             store, name="Latency", game=Game.CHESS, system=System.ROUNDROBIN, rounds=5
         )
@@ -118,7 +124,7 @@ def command_latency(tmp: Path, repeats: int = 30) -> dict[str, float | str]:
     times = []
     for i in range(repeats):
         started = time.perf_counter()
-        with DuckDBStore(path) as store:  # what one CLI command does: open, read, append, close
+        with open_store(str(path)) as store:  # what one CLI command does: open, read, append, close
             commands.record_result(store, tid, 1, 1, ["1-0", "0-1"][i % 2], correct=i > 0)
         times.append(time.perf_counter() - started)
     warm = times[1:]

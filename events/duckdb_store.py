@@ -16,23 +16,30 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
 
+from events.cache import TableCache
 from events.schema import schema_version
 from events.store import (
+    ARCHIVE_COLUMNS,
     BULK_COLUMNS,
+    COUNTERS,
+    EVENT_COLUMNS,
+    TRUNCATION_COLUMNS,
     AppendResult,
     EventIdConflict,
+    LogImage,
     NewEvent,
     RecordedEvent,
     RestoreRefused,
     StoreBusy,
     StoreError,
+    StoreNotInitialized,
     Truncation,
     WrongExpectedVersion,
 )
@@ -42,7 +49,13 @@ _EVENT_COLUMNS = (
     "payload, metadata, recorded_at"
 )
 
-_SCHEMA = """
+# Versioned schema: migration n brings a store from version n-1 to n. Version 1 is the layout
+# of the first release (files made before the version table existed are at version 1).
+_MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (
+        1,
+        "events, counters, truncations, archive",
+        """
 CREATE TABLE IF NOT EXISTS log_meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL);
 INSERT INTO log_meta VALUES ('next_position', 1), ('epoch', 0), ('next_truncation', 1)
     ON CONFLICT DO NOTHING;
@@ -84,7 +97,17 @@ CREATE TABLE IF NOT EXISTS events_archive (
     metadata VARCHAR NOT NULL,
     recorded_at TIMESTAMP NOT NULL
 );
-"""
+""",
+    ),
+)
+
+SCHEMA_VERSION = _MIGRATIONS[-1][0]
+
+# Inserts name their columns, so that a migration may add one (e.g. a hash chain).
+_TRUNCATION_INSERT = (
+    "truncation_id, stream_id, from_version, to_version, from_position, to_position, "
+    "event_count, actor, reason, truncated_at"
+)
 
 _LOCK_PID = re.compile(r"PID (\d+)")
 
@@ -143,6 +166,7 @@ class DuckDBStore:
 
     def __init__(self, path: str | Path | None = None, *, busy_timeout: float | None = None):
         self.path = str(path) if path is not None else default_store_path()
+        self.url = self.path
         if busy_timeout is None:
             busy_timeout = float(os.environ.get("ARBITER_STORE_TIMEOUT", "10"))
         if self.path != ":memory:":
@@ -154,10 +178,42 @@ class DuckDBStore:
         # keeps the WAL (replayed at open) short.
         self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
         self._con.execute("SET checkpoint_threshold = '1MB'")
-        if not self._con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'truncations'"
-        ).fetchall()[0][0]:
-            self._con.execute(_SCHEMA)
+        self.migrated = self._migrate()
+
+    def _migrate(self) -> tuple[int, int]:
+        """Create or bring the schema up to date; (version before, version now)."""
+        tables = {
+            str(r[0])
+            for r in self._con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }
+        if "schema_migrations" in tables:
+            rows = self._con.execute("SELECT max(version) FROM schema_migrations").fetchall()
+            found = int(rows[0][0] or 0)
+        else:
+            found = 1 if "truncations" in tables else 0
+        if found > SCHEMA_VERSION:
+            raise StoreNotInitialized(
+                f"store {self.path} has schema version {found}, newer than this arbiter's "
+                f"{SCHEMA_VERSION}; upgrade arbiter"
+            )
+        if found == SCHEMA_VERSION and "schema_migrations" in tables:
+            return found, found
+        legacy = "schema_migrations" not in tables
+        with transaction(self._con) as con:
+            con.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                "description VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)"
+            )
+            for version, description, sql in _MIGRATIONS:
+                if version > found:
+                    con.execute(sql)
+                elif not legacy:
+                    continue
+                con.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                    [version, description, _now()],
+                )
+        return found, SCHEMA_VERSION
 
     def __enter__(self) -> DuckDBStore:
         return self
@@ -167,6 +223,11 @@ class DuckDBStore:
 
     def close(self) -> None:
         self._con.close()
+
+    def checkpoint(self) -> None:
+        """Write everything into the file itself (no WAL beside it), e.g. for a backup."""
+        with self._lock:
+            self._con.execute("FORCE CHECKPOINT")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -230,7 +291,10 @@ class DuckDBStore:
                 for i, e in enumerate(events)
             ]
             if len(rows) == 1:
-                con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[0])
+                con.execute(
+                    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows[0],
+                )
             else:
                 import pyarrow as pa  # only batches need it; single events skip the import
 
@@ -239,7 +303,9 @@ class DuckDBStore:
                 )
                 con.register("_batch", table)
                 try:
-                    con.execute(f"INSERT INTO events SELECT {_EVENT_COLUMNS} FROM _batch")
+                    con.execute(
+                        f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM _batch"
+                    )
                 finally:
                     with contextlib.suppress(duckdb.Error):  # an aborted transaction refuses it
                         con.unregister("_batch")
@@ -283,9 +349,10 @@ class DuckDBStore:
                 self._check_bulk_versions(con)
                 first = self._take(con, "next_position", frame.height)
                 con.execute(
-                    f"INSERT INTO events SELECT {first - 1} + row_number() OVER () AS "
-                    "global_position, stream_id, stream_version, event_id, event_type, "
-                    "schema_version, payload, metadata, ?::TIMESTAMP FROM _bulk",
+                    f"INSERT INTO events ({_EVENT_COLUMNS}) "
+                    f"SELECT {first - 1} + row_number() OVER () AS global_position, stream_id, "
+                    "stream_version, event_id, event_type, schema_version, payload, metadata, "
+                    "?::TIMESTAMP FROM _bulk",
                     [_now()],
                 )
         except duckdb.ConstraintException as exc:
@@ -396,12 +463,14 @@ class DuckDBStore:
                 )
             tid = self._take(con, "next_truncation", 1)
             con.execute(
-                f"INSERT INTO events_archive SELECT ?, {_EVENT_COLUMNS} FROM events "
+                f"INSERT INTO events_archive (truncation_id, {_EVENT_COLUMNS}) "
+                f"SELECT ?, {_EVENT_COLUMNS} FROM events "
                 "WHERE stream_id = ? AND stream_version > ?",
                 [tid, stream_id, keep_through],
             )
             con.execute(
-                "INSERT INTO truncations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                f"INSERT INTO truncations ({_TRUNCATION_INSERT}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     tid,
                     stream_id,
@@ -449,7 +518,7 @@ class DuckDBStore:
             count = int(n_row[0])
             first = self._take(con, "next_position", count)
             con.execute(
-                f"INSERT INTO events SELECT {first - 1} + row_number() OVER "
+                f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {first - 1} + row_number() OVER "
                 "(ORDER BY stream_version), stream_id, stream_version, event_id, event_type, "
                 "schema_version, payload, metadata, recorded_at FROM events_archive "
                 "WHERE truncation_id = ?",
@@ -488,3 +557,83 @@ class DuckDBStore:
                 [truncation_id],
             ).fetchall()
         return [_row_to_event(r) for r in rows]
+
+    # ---------------------------------------------------------------- followers, caches, images
+
+    def head_position(self) -> int:
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT coalesce(max(global_position), 0) FROM events"
+            ).fetchall()
+        return int(rows[0][0])
+
+    def wait_for_events(self, after_position: int, timeout: float) -> bool:
+        """Polls: a DuckDB file has one process at a time, so only this process's own
+        threads can append meanwhile."""
+        deadline = time.monotonic() + timeout
+        delay = 0.01
+        while True:
+            if self.head_position() > after_position:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            time.sleep(min(delay, remaining))
+            delay = min(delay * 2, 0.2)
+
+    def open_cache(self, name: str, tables: Mapping[str, Mapping[str, pl.DataType]]) -> TableCache:
+        """Beside the file (``arbiter.duckdb`` → ``arbiter.games.duckdb``); in memory for an
+        in-memory store."""
+        if self.path == ":memory:":
+            return TableCache(":memory:", tables)
+        path = Path(self.path)
+        return TableCache(str(path.with_name(f"{path.stem}.{name}.duckdb")), tables)
+
+    def export_image(self) -> LogImage:
+        with self._lock:
+            self._con.begin()
+            try:
+                events = self._con.sql(
+                    f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY global_position"
+                ).pl()
+                archive = self._con.sql(
+                    f"SELECT truncation_id, {_EVENT_COLUMNS} FROM events_archive "
+                    "ORDER BY truncation_id, stream_version"
+                ).pl()
+                truncations = self._con.sql("SELECT * FROM truncations ORDER BY truncation_id").pl()
+                counters = dict(self._con.execute("SELECT key, value FROM log_meta").fetchall())
+            finally:
+                self._con.rollback()
+        return LogImage(
+            events=events.cast(pl.Schema(EVENT_COLUMNS)),
+            archive=archive.cast(pl.Schema(ARCHIVE_COLUMNS)),
+            truncations=truncations.cast(pl.Schema(TRUNCATION_COLUMNS)),
+            counters={k: int(counters[k]) for k in COUNTERS},
+        )
+
+    def import_image(self, image: LogImage) -> None:
+        tables = {
+            "events": (image.events, EVENT_COLUMNS),
+            "events_archive": (image.archive, ARCHIVE_COLUMNS),
+            "truncations": (image.truncations, TRUNCATION_COLUMNS),
+        }
+        with self._transaction() as con:
+            present = sum(
+                int(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]) for t in tables
+            )
+            if present or self._meta(con, "next_position") != 1:
+                raise StoreError(f"store {self.path} is not empty; copy into an empty store")
+            for table, (frame, schema) in tables.items():
+                if frame.height == 0:
+                    continue
+                con.register("_image", frame.select(list(schema)).to_arrow())
+                try:
+                    columns = ", ".join(schema)
+                    con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _image")
+                finally:
+                    with contextlib.suppress(duckdb.Error):
+                        con.unregister("_image")
+            for key in COUNTERS:
+                con.execute(
+                    "UPDATE log_meta SET value = ? WHERE key = ?", [image.counters[key], key]
+                )

@@ -5,26 +5,26 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import polars as pl
 
+from events.errors import ArbiterError, RetryableError, UserError
 from events.schema import Event, EventBase, decode, encode, schema_version
 
-
-class StoreError(Exception):
-    """Base of the store's errors; every one has a message fit for a user."""
-
-    exit_code = 1
+if TYPE_CHECKING:
+    from events.cache import TableCache
 
 
-class WrongExpectedVersion(StoreError):
+class StoreError(ArbiterError):
+    """Base of the store's errors; every one has a one-line message fit for a user."""
+
+
+class WrongExpectedVersion(StoreError, RetryableError):
     """The stream moved on since the caller read it (optimistic concurrency)."""
-
-    exit_code = 3
 
     def __init__(self, stream_id: str, expected: int, actual: int) -> None:
         super().__init__(
@@ -36,10 +36,8 @@ class WrongExpectedVersion(StoreError):
         self.actual = actual
 
 
-class StoreBusy(StoreError):
+class StoreBusy(StoreError, RetryableError):
     """Another process holds the store's write lock."""
-
-    exit_code = 3
 
     def __init__(self, path: str, pid: int | None) -> None:
         holder = f"held by pid {pid}" if pid is not None else "held by another process"
@@ -47,11 +45,22 @@ class StoreBusy(StoreError):
         self.pid = pid
 
 
-class EventIdConflict(StoreError):
+class StoreUnavailable(StoreError, RetryableError):
+    """The store's server cannot be reached, or the connection to it was lost mid-command.
+
+    Nothing half-done stays behind: the transaction that was open is rolled back by the server.
+    """
+
+
+class StoreNotInitialized(StoreError, UserError):
+    """The store has no arbiter schema yet, or an older one: `arbiter store init` creates it."""
+
+
+class EventIdConflict(StoreError, UserError):
     """An event id is already in the log with a different payload, or only part of a batch is."""
 
 
-class RestoreRefused(StoreError):
+class RestoreRefused(StoreError, UserError):
     """A truncation cannot be restored (nothing to restore, or the stream moved on)."""
 
 
@@ -152,8 +161,60 @@ def bulk_frame(stream_id: str, first_version: int, events: Sequence[NewEvent]) -
     )
 
 
+EVENT_COLUMNS: dict[str, pl.DataType] = {
+    "global_position": pl.Int64(),
+    **BULK_COLUMNS,
+    "recorded_at": pl.Datetime("us"),
+}
+"""Columns of `read_frame` and of a `LogImage`'s events, in order (`recorded_at` in UTC)."""
+
+ARCHIVE_COLUMNS: dict[str, pl.DataType] = {"truncation_id": pl.Int64(), **EVENT_COLUMNS}
+
+TRUNCATION_COLUMNS: dict[str, pl.DataType] = {
+    "truncation_id": pl.Int64(),
+    "stream_id": pl.String(),
+    "from_version": pl.Int64(),
+    "to_version": pl.Int64(),
+    "from_position": pl.Int64(),
+    "to_position": pl.Int64(),
+    "event_count": pl.Int64(),
+    "actor": pl.String(),
+    "reason": pl.String(),
+    "truncated_at": pl.Datetime("us"),
+    "restored_at": pl.Datetime("us"),
+    "restored_by": pl.String(),
+}
+
+COUNTERS = ("next_position", "epoch", "next_truncation")
+"""The log's counters: the next global position, the epoch, the next truncation id."""
+
+
+@dataclass(frozen=True)
+class LogImage:
+    """A whole store, read in one snapshot: what `store copy` and `store backup` move.
+
+    Positions, truncation ids and counters travel unchanged, so the copy is the same log.
+    """
+
+    events: pl.DataFrame
+    """EVENT_COLUMNS, ordered by position."""
+    archive: pl.DataFrame
+    """ARCHIVE_COLUMNS, ordered by truncation id and stream version."""
+    truncations: pl.DataFrame
+    """TRUNCATION_COLUMNS, ordered by truncation id."""
+    counters: dict[str, int]
+    """COUNTERS."""
+
+
 class Store(Protocol):
-    """An append-only event log with per-stream optimistic concurrency and an archive."""
+    """An append-only event log with per-stream optimistic concurrency and an archive.
+
+    Positions are unique, increase in commit order and are never reused: a reader that has
+    seen position p and later reads `after_position=p` misses nothing.
+    """
+
+    url: str
+    """Where the store is, fit to print (a server URL without its password)."""
 
     def append(
         self, stream_id: str, events: Sequence[NewEvent], expected_version: int
@@ -200,4 +261,53 @@ class Store(Protocol):
         """Changes whenever a truncation or restore changes history; projections rebuild."""
         ...
 
+    def head_position(self) -> int:
+        """The position of the last event in the log (0 when empty)."""
+        ...
+
+    def wait_for_events(self, after_position: int, timeout: float) -> bool:
+        """Block until the log has an event after `after_position` or `timeout` seconds pass;
+        True when it has. PostgreSQL is told by NOTIFY; DuckDB polls."""
+        ...
+
+    def open_cache(self, name: str, tables: Mapping[str, Mapping[str, pl.DataType]]) -> TableCache:
+        """The projection cache `name` of this store (see `events.cache`)."""
+        ...
+
+    def export_image(self) -> LogImage:
+        """The whole store (events, archive, truncations, counters) in one consistent read."""
+        ...
+
+    def import_image(self, image: LogImage) -> None:
+        """Load a `LogImage` into this store, which must be empty (one transaction)."""
+        ...
+
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def follow(
+    store: Store,
+    after_position: int = 0,
+    *,
+    batch: int = 1000,
+    wait: float = 30.0,
+    stop: Callable[[], bool] | None = None,
+) -> Iterator[RecordedEvent]:
+    """Every event after `after_position`, then every new one as it is committed.
+
+    Ends when `stop()` is true while the follower waits (never, when `stop` is None).
+    """
+    while True:
+        events = store.read_all(after_position, limit=batch)
+        for event in events:
+            yield event
+            after_position = event.position
+        if events:
+            continue
+        if stop is not None and stop():
+            return
+        store.wait_for_events(after_position, wait)

@@ -373,14 +373,15 @@ def crosstable(
 @app.command("log")
 @user_errors
 def log(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
-    """The tournament's events, one per line."""
+    """The tournament's events, one per line: position, version, type, who, how, payload."""
     with open_store() as store:
         loaded = commands.load(store, tournament)
     rows = views.log_view(loaded.events)
     if fmt is Format.TEXT:
         for r in rows:
             sys.stdout.write(
-                f"{r['position']:>8} v{r['version']:<5} {r['type']:<18} {r['payload']}\n"
+                f"{r['position']:>8} v{r['version']:<5} {r['type']:<18} "
+                f"{r['actor']} via {r['source']}  {r['payload']}\n"
             )
         return
     emit(rows, fmt)
@@ -432,4 +433,4 @@ def main() -> None:
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_ingest, cli_ratings  # noqa: E402, F401
+from pipelines import cli_ingest, cli_ratings, cli_store  # noqa: E402, F401

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import logging
+import shlex
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, ParamSpec, TypeVar
@@ -11,8 +14,10 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from events.duckdb_store import DuckDBStore, default_store_path
-from events.store import StoreError
+from events.provenance import Origin, default_actor, set_origin
+from events.store import Store, StoreError
+from events.stores import default_store_url
+from events.stores import open_store as open_store_at
 from pipelines.output import Format
 
 P = ParamSpec("P")
@@ -64,13 +69,43 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def store_url() -> str:
+    """The store the command line names (``--store``, ``$ARBITER_STORE``, the default)."""
+    return _state.get("store") or default_store_url()
+
+
 @contextmanager
-def open_store() -> Iterator[DuckDBStore]:
-    store = DuckDBStore(_state.get("store") or default_store_path())
+def open_store() -> Iterator[Store]:
+    # A command reports a lost server in one line; the driver's and the pool's own warnings
+    # (an abandoned COPY, reconnect attempts) would repeat it.
+    logging.getLogger("psycopg").setLevel(logging.CRITICAL)
+    store = open_store_at(store_url())
     try:
         yield store
     finally:
         store.close()
+
+
+_SECRET_OPTIONS = ("--store", "--as")
+
+
+def _command_line(argv: list[str]) -> str:
+    """The command as typed, without the values of --store and --as (a URL may hold a
+    password), shortened to 300 characters."""
+    words: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in _SECRET_OPTIONS:
+            skip = True
+            continue
+        if word.startswith(tuple(o + "=" for o in _SECRET_OPTIONS)):
+            continue
+        words.append(word)
+    text = shlex.join(["arbiter", *words])
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 @app.callback()
@@ -80,9 +115,20 @@ def _main(
         typer.Option(
             "--store",
             envvar="ARBITER_STORE",
-            help="Event store: a DuckDB file (default ./arbiter.duckdb).",
+            help="Event store: a DuckDB file (default ./arbiter.duckdb), :memory:, or a "
+            "PostgreSQL URL for a shared log, e.g. postgresql://user@host/db or "
+            "postgresql://user@/db?host=/run/postgresql (unix socket).",
+        ),
+    ] = None,
+    actor: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            envvar="ARBITER_USER",
+            help="Who is acting, recorded with every event (default: the system user).",
         ),
     ] = None,
 ) -> None:
     if store:
         _state["store"] = store
+    set_origin(Origin(actor or default_actor(), "cli", _command_line(sys.argv[1:])))

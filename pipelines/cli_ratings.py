@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 
-from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
+from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
 from pipelines.output import Format, emit
 from ratings.games import GameKind
 from ratings.methods import Method, RatingType
@@ -95,7 +95,7 @@ def ratings_run(
     tournaments, or left apart as ambiguous; the ambiguous ones are also printed).
     """
     from pipelines.ratings_job import RunRequest, run_list
-    from projections.games import GamesCache, cache_path_for
+    from projections.games import GamesCache
 
     if (as_of is None) == (period is None):
         raise OptionError("give exactly one of --as-of YYYY-MM-DD and --period YYYY-MM")
@@ -110,7 +110,7 @@ def ratings_run(
         at_position=at_position,
         publish=publish,
     )
-    with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
+    with open_store() as store, GamesCache.for_store(store) as cache:
         result = run_list(store, cache, request)
     people = result.people
     summary: dict[str, Any] = {
@@ -200,9 +200,9 @@ def ratings_show(
     from pipelines.files import write_atomic
     from pipelines.rating_player import find, player_report
     from projections.charts import history_svg
-    from projections.games import GamesCache, cache_path_for
+    from projections.games import GamesCache
 
-    with open_store() as store, GamesCache(cache_path_for(store.path)) as cache:
+    with open_store() as store, GamesCache.for_store(store) as cache:
         found = find(store, cache, player, method, game, rating_type)
         if found.hits.height > 1:
             _print_matches(player, found.hits, fmt)
@@ -272,10 +272,8 @@ def schedule(
     """
     from pipelines.scheduler import ScheduleConfig, build_scheduler, catch_up
 
-    with open_store() as store:
-        store_path = store.path
     overrides: dict[str, Any] = {
-        "store": store_path,
+        "store": store_url(),
         "inbox": inbox,
         "output_root": output_root,
         "methods": tuple(methods) if methods else None,

@@ -7,8 +7,6 @@ Every refusal raises `CommandError` before anything is appended.
 
 from __future__ import annotations
 
-import getpass
-import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -16,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.domain import Board, ByeKind, Game, Scoring, System
+from events.provenance import current_origin
 from events.results import parse_result
 from events.schema import (
     ByeGranted,
@@ -43,7 +42,8 @@ class CommandError(ValueError):
 
 
 def actor() -> str:
-    return os.environ.get("ARBITER_ACTOR") or getpass.getuser()
+    """Who is acting (see `events.provenance`)."""
+    return current_origin().actor
 
 
 def stream_of(tournament_id: str) -> str:
@@ -134,7 +134,7 @@ def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loade
 
 
 def _append(store: Store, loaded: Loaded, events: Sequence[EventBase], **meta: Any) -> AppendResult:
-    metadata = {"actor": actor(), **meta}
+    metadata = current_origin().metadata(**meta)
     return store.append(
         loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
     )
@@ -177,7 +177,7 @@ def create_tournament(
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
         pairing_params=pairing_params or {},
     )
-    store.append(stream_of(tid), [NewEvent(event, metadata={"actor": actor()})], -1)
+    store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
     return tid
 
 

@@ -29,8 +29,9 @@ import polars as pl
 from pydantic import ValidationError
 
 from events.domain import System
+from events.provenance import current_origin
 from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
-from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
+from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
 from ingest.detect import FileFormat, detect_format
 from ingest.elo import parse_elo
@@ -144,7 +145,8 @@ class IngestOptions:
     """A points column that disagrees with the results fails the file (else a warning)."""
     skip_bad_lines: bool = False
     """Leave out unreadable or contradictory result records instead of refusing the file."""
-    actor: str = "arbiter"
+    actor: str | None = None
+    """Who ingests (default: the process's origin, see events.provenance)."""
     pack_rows: int = 200_000
     """Rows gathered before one store transaction; 0 appends every file on its own."""
 
@@ -392,7 +394,7 @@ class _Job:
         ]
         warnings = tuple(str(w) for w in conversion.warnings)
         self.context.files[sha] = tid
-        base: dict[str, Any] = {"actor": self.options.actor, "sha256": sha, "source": str(path)}
+        base = current_origin().acting_as(self.options.actor).file_metadata(str(path), sha)
         meta = json.dumps(base, sort_keys=True)
         key = sha[:32]
         for i, (stream, version, event) in enumerate(resolution.events):
@@ -438,8 +440,8 @@ class _Job:
             return
         try:
             self.store.append_frame(pack.frame())
-        except StoreBusy:
-            raise
+        except (StoreBusy, StoreUnavailable):
+            raise  # nothing wrong with the files: the command fails whole, retryable
         except StoreError as exc:
             if len(pack.pending) == 1:
                 path, result, _ = pack.pending[0]
@@ -469,6 +471,7 @@ def ingest(
     """Ingest ``files`` (see :func:`discover`) into ``store``; never raises for a bad file.
 
     :raises StoreBusy: another process holds the store.
+    :raises StoreUnavailable: the store's server went away (files committed before stay).
     """
     options = options or IngestOptions()
     started = time.perf_counter()

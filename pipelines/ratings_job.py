@@ -37,6 +37,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 from threadpoolctl import threadpool_limits
 
+from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
 from pipelines.files import write_atomic, write_folder_atomic
@@ -401,7 +402,9 @@ def _publish(
         parameters=computed.parameters,
     )
     store.append(
-        stream, [NewEvent(event, metadata={"job": "ratings"})], store.stream_version(stream)
+        stream,
+        [NewEvent(event, metadata=current_origin().metadata(job="ratings"))],
+        store.stream_version(stream),
     )
     return True
 

@@ -24,10 +24,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from events.duckdb_store import DuckDBStore
+from events import stores
+from events.provenance import Origin, current_origin, set_origin
 from events.store import Store
 from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
-from projections.games import GamesCache, cache_path_for
+from projections.games import GamesCache
 from ratings.methods import Method
 
 __all__ = [
@@ -165,7 +166,7 @@ StoreOpener = Callable[[], AbstractContextManager[Store]]
 
 
 def _opener(config: ScheduleConfig) -> StoreOpener:
-    return lambda: DuckDBStore(config.store)
+    return lambda: stores.open_store(config.store)
 
 
 def catch_up(
@@ -184,9 +185,8 @@ def catch_up(
             return []
         if config.inbox is not None:
             _ingest_inbox(store, config.inbox)
-        path = getattr(store, "path", ":memory:")
         results = []
-        with GamesCache(cache_path_for(str(path))) as cache:
+        with GamesCache.for_store(store) as cache:
             for run in runs:
                 output = config.output_root / f"{run.method.value}-{run.as_of.isoformat()}"
                 request = RunRequest(method=run.method, as_of=run.as_of, output=output)
@@ -205,6 +205,7 @@ def catch_up(
 def scheduled_run(config: dict[str, Any]) -> None:
     """The job APScheduler calls, by its textual reference (jobs must not be closures)."""
     parsed = ScheduleConfig.model_validate(config)
+    set_origin(Origin(current_origin().actor, "scheduler"))
     catch_up(parsed, dt.datetime.now(parsed.zone))
 
 

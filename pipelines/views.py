@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from events.store import RecordedEvent
@@ -95,14 +96,29 @@ def crosstable_view(table: Crosstable) -> list[dict[str, Any]]:
     ]
 
 
+def _source(meta: dict[str, Any]) -> str:
+    """Where an event came from, in a few words: ``cli``, ``file NAME (sha256 ab12…)``."""
+    source = str(meta.get("source") or "-")
+    if "sha256" in meta:
+        name = Path(str(meta.get("file") or source)).name
+        return f"file {name} (sha256 {str(meta['sha256'])[:12]})"
+    return source
+
+
 def log_view(events: list[RecordedEvent]) -> list[dict[str, Any]]:
-    return [
-        {
-            "position": e.position,
-            "version": e.version,
-            "type": e.event_type,
-            "recorded_at": e.recorded_at.isoformat(timespec="seconds") + "Z",
-            "payload": e.event.model_dump(mode="json", exclude={"type"}, exclude_defaults=True),
-        }
-        for e in events
-    ]
+    rows = []
+    for e in events:
+        meta = e.meta
+        rows.append(
+            {
+                "position": e.position,
+                "version": e.version,
+                "type": e.event_type,
+                "recorded_at": e.recorded_at.isoformat(timespec="seconds") + "Z",
+                "actor": str(meta.get("actor") or "-"),
+                "source": _source(meta),
+                "command": meta.get("command"),
+                "payload": e.event.model_dump(mode="json", exclude={"type"}, exclude_defaults=True),
+            }
+        )
+    return rows

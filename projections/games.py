@@ -1,11 +1,12 @@
 """The games table the rating lists read: one row per rated game of every tournament in the log.
 
 :func:`project` is pure: it turns events (the frame ``Store.read_frame`` returns) into the games
-table of :mod:`ratings.games` plus a players table, with polars expressions over the JSON
-payloads (no per-event model validation, so the whole WOF archive projects in seconds).
-:class:`GamesCache` keeps the result materialised in a DuckDB file, advanced incrementally from a
-checkpoint position and rebuilt when the store's ``log_epoch`` changes (a truncation or restore
-rewrote history).
+table of :mod:`ratings.games` plus a players table. Payloads are decoded by
+:func:`events.frames.decode_frame` (column types from the event models, old schema versions
+upcast), as polars columns, so the whole WOF archive projects in seconds.
+:class:`GamesCache` keeps the result materialised in the store's projection cache
+(``Store.open_cache``), advanced incrementally from a checkpoint position and rebuilt when the
+store's ``log_epoch`` changes (a truncation or restore rewrote history).
 
 Which boards are rated games: both players present, a known over-the-board outcome (``1-0``,
 ``0-1``, draw). Byes, forfeits, double results (go ``0-0``/``1-1``) and unknown results are not
@@ -22,24 +23,24 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
-import duckdb
 import polars as pl
 
-from events.duckdb_store import transaction
+from events.cache import TableCache
+from events.frames import decode_frame
 from ratings.egf import CLASS_WEIGHTS
 from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
+    "CACHE_TABLES",
     "CLASS_WEIGHTS",
     "GAMES_TABLE_SCHEMA",
     "GamesCache",
     "Projection",
     "SyncReport",
-    "cache_path_for",
     "project",
 ]
 
@@ -80,44 +81,13 @@ _GAMES = ("chess", "go", "othello", "carrom")
 _ID_KEYS = {"fide": "fide_id", "egd": "egd_pin", "wof": "wof", "ffg": "ffg", "aga": "aga"}
 _COLOURED_GAMES = ("chess", "go", "othello")
 
-_CREATED = pl.Struct(
-    {
-        "tournament_id": pl.Utf8,
-        "game": pl.Utf8,
-        "start_date": pl.Utf8,
-        "end_date": pl.Utf8,
-        "rating_type": pl.Utf8,
-        "pairing_params": pl.Struct(
-            {"egf_class": pl.Utf8, "rating_class": pl.Utf8, "rating_weight": pl.Float64}
-        ),
-    }
+_PAIRING_PARAMS = pl.Struct(
+    {"egf_class": pl.Utf8, "rating_class": pl.Utf8, "rating_weight": pl.Float64}
 )
+"""The keys of ``TournamentCreated.pairing_params`` (an open mapping) this module reads."""
 _IDS = pl.Struct(dict.fromkeys(("egd_pin", "wof", "ffg", "aga", "registry"), pl.Utf8))
-_PLAYER = pl.Struct(
-    {
-        "player": pl.Int64,
-        "name": pl.Utf8,
-        "federation": pl.Utf8,
-        "fide_id": pl.Utf8,
-        "birth": pl.Utf8,
-        "rating": pl.Float64,
-        "rank": pl.Utf8,
-        "ids": _IDS,
-    }
-)
-_BOARD = pl.Struct(
-    {
-        "board": pl.Int64,
-        "white": pl.Int64,
-        "black": pl.Int64,
-        "handicap": pl.Int64,
-        "komi": pl.Float64,
-    }
-)
-_ROUND = pl.Struct({"round": pl.Int64, "boards": pl.List(_BOARD)})
+"""The keys of ``PlayerRegistered.ids`` this module reads."""
 _ROUND_META = pl.Struct({"elo_colours": pl.Utf8})
-_RESULT = pl.Struct({"round": pl.Int64, "board": pl.Int64, "outcome": pl.Utf8})
-_REGISTRY = pl.Struct({"name": pl.Utf8, "country": pl.Utf8, "birth": pl.Utf8})
 
 
 @dataclass(frozen=True)
@@ -132,14 +102,6 @@ class Projection:
     """player_id, name, country, birth_year, position: one row per registry event."""
 
 
-def _of_type(events: pl.DataFrame, *types: str) -> pl.DataFrame:
-    return events.filter(pl.col("event_type").is_in(types))
-
-
-def _decode(frame: pl.DataFrame, dtype: pl.Struct, column: str = "payload") -> pl.DataFrame:
-    return frame.with_columns(pl.col(column).str.json_decode(dtype).alias("_p")).unnest("_p")
-
-
 def _birth_year(column: str) -> pl.Expr:
     return pl.col(column).str.extract(r"(\d{4})", 1).cast(pl.Int64, strict=False)
 
@@ -150,30 +112,40 @@ def _is_placeholder(column: str) -> pl.Expr:
 
 
 def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
-    created = _decode(_of_type(events, "TournamentCreated"), _CREATED).unnest("pairing_params")
+    created = decode_frame(
+        events,
+        "TournamentCreated",
+        ["tournament_id", "game", "start_date", "end_date", "pairing_params"],
+        {"pairing_params": _PAIRING_PARAMS},
+    ).unnest("pairing_params")
     first_day = events.group_by("stream_id").agg(
         pl.col("recorded_at").min().dt.date().alias("first_day")
+    )
+    # The rating type is read from the payload: a top-level field on newer events, a
+    # ``pairing_params`` key on older ones (neither is a typed field everywhere yet).
+    payload = pl.col("payload").str
+    rating_type = events.filter(pl.col("event_type") == "TournamentCreated").select(
+        "stream_id",
+        pl.coalesce(
+            payload.json_path_match("$.rating_type"),
+            payload.json_path_match("$.pairing_params.rating_type"),
+        ).alias("rating_type"),
     )
     klass = pl.coalesce("rating_class", "egf_class").str.to_uppercase()
     return (
         created.join(first_day, on="stream_id", how="left")
+        .join(rating_type.unique("stream_id", keep="last"), on="stream_id", how="left")
         .select(
             "stream_id",
             pl.col("tournament_id").alias("event"),
             "game",
-            pl.coalesce(
-                pl.col("start_date").str.to_date(strict=False),
-                pl.col("end_date").str.to_date(strict=False),
-                "first_day",
-            ).alias("date"),
+            pl.coalesce("start_date", "end_date", "first_day").alias("date"),
             pl.coalesce(
                 "rating_weight",
                 klass.replace_strict(CLASS_WEIGHTS, default=None, return_dtype=pl.Float64),
                 pl.when(klass.is_null()).then(pl.lit(1.0)),
             ).alias("weight"),
-            pl.coalesce(
-                "rating_type", pl.col("payload").str.json_path_match("$.pairing_params.rating_type")
-            )
+            pl.col("rating_type")
             .str.strip_chars()
             .str.to_lowercase()
             .alias("rating_type"),
@@ -216,9 +188,12 @@ def _player_id(tournaments: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame
 
 def _players(events: pl.DataFrame) -> pl.DataFrame:
     """Registrations with later updates applied, one row per (stream, player)."""
-    registered = _decode(_of_type(events, "PlayerRegistered"), _PLAYER).unnest("ids")
-    updated = _decode(_of_type(events, "PlayerUpdated"), _PLAYER).drop("ids")
-    both = pl.concat([registered, updated], how="diagonal_relaxed").sort("global_position")
+    both = decode_frame(
+        events,
+        ["PlayerRegistered", "PlayerUpdated"],
+        ["player", "name", "federation", "fide_id", "birth", "rating", "rank", "ids"],
+        {"ids": _IDS},
+    ).unnest("ids")
     fields = [
         "name", "federation", "fide_id", "birth", "rating", "rank", "egd_pin", "wof", "ffg",
         "aga", "registry",
@@ -231,7 +206,7 @@ def _players(events: pl.DataFrame) -> pl.DataFrame:
 
 def _boards(events: pl.DataFrame) -> pl.DataFrame:
     paired = (
-        _decode(_of_type(events, "RoundPaired"), _ROUND)
+        decode_frame(events, "RoundPaired", ["round", "boards"])
         .with_columns(pl.col("metadata").str.json_decode(_ROUND_META).struct.field("elo_colours"))
         .sort("global_position")
         .unique(["stream_id", "round"], keep="last", maintain_order=True)
@@ -250,7 +225,7 @@ def _boards(events: pl.DataFrame) -> pl.DataFrame:
 
 def _results(events: pl.DataFrame) -> pl.DataFrame:
     return (
-        _decode(_of_type(events, "ResultRecorded", "ResultCorrected"), _RESULT)
+        decode_frame(events, ["ResultRecorded", "ResultCorrected"], ["round", "board", "outcome"])
         .sort("global_position")
         .unique(["stream_id", "round", "board"], keep="last", maintain_order=True)
         .select("stream_id", "round", "board", "outcome", pl.col("global_position").alias("rpos"))
@@ -258,8 +233,10 @@ def _results(events: pl.DataFrame) -> pl.DataFrame:
 
 
 def _registry(events: pl.DataFrame) -> pl.DataFrame:
-    rows = _decode(
-        _of_type(events, "FederationPlayerRegistered", "FederationPlayerUpdated"), _REGISTRY
+    rows = decode_frame(
+        events,
+        ["FederationPlayerRegistered", "FederationPlayerUpdated"],
+        ["name", "country", "birth"],
     )
     return rows.select(
         pl.col("stream_id")
@@ -371,8 +348,12 @@ class EventSource(Protocol):
     def log_epoch(self) -> int: ...
 
 
-class CacheBusy(ValueError):
-    """Another process holds the games cache file."""
+class CachedStore(EventSource, Protocol):
+    """A store that keeps projection caches (`events.store.Store.open_cache`)."""
+
+    def open_cache(
+        self, name: str, tables: Mapping[str, Mapping[str, pl.DataType]]
+    ) -> TableCache: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,37 +384,6 @@ def _id_hash(event_id: str) -> int:
     return int.from_bytes(hashlib.sha256(event_id.encode()).digest()[:8], "big") >> 1
 
 
-def cache_path_for(store_path: str) -> str:
-    """Where the cache of a store file lives: beside it (``arbiter.duckdb`` →
-    ``arbiter.games.duckdb``); an in-memory store gets an in-memory cache."""
-    if store_path == ":memory:":
-        return ":memory:"
-    path = Path(store_path)
-    return str(path.with_name(path.stem + ".games.duckdb"))
-
-
-def _connect(path: str, timeout: float = 10.0) -> duckdb.DuckDBPyConnection:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return duckdb.connect(path)
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
-                raise CacheBusy(f"{path}: games cache is busy or unreadable: {exc}") from exc
-            time.sleep(0.05)
-
-
-def _ddl(table: str, schema: dict[str, pl.DataType]) -> str:
-    sql_types = {
-        pl.Date(): "DATE",
-        pl.Utf8(): "VARCHAR",
-        pl.Float64(): "DOUBLE",
-        pl.Int64(): "BIGINT",
-    }
-    columns = ", ".join(f'"{name}" {sql_types[dtype]}' for name, dtype in schema.items())
-    return f"CREATE TABLE IF NOT EXISTS {table} ({columns})"
-
-
 _REGISTRY_SCHEMA: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(),
     "name": pl.Utf8(),
@@ -442,33 +392,44 @@ _REGISTRY_SCHEMA: dict[str, pl.DataType] = {
     "position": pl.Int64(),
 }
 
+CACHE_TABLES: dict[str, dict[str, pl.DataType]] = {
+    "games": GAMES_TABLE_SCHEMA,
+    "registrations": REGISTRATIONS_SCHEMA,
+    "registry": _REGISTRY_SCHEMA,
+}
+"""The tables of the games cache."""
+
 
 class GamesCache:
-    """The games table materialised in a DuckDB file, kept up to date from the log.
+    """The games table materialised in a projection cache, kept up to date from the log.
 
-    >>> cache = GamesCache(":memory:")
+    The store decides where the cache lives (:meth:`for_store`); ``GamesCache()`` is an
+    in-memory cache.
+
+    >>> cache = GamesCache()
     >>> cache.games().height
     0
     """
 
-    def __init__(self, path: str = ":memory:", *, incremental_limit: int = 64) -> None:
-        self.path = path
+    def __init__(
+        self, cache: TableCache | str = ":memory:", *, incremental_limit: int = 64
+    ) -> None:
+        self._cache = cache if isinstance(cache, TableCache) else TableCache(cache, CACHE_TABLES)
+        self.path = self._cache.path
         self.incremental_limit = incremental_limit
         """Above this many touched streams, re-read all tournament streams in one scan."""
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._con = _connect(path)
-        self._con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT)")
-        if self._meta().get("version", PROJECTION_VERSION) != PROJECTION_VERSION:
+        if self._cache.meta().get("version", PROJECTION_VERSION) != PROJECTION_VERSION:
             # Another version's tables may have other columns: start them afresh.
-            for table in ("games", "registrations", "registry"):
-                self._con.execute(f"DROP TABLE IF EXISTS {table}")
-        self._con.execute(_ddl("games", GAMES_TABLE_SCHEMA))
-        self._con.execute(_ddl("registrations", REGISTRATIONS_SCHEMA))
-        self._con.execute(_ddl("registry", _REGISTRY_SCHEMA))
+            self._cache.recreate()
+
+    @classmethod
+    def for_store(cls, store: CachedStore) -> GamesCache:
+        """The store's own games cache (beside a DuckDB file, in the cache folder for a
+        server)."""
+        return cls(store.open_cache("games", CACHE_TABLES))
 
     def close(self) -> None:
-        self._con.close()
+        self._cache.close()
 
     def __enter__(self) -> GamesCache:
         return self
@@ -476,26 +437,15 @@ class GamesCache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _meta(self) -> dict[str, int]:
-        rows = self._con.execute("SELECT key, value FROM meta").fetchall()
-        return {str(k): int(v) for k, v in rows}
-
-    def _set_meta(self, values: dict[str, int]) -> None:
-        for key, value in values.items():
-            self._con.execute(
-                "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
-                [key, value, value],
-            )
-
     @property
     def source_position(self) -> int:
-        return self._meta().get("source_position", 0)
+        return self._cache.meta().get("source_position", 0)
 
     def sync(self, store: EventSource) -> SyncReport:
         """Bring the table up to the end of the log: incrementally, or by a rebuild when the
         log's epoch (or this module's projection version) changed since the checkpoint."""
         started = time.perf_counter()
-        meta = self._meta()
+        meta = self._cache.meta()
         epoch = store.log_epoch()
         fresh = all(k in meta for k in _META_KEYS) and (
             meta["version"] == PROJECTION_VERSION and meta["epoch"] == epoch
@@ -509,7 +459,7 @@ class GamesCache:
                 head.item(0, "global_position") != after
                 or _id_hash(str(head.item(0, "event_id"))) != meta.get("checkpoint_id")
             ):
-                fresh, after = False, 0  # another log under the same file name
+                fresh, after = False, 0  # another log under the same name
                 new = store.read_frame()
             else:
                 new = new.slice(1)
@@ -527,7 +477,10 @@ class GamesCache:
             .sort()
             .to_list()
         )
-        if fresh and touched:
+        projection: Projection | None = None
+        if fresh and relevant.height == 0:
+            pass  # nothing the tables depend on: only the checkpoint moves
+        elif fresh and touched:
             # Re-project touched streams whole: results join pairings and registrations.
             if len(touched) > self.incremental_limit:
                 events = store.read_frame(stream_prefix=TOURNAMENT_PREFIX)
@@ -544,19 +497,20 @@ class GamesCache:
             projection = project(pl.concat([events, registry_events], how="vertical"))
         else:
             projection = project(relevant)
-        with transaction(self._con) as con:
-            if not fresh:
-                for table in ("games", "registrations", "registry"):
-                    con.execute(f"DELETE FROM {table}")
-            elif touched:
-                for table in ("games", "registrations"):
-                    con.execute(f"DELETE FROM {table} WHERE list_contains(?, stream)", [touched])
-            self._insert(con, "games", projection.games)
-            self._insert(con, "registrations", projection.registrations)
-            self._insert(con, "registry", projection.registry)
         last_id = new["event_id"][-1] if new.height else None
-        self._set_meta(
-            {
+        self._cache.write(
+            clear=not fresh,
+            delete=dict.fromkeys(("games", "registrations"), ("stream", touched))
+            if fresh
+            else None,
+            inserts={
+                "games": projection.games,
+                "registrations": projection.registrations,
+                "registry": projection.registry,
+            }
+            if projection is not None
+            else {},
+            meta={
                 "version": PROJECTION_VERSION,
                 "epoch": epoch,
                 "checkpoint": checkpoint,
@@ -564,44 +518,25 @@ class GamesCache:
                 "checkpoint_id": _id_hash(str(last_id))
                 if last_id is not None
                 else meta.get("checkpoint_id", 0),
-            }
+            },
         )
-        count = self._con.execute("SELECT count(*) FROM games").fetchall()[0][0]
         return SyncReport(
             rebuilt=not fresh,
             streams=len(touched),
-            games=int(count),
+            games=self._cache.count("games"),
             checkpoint=checkpoint,
             source_position=source,
             seconds=time.perf_counter() - started,
         )
 
-    @staticmethod
-    def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
-        if frame.height == 0:
-            return
-        con.register("_rows", frame.to_arrow())
-        try:
-            columns = ", ".join(f'"{c}"' for c in frame.columns)
-            con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _rows")
-        finally:
-            con.unregister("_rows")
-
     def games(self, *, full: bool = False) -> pl.DataFrame:
         """The games table (:data:`ratings.games.GAMES_SCHEMA`; ``full`` adds where each game
         is in the log), sorted by date, event, round, board."""
         columns = GAMES_TABLE_SCHEMA if full else GAMES_SCHEMA
-        select = ", ".join(f'"{c}"' for c in columns)
-        frame: pl.DataFrame = self._con.sql(
-            f"SELECT {select} FROM games ORDER BY date, event, round, board"
-        ).pl()
-        return frame.cast(pl.Schema(columns))
+        return self._cache.read(
+            "games", list(columns), order_by=["date", "event", "round", "board"]
+        )
 
     def players(self) -> pl.DataFrame:
         """The players table (:data:`ratings.games.PLAYERS_SCHEMA`), sorted by id."""
-        registrations: pl.DataFrame = self._con.sql("SELECT * FROM registrations").pl()
-        registry: pl.DataFrame = self._con.sql("SELECT * FROM registry").pl()
-        return players_table(
-            registrations.cast(pl.Schema(REGISTRATIONS_SCHEMA)),
-            registry.cast(pl.Schema(_REGISTRY_SCHEMA)),
-        )
+        return players_table(self._cache.read("registrations"), self._cache.read("registry"))

@@ -1,31 +1,46 @@
-"""The store contract, run against every store backend."""
+"""The store contract, run against every store backend: DuckDB file, DuckDB in memory and
+PostgreSQL (a throwaway server, see tests/postgres.py), all opened through `open_store`."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from events.duckdb_store import DuckDBStore
 from events.schema import PlayerRegistered, TournamentCreated
 from events.store import (
+    EVENT_COLUMNS,
     EventIdConflict,
     NewEvent,
     RestoreRefused,
     Store,
     WrongExpectedVersion,
     bulk_frame,
+    follow,
 )
+from events.stores import init_store, open_store
 
 StoreFactory = Callable[[], Store]
 
+BACKENDS = ["duckdb-file", "duckdb-memory", "postgresql"]
 
-@pytest.fixture(params=["duckdb-file", "duckdb-memory"])
+
+def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if backend == "duckdb-file":
+        return str(tmp_path / "log.duckdb")
+    if backend == "duckdb-memory":
+        return ":memory:"
+    url: str = request.getfixturevalue("postgres_url")
+    init_store(url)
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    path = str(tmp_path / "log.duckdb") if request.param == "duckdb-file" else ":memory:"
-    s = DuckDBStore(path)
+    s = open_store(store_url(request.param, request, tmp_path))
     yield s
     s.close()
 
@@ -183,3 +198,123 @@ def test_positions_not_reused_after_truncation(store: Store) -> None:
     store.truncate("tournament-a", 0, 1, actor="td", reason="undo")
     r2 = store.append("tournament-a", [player(2)], 0)
     assert r2.positions[0] > r.positions[0]
+
+
+def test_read_frame_has_the_same_columns_everywhere(store: Store) -> None:
+    store.append("tournament-a", [created("a"), player(1)], -1)
+    frame = store.read_frame()
+    assert frame.schema == pl.Schema(EVENT_COLUMNS)
+    assert frame["stream_version"].to_list() == [0, 1]
+    recorded = store.read_stream("tournament-a")
+    assert frame["recorded_at"].to_list() == [e.recorded_at for e in recorded]
+    assert frame["payload"].to_list() == [e.payload for e in recorded]
+
+
+def test_prefix_is_a_prefix_not_a_pattern(store: Store) -> None:
+    store.append("tournament-a_b", [created("a_b")], -1)
+    store.append("tournament-axb", [created("axb")], -1)
+    store.append("tournament-a%", [created("a%")], -1)
+    assert store.streams("tournament-a_") == ["tournament-a_b"]
+    assert store.streams("tournament-a%") == ["tournament-a%"]
+    assert store.read_frame(stream_prefix="tournament-a_")["stream_id"].to_list() == [
+        "tournament-a_b"
+    ]
+    # Byte order, the same on every backend.
+    assert store.streams() == sorted(["tournament-a_b", "tournament-axb", "tournament-a%"])
+
+
+def test_payload_bytes_are_kept(store: Store) -> None:
+    name = 'Ünal "Tab\there" \\ back\nslash'
+    store.append("tournament-a", [created("a")], -1)
+    store.append("tournament-a", [NewEvent(PlayerRegistered(player=1, name=name))], 0)
+    frame = store.read_frame()
+    (event,) = [e for e in store.read_all() if e.version == 1]
+    assert event.event.name == name  # type: ignore[union-attr]
+    assert frame["payload"][1] == event.payload
+    again = NewEvent(PlayerRegistered(player=1, name=name))
+    store.append_frame(bulk_frame("tournament-b", 0, [again]))
+    assert store.read_stream("tournament-b")[0].event.name == name  # type: ignore[union-attr]
+
+
+def test_head_position_and_wait_for_events(store: Store) -> None:
+    assert store.head_position() == 0
+    assert store.wait_for_events(0, timeout=0.05) is False
+    r = store.append("tournament-a", [created("a")], -1)
+    assert store.head_position() == r.positions[-1]
+    assert store.wait_for_events(0, timeout=0.05) is True
+    # A writer in another thread wakes the waiting follower.
+    timer = threading.Timer(0.2, lambda: store.append("tournament-a", [player(1)], 0))
+    timer.start()
+    try:
+        assert store.wait_for_events(r.positions[-1], timeout=20) is True
+    finally:
+        timer.join()
+    assert store.head_position() == r.positions[-1] + 1
+
+
+def test_follow_reads_everything_in_order(store: Store) -> None:
+    store.append("tournament-a", [created("a")], -1)
+    store.append("tournament-b", [created("b")], -1)
+    store.append("tournament-a", [player(i) for i in range(1, 4)], 0)
+    seen = [e.position for e in follow(store, batch=2, wait=0.01, stop=lambda: True)]
+    assert seen == [e.position for e in store.read_all()]
+    assert len(seen) == 5
+
+
+def test_image_round_trip_keeps_positions_archive_and_counters(
+    store: Store, tmp_path: Path
+) -> None:
+    store.append("tournament-a", [created("a")], -1)
+    store.append("tournament-a", [player(i) for i in range(1, 5)], 0)
+    store.truncate("tournament-a", 2, 4, actor="td", reason="undo")
+    store.append("tournament-b", [created("b")], -1)
+    image = store.export_image()
+    assert image.events.height == 4
+    assert image.archive.height == 2
+    assert image.counters == {"next_position": 7, "epoch": 1, "next_truncation": 2}
+    with open_store(str(tmp_path / "copy.duckdb")) as copy:
+        copy.import_image(image)
+        again = copy.export_image()
+        assert again.events.equals(image.events)
+        assert again.archive.equals(image.archive)
+        assert again.truncations.equals(image.truncations)
+        assert again.counters == image.counters
+        # The copy continues where the original would.
+        assert copy.append("tournament-b", [player(1)], 0).positions == (7,)
+        assert copy.restore("tournament-a", actor="td").event_count == 2
+        with pytest.raises(Exception, match="not empty"):
+            copy.import_image(image)
+
+
+def test_caches_live_where_the_store_says(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
+    tables = {"t": {"stream": pl.Utf8(), "n": pl.Int64()}}
+    with store.open_cache("test", tables) as cache:
+        cache.write(inserts={"t": pl.DataFrame({"stream": ["a"], "n": [1]})}, meta={"k": 7})
+        where = cache.path
+    with store.open_cache("test", tables) as cache:
+        assert cache.read("t")["n"].to_list() == ([] if where == ":memory:" else [1])
+        assert cache.meta() == ({} if where == ":memory:" else {"k": 7})
+    if store.url == ":memory:":
+        assert where == ":memory:"
+    elif store.url.endswith(".duckdb"):
+        assert where == str(tmp_path / "log.test.duckdb")
+    else:
+        assert where.startswith(str(tmp_path / "cache" / "pg-"))
+
+
+def test_a_duckdb_file_from_before_the_schema_table_is_adopted(tmp_path: Path) -> None:
+    import duckdb
+
+    path = str(tmp_path / "old.duckdb")
+    with open_store(path) as s:
+        s.append("tournament-a", [created("a")], -1)
+    with duckdb.connect(path) as con:  # as the first release left its files
+        con.execute("DROP TABLE schema_migrations")
+    assert init_store(path) == (1, 1)
+    with open_store(path) as s:
+        assert s.stream_version("tournament-a") == 0
+    with duckdb.connect(path) as con:
+        assert con.execute("SELECT version FROM schema_migrations").fetchall() == [(1,)]

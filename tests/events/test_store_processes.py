@@ -101,6 +101,44 @@ def test_second_writer_gets_store_busy_with_pid(tmp_path: Path) -> None:
         holder.wait()
 
 
+BRIEF_HOLDER = textwrap.dedent(
+    """
+    import sys, time
+    from events.duckdb_store import DuckDBStore
+    with DuckDBStore(sys.argv[1]) as store:
+        print("ready", flush=True)
+        time.sleep(float(sys.argv[2]))
+    print("released", flush=True)
+    """
+)
+
+
+def test_a_command_waits_for_a_scheduled_run_to_let_go(tmp_path: Path) -> None:
+    """A director's command while a rating run holds the file: it waits, then succeeds."""
+    path = tmp_path / "log.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", BRIEF_HOLDER, str(path), "2"], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "ready"
+    env = {**os.environ, "ARBITER_STORE": str(path), "ARBITER_STORE_TIMEOUT": "60"}
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "pipelines", "tournament", "create", "--name", "Late Open"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    waited = time.monotonic() - started
+    assert holder.wait(timeout=60) == 0
+    assert holder.stdout.read().strip() == "released"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "late-open"
+    assert waited >= 1.0  # it waited for the holder rather than failing
+
+
 BULK_KILLED = textwrap.dedent(
     """
     import sys

@@ -21,7 +21,7 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import NewEvent
-from projections.games import GamesCache, cache_path_for, project
+from projections.games import GamesCache, project
 from ratings.games import GAMES_SCHEMA, validate_games, validate_players
 from tests.conftest import require_testdata
 from tests.pipelines._season import append_tournament, monthly, players, season
@@ -151,7 +151,8 @@ def test_go_handicap_komi_and_class_weight(store: DuckDBStore) -> None:
 def test_incremental_sync_matches_a_fresh_projection(store: DuckDBStore, tmp_path: Path) -> None:
     field = players(30)
     season(store, field, monthly(dt.date(2024, 1, 6), 4), size=10)
-    cache = GamesCache(cache_path_for(str(tmp_path / "log.duckdb")))
+    cache = GamesCache.for_store(store)
+    assert cache.path == str(tmp_path / "log.games.duckdb")  # beside the store's file
     first = cache.sync(store)
     assert first.rebuilt
     assert first.games == 4 * 45
@@ -269,8 +270,8 @@ def test_the_rating_type_of_a_tournament_reaches_the_games_table(tmp_path: Path)
         cache_file = tmp_path / "old.games.duckdb"
         with GamesCache(str(cache_file)) as cache:
             cache.sync(store)
-            cache._con.execute("ALTER TABLE games DROP COLUMN rating_type")
-            cache._con.execute("UPDATE meta SET value = 3 WHERE key = 'version'")
+            cache._cache._con.execute("ALTER TABLE games DROP COLUMN rating_type")
+            cache._cache._con.execute("UPDATE meta SET value = 3 WHERE key = 'version'")
         with GamesCache(str(cache_file)) as cache:
             assert cache.sync(store).rebuilt
             assert sorted(cache.games(full=True)["rating_type"].to_list(), key=str) == [
