@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 
 from events.domain import Game, Outcome
+from events.errors import UserError
 
 
-class ResultSyntaxError(ValueError):
+class ResultSyntaxError(UserError):
     """Result text that means nothing for the tournament's game."""
 
 

@@ -12,19 +12,16 @@ from typing import Any, Protocol
 
 import polars as pl
 
+from events.errors import ArbiterError, RetryableError, UserError
 from events.schema import Event, EventBase, decode, encode, schema_version
 
 
-class StoreError(Exception):
-    """Base of the store's errors; every one has a message fit for a user."""
-
-    exit_code = 1
+class StoreError(ArbiterError):
+    """Base of the store's errors; every one has a message fit for a user (exit 1)."""
 
 
-class WrongExpectedVersion(StoreError):
-    """The stream moved on since the caller read it (optimistic concurrency)."""
-
-    exit_code = 3
+class WrongExpectedVersion(StoreError, RetryableError):
+    """The stream moved on since the caller read it (optimistic concurrency; exit 3)."""
 
     def __init__(self, stream_id: str, expected: int, actual: int) -> None:
         super().__init__(
@@ -36,10 +33,8 @@ class WrongExpectedVersion(StoreError):
         self.actual = actual
 
 
-class StoreBusy(StoreError):
-    """Another process holds the store's write lock."""
-
-    exit_code = 3
+class StoreBusy(StoreError, RetryableError):
+    """Another process holds the store's write lock (exit 3)."""
 
     def __init__(self, path: str, pid: int | None) -> None:
         holder = f"held by pid {pid}" if pid is not None else "held by another process"
@@ -47,11 +42,11 @@ class StoreBusy(StoreError):
         self.pid = pid
 
 
-class EventIdConflict(StoreError):
+class EventIdConflict(StoreError, UserError):
     """An event id is already in the log with a different payload, or only part of a batch is."""
 
 
-class RestoreRefused(StoreError):
+class RestoreRefused(StoreError, UserError):
     """A truncation cannot be restored (nothing to restore, or the stream moved on)."""
 
 

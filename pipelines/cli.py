@@ -10,8 +10,10 @@ import sys
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from events.domain import ByeKind, Game, Scoring, System
+from events.errors import UserError
 from pipelines import commands, views
 from pipelines.cli_common import (
     FormatOpt,
@@ -23,6 +25,7 @@ from pipelines.cli_common import (
     tournament_app,
     user_errors,
 )
+from pipelines.exits import report
 from pipelines.output import Format, PageFormat, emit
 from projections import crosstable as xt
 from projections import html
@@ -34,10 +37,17 @@ from projections.standings import standings as compute_standings
 def _scoring(text: str | None, game: Game) -> Scoring:
     if text is None:
         return Scoring.for_game_kind(game)
-    parts = [float(x) for x in text.split(",")]
+    wrong = UserError(f"--scoring wants win,draw,loss such as 3,1,0 (found '{text}')")
+    try:
+        parts = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise wrong from None
     if len(parts) != 3:
-        raise ValueError(f"--scoring wants win,draw,loss such as 3,1,0 (found '{text}')")
-    return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
+        raise wrong
+    try:
+        return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "--scoring") from None
 
 
 def _codes(text: str | None) -> list[str]:
@@ -106,7 +116,7 @@ def tournament_create(
     if phantom_score is not None:
         params["phantomscore"] = phantom_score
     if seeding not in (None, "standard"):
-        raise ValueError(f"unknown --seeding '{seeding}' (supported: standard)")
+        raise UserError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:
         tid = commands.create_tournament(
             store,
@@ -428,7 +438,11 @@ def demo(
 
 
 def main() -> None:
-    app()
+    """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
+    try:
+        app()
+    except (Exception, KeyboardInterrupt) as exc:
+        sys.exit(report(exc))
 
 
 # Command modules of other areas register on `app` when imported.

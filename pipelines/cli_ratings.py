@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from events.errors import UserError
 from pipelines.cli_common import FormatOpt, app, err, open_store, user_errors
 from pipelines.output import Format, emit
 from pipelines.rating_methods import Method
@@ -24,7 +25,7 @@ ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_ar
 app.add_typer(ratings_app, name="ratings")
 
 
-class OptionError(ValueError):
+class OptionError(UserError):
     """A command-line value that cannot be used."""
 
 
@@ -204,7 +205,7 @@ def schedule(
     if config is not None:
         settings = ScheduleConfig.from_toml(config, **overrides)
     else:
-        settings = ScheduleConfig.model_validate({k: v for k, v in overrides.items() if v})
+        settings = ScheduleConfig.from_options(**{k: v for k, v in overrides.items() if v})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     for result in catch_up(settings, dt.datetime.now(settings.zone)):
         err.print(f"caught up: {result.output} ({result.players} players)", markup=False)
@@ -218,3 +219,4 @@ def schedule(
         scheduler.start()
     except (KeyboardInterrupt, SystemExit):
         scheduler.shutdown(wait=True)
+        raise  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)

@@ -21,6 +21,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -29,27 +30,30 @@ import polars as pl
 from pydantic import ValidationError
 
 from events.domain import System
-from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
+from events.errors import UserError
+from events.schema import (
+    EventBase,
+    FileIngested,
+    PlayerRegistered,
+    ResultRecorded,
+    RoundPaired,
+    encode,
+)
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError
+from ingest.conversion import Conversion, PointsCheck, check_points
 from ingest.detect import FileFormat, detect_format
-from ingest.elo import parse_elo
+from ingest.elo import elo_to_events, parse_elo
 from ingest.errors import IngestError, IngestWarning
-from ingest.events_common import Conversion
-from ingest.events_elo import elo_to_events
-from ingest.events_h9 import h9_to_events
-from ingest.events_opengotha import opengotha_to_events
-from ingest.events_tou import tou_to_events
-from ingest.events_trf import trf_file_to_events
-from ingest.h9 import parse_h9
-from ingest.opengotha import OGTournament, read_opengotha_bytes
+from ingest.h9 import h9_to_events, parse_h9
+from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_bytes
 from ingest.registry import Registry
-from ingest.tou import parse_tou
-from ingest.trf import parse_trf
-from pairing import live
-from pairing.macmahon.from_opengotha import params_from_opengotha
-from pairing.swiss.from_trf import infer_initial_colour
+from ingest.tou import parse_tou, tou_to_events
+from ingest.trf import TrfFile, parse_trf, trf_to_events
+from pipelines import live
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.commands import slugify
+from pipelines.macmahon_from_opengotha import params_from_opengotha
+from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 
@@ -163,6 +167,7 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
     """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events.
 
     :raises IngestError: for anything wrong with the file, always one line naming the place.
+        Any other exception is a bug in a reader or converter and is not disguised as one.
     """
     try:
         match fmt:
@@ -180,14 +185,41 @@ def convert(path: Path, data: bytes, fmt: FileFormat, *, strict: bool = False) -
                 return with_go_pairing(opengotha_to_events(og), og, str(path))
     except IngestError:
         raise
-    except ValidationError as exc:
+    except ValidationError as exc:  # a record the file gave that an event refuses
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise IngestError(
             str(path), 0, 0, f"invalid {where}: {first['msg']}", found=str(first.get("input"))
         ) from None
-    except ValueError as exc:
+    except UserError as exc:  # a value of the file that a domain type refuses
         raise IngestError(str(path), 0, 0, str(exc)) from None
+
+
+_TRF_POINTS_COLUMN = 81
+
+
+def trf_file_to_events(trf: TrfFile, *, strict: bool = False) -> Conversion:
+    """The tournament stream of a parsed TRF, with its ``001`` points column checked.
+
+    The column must equal the sum of the player's results under the file's scoring
+    (formats.md §1.3), as the tournament's projection counts them; real files break the rule
+    (Bunratty byes written without a code), so a difference is a warning, or an error in
+    strict mode.
+
+    :raises IngestError: an unknown opponent, or ``strict`` and a points column that differs.
+    """
+    events = trf_to_events(trf)
+    state = project(events)
+    checks = []
+    for p in trf.players:
+        if p.points is None or p.number not in state.players:
+            continue
+        computed = Decimal(str(state.points(p.number)))
+        if computed != p.points:
+            checks.append(PointsCheck(p.line, _TRF_POINTS_COLUMN, p.name, p.points, computed))
+    warnings = list(trf.warnings) + check_points(trf.path, checks, strict=strict)
+    games = sum(1 for e in events if isinstance(e, ResultRecorded))
+    return Conversion(list(events), {}, warnings, games=games)
 
 
 def with_swiss_colour(conversion: Conversion) -> Conversion:
@@ -204,7 +236,7 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
         return conversion
     try:
         players = live.swiss_input(state, 2)[0].players
-    except ValueError:  # a round-1 result is missing: nothing to read back
+    except live.MissingResult:  # a round-1 result is missing: nothing to read back
         return conversion
     colour = infer_initial_colour(players)
     params = {**created.pairing_params, "initial_colour": colour.name.lower()}
@@ -222,7 +254,7 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
     """
     try:
         params = params_from_opengotha(og)
-    except ValueError as exc:
+    except (UserError, ValidationError) as exc:
         warning = IngestWarning(
             path, 0, 0, f"kept as imported, arbiter cannot pair further rounds: {exc}"
         )

@@ -36,6 +36,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from threadpoolctl import threadpool_limits
 
+from events.errors import NotFound, UserError
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
 from pipelines.rating_methods import Method
@@ -84,7 +85,7 @@ LIST_COLUMNS: dict[str, pl.DataType] = {
 """Columns of ``ratings.csv`` / ``ratings.parquet``, in order; ratings are rounded points."""
 
 
-class RatingRunError(ValueError):
+class RatingRunError(UserError):
     """A run that cannot be made as asked (unknown method input, unreadable previous list)."""
 
 
@@ -675,7 +676,7 @@ def _publish(
 # ------------------------------------------------------------------------------ player view
 
 
-class UnknownPlayer(ValueError):
+class UnknownPlayer(NotFound):
     """A player id with no game in the log and no entry in any published list."""
 
 

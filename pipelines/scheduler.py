@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from events.duckdb_store import DuckDBStore
+from events.errors import UserError
 from events.store import Store
 from pipelines.rating_methods import Method
 from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
@@ -45,7 +46,7 @@ JOB_ID = "rating-lists"
 log = logging.getLogger(__name__)
 
 
-class ScheduleError(ValueError):
+class ScheduleError(UserError):
     """A schedule configuration that cannot work (bad cron, unknown time zone, bad file)."""
 
 
@@ -104,7 +105,18 @@ class ScheduleConfig(BaseModel):
             raise ScheduleError(f"{path}:{line}:{col}: {message}") from None
         table = data.get("schedule", data)
         merged = {**table, **{k: v for k, v in overrides.items() if v is not None}}
-        return cls.model_validate(merged)
+        return cls.from_options(str(path), **merged)
+
+    @classmethod
+    def from_options(cls, source: str = "", **values: Any) -> ScheduleConfig:
+        """The configuration of ``values``; a value it refuses is a `ScheduleError`.
+
+        ``source`` (the TOML file, or nothing for command options) starts the message.
+        """
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            raise ScheduleError.from_validation(exc, source) from None
 
     def trigger(self) -> Any:
         from apscheduler.triggers.cron import CronTrigger

@@ -30,6 +30,7 @@ import duckdb
 import polars as pl
 
 from events.duckdb_store import transaction
+from events.errors import RetryableError
 from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
@@ -362,7 +363,7 @@ class EventSource(Protocol):
     def log_epoch(self) -> int: ...
 
 
-class CacheBusy(ValueError):
+class CacheBusy(RetryableError):
     """Another process holds the games cache file."""
 
 

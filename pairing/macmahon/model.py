@@ -6,7 +6,22 @@ import enum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["GoBye", "GoGame", "GoPlayer", "GoResult", "GoTournament", "PairedGame", "Pairing"]
+from events.errors import PairingError
+
+__all__ = [
+    "GoBye",
+    "GoGame",
+    "GoPlayer",
+    "GoResult",
+    "GoTournament",
+    "MacMahonError",
+    "PairedGame",
+    "Pairing",
+]
+
+
+class MacMahonError(PairingError):
+    """The Mac-Mahon / Swiss engine cannot pair the round asked for."""
 
 
 class _Frozen(BaseModel):

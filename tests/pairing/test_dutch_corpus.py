@@ -20,7 +20,7 @@ from ingest.trf import (
     parse_trf,
 )
 from pairing.dutch import pair
-from pairing.swiss.from_trf import swiss_input_from_trf
+from pipelines.swiss_from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 

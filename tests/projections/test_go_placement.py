@@ -13,7 +13,8 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.h9 import GameResult, GoCell, H9File, StoneColour, parse_h9
+from ingest.go_table import GameResult, GoCell, StoneColour
+from ingest.h9 import H9File, parse_h9
 from projections.standings import standings
 from projections.state import project
 from projections.tiebreaks import TiebreakOptions, build_context, lookup

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from events.domain import Board, Game, System
-from pairing import burstein, dutch, gopair, knockout, live, othello, sol
+from events.errors import PairingError
+from pairing import burstein, dutch, gopair, knockout, othello, sol
 from pairing import macmahon as mm
 from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
 from pairing.swiss.model import SwissInput, SwissRound
+from pipelines import live
 from projections.state import TournamentState
 
 
-class PairingUnavailable(ValueError):
+class PairingUnavailable(PairingError):
     """The tournament's system has no engine (yet), or its rounds come from a result file."""
 
 

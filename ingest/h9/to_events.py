@@ -1,4 +1,4 @@
-"""EGD table (h9) → the events of a go tournament (see ``ingest.events_gotable``).
+"""EGD table (h9) → the events of a go tournament (see ``ingest.go_table``).
 
 The header tags (``EV``, ``DT``, ``PC``, ``KM``, ``HA``, ...) and comment lines are kept in
 the ``TournamentCreated`` metadata as ``h9_head`` so an export writes them back; the EGD PIN
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest.events_common import Conversion
-from ingest.events_gotable import GoRow, go_table_to_events
-from ingest.h9 import H9Comment, H9File, H9Tag
+from ingest.conversion import Conversion
+from ingest.go_table.to_events import GoRow, go_table_to_events
+from ingest.h9.records import H9Comment, H9File, H9Tag
 
 __all__ = ["h9_to_events"]
 

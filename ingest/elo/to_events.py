@@ -25,13 +25,11 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.elo import Colour, EloFile, EloGame, EloPlayer
-from ingest.elo import Outcome as EloOutcome
-from ingest.events_common import Conversion, PointsCheck, check_points, join_name
+from ingest.conversion import Conversion, PointsCheck, check_points, join_name
+from ingest.elo.records import ANONYMOUS, Colour, EloFile, EloGame, EloPlayer
+from ingest.elo.records import Outcome as EloOutcome
 
-__all__ = ["ANONYMOUS", "elo_to_events"]
-
-ANONYMOUS = "??????"
+__all__ = ["elo_to_events"]
 
 # (outcome glyph, first player sits in the white seat) -> board outcome from white's side
 _OUTCOME: dict[tuple[EloOutcome, bool], Outcome] = {

@@ -1,4 +1,4 @@
-"""What every ``ingest/events_*`` converter returns: a tournament's events and their extras.
+"""What every converter (``ingest.<format>.to_events``) returns: a tournament's events, extras.
 
 A converter turns one parsed file into the events a live tournament would have appended
 (created, registrations, byes, rounds paired, results). What the event catalogue has no field

@@ -1,144 +1,35 @@
 """Reader for the French federation's ``.tou`` result files (formats.md §4).
 
-Header ``;key=value`` lines, then one line per player: number, ``SURNAME Firstname``, level,
-7-digit FFG licence (``-------`` or blank when none), club, and per round ``opp`` + ``+|-|=``
-+ ``b|w`` + handicap, or ``0=``/``0+``/``0-``. Cells share the h9 model
-(:class:`ingest.h9.GoCell`) and the cross-table checks.
+Lines become the records of ``ingest.tou.records``; the cross table is checked as the h9
+reader checks it (:func:`ingest.h9.reader.check_cross_table`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
-from ingest.errors import IngestError, IngestWarning
-from ingest.h9 import GameResult, GoCell, Rank, StoneColour, check_cross_table, name_parts
+from ingest.errors import IngestError
+from ingest.go_table.reader import check_cross_table
+from ingest.go_table.records import GoCell
 from ingest.textio import read_text
+from ingest.tou.records import (
+    TouComment,
+    TouEntry,
+    TouFile,
+    TouHeader,
+    TouPlayer,
+    parse_cell,
+    parse_date,
+)
 
-__all__ = ["TouComment", "TouEntry", "TouFile", "TouHeader", "TouPlayer", "parse_tou"]
-
-
-@dataclass(frozen=True, slots=True)
-class TouHeader:
-    """A ``;key=value`` line (``name``, ``date``, ``vill``, ``comm``, ``prog``, ``size``…)."""
-
-    key: str
-    value: str
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TouComment:
-    text: str
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TouPlayer:
-    number: int
-    name: tuple[str, ...]
-    """Name tokens: surname first, ``_`` joins words inside a part."""
-    level: str
-    licence: str | None
-    """7-digit FFG licence; ``None`` when blank or ``-------``."""
-    club: str
-    results: tuple[GoCell, ...]
-    line: int = field(default=0, compare=False)
-
-    @property
-    def surname(self) -> str:
-        return name_parts(self.name)[0]
-
-    @property
-    def first_name(self) -> str:
-        return name_parts(self.name)[1]
-
-    @property
-    def rank(self) -> Rank | None:
-        return Rank.parse(self.level)
-
-
-TouEntry = TouHeader | TouComment | TouPlayer
-
-
-class TouFile(BaseModel):
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-
-    path: str
-    entries: tuple[TouEntry, ...]
-    rounds: int
-    encoding: str = "iso-8859-15"
-    warnings: tuple[IngestWarning, ...] = ()
-    errors: tuple[IngestError, ...] = ()
-
-    @property
-    def players(self) -> tuple[TouPlayer, ...]:
-        return tuple(e for e in self.entries if isinstance(e, TouPlayer))
-
-    def header(self, key: str) -> str | None:
-        for entry in self.entries:
-            if isinstance(entry, TouHeader) and entry.key == key:
-                return entry.value
-        return None
-
-    @property
-    def date(self) -> date | None:
-        value = self.header("date")
-        return None if value is None else _date(value)
-
-    @property
-    def komi(self) -> float | None:
-        value = self.header("komi")
-        try:
-            return None if value is None else float(value)
-        except ValueError:
-            return None
-
-    def raise_first_error(self) -> None:
-        if self.errors:
-            raise self.errors[0]
-
-
-def _date(value: str) -> date | None:
-    try:
-        return datetime.strptime(value.strip(), "%d/%m/%Y").date()  # noqa: DTZ007 - a day
-    except ValueError:
-        return None
-
+__all__ = ["parse_tou"]
 
 _HEADER = re.compile(r";([a-z]+)=(.*)")
 _LEVEL = re.compile(r"\d{1,2}[kdpKDP]")
 _LICENCE = re.compile(r"\d{7}|-{7}")
-_CELL = re.compile(r"(\d+)([-+=?])([bwBW])?(\d{1,2})?")
 _TOKEN = re.compile(r"\S+")
-
-
-def _cell(token: str) -> GoCell | None:
-    match = _CELL.fullmatch(token)
-    if match is None:
-        return None
-    opponent, symbol, colour, handicap = match.groups()
-    return GoCell(
-        int(opponent),
-        GameResult(symbol),
-        StoneColour(colour.lower()) if colour else None,
-        int(handicap) if handicap is not None else None,
-    )
-
-
-def tou_cell(cell: GoCell) -> str:
-    """A cell as .tou writes it: ``15+w4``, ``0=`` (no ``/``; forfeits are not marked)."""
-    text = f"{cell.opponent}{cell.result.value}"
-    if cell.colour is not None:
-        text += cell.colour.value
-    if cell.handicap is not None:
-        text += str(cell.handicap)
-    return text
 
 
 class _Reader:
@@ -197,7 +88,7 @@ class _Reader:
         club = tokens[at][0]
         cells: list[GoCell] = []
         for token, column in tokens[at + 1 :]:
-            cell = _cell(token)
+            cell = parse_cell(token)
             if cell is None:
                 self.errors.append(
                     IngestError(
@@ -263,7 +154,11 @@ class _Reader:
                     )
                 licences.setdefault(player.licence, player.number)
         for entry in self.entries:
-            if isinstance(entry, TouHeader) and entry.key == "date" and _date(entry.value) is None:
+            if (
+                isinstance(entry, TouHeader)
+                and entry.key == "date"
+                and parse_date(entry.value) is None
+            ):
                 self.errors.append(
                     IngestError(self.path, entry.line, 7, "bad date", entry.value, "'dd/mm/yyyy'")
                 )

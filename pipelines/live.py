@@ -10,6 +10,7 @@ import hashlib
 from decimal import Decimal
 
 from events.domain import Board, ByeKind, Outcome
+from events.errors import UserError
 from events.go_ranks import parse_rank
 from pairing.gopair.model import GopairGame, GopairInput, GopairPlayer, GopairRound
 from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, MacMahonParams
@@ -22,7 +23,6 @@ from pairing.sol.model import (
     SolSystem,
     SolTourney,
 )
-from pairing.swiss.from_trf import infer_initial_colour
 from pairing.swiss.model import (
     Colour,
     HistoryEntry,
@@ -32,7 +32,17 @@ from pairing.swiss.model import (
     SwissPlayer,
     SwissRound,
 )
+from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import BoardState, Pairing, TournamentState
+
+
+class MissingResult(UserError):
+    """A round the engine must read has a board without a result yet."""
+
+
+class MissingRank(UserError):
+    """A go engine needs every player's rank and one has none."""
+
 
 _BYE_CODES = {
     ByeKind.HALF: Result.HALF_BYE,
@@ -48,14 +58,14 @@ def _code(p: Pairing, state: TournamentState) -> Result:
     outcome = p.outcome
     white = p.color == "white"
     if outcome is None or outcome is Outcome.UNKNOWN:
-        raise ValueError(f"round {p.round} board {p.board} has no result yet")
+        raise MissingResult(f"round {p.round} board {p.board} has no result yet")
     if outcome.is_forfeit:
         won = (outcome is Outcome.WHITE_WINS_FORFEIT and white) or (
             outcome is Outcome.BLACK_WINS_FORFEIT and not white
         )
         return Result.FORFEIT_WIN if won else Result.FORFEIT_LOSS
     if p.points is None:
-        raise ValueError(f"round {p.round} board {p.board} has no result yet")
+        raise MissingResult(f"round {p.round} board {p.board} has no result yet")
     if p.points >= state.scoring.win:
         return Result.WIN
     if p.points <= state.scoring.loss:
@@ -137,7 +147,7 @@ def go_tournament(state: TournamentState) -> GoTournament:
     players = []
     for pid, p in sorted(state.players.items()):
         if p.rank is None:
-            raise ValueError(f"player {pid} ({p.name}) has no go rank; register with --rank")
+            raise MissingRank(f"player {pid} ({p.name}) has no go rank; register with --rank")
         participating = tuple(
             p.active_in(r) and pid not in state.byes.get(r, {})
             for r in range(1, state.total_rounds + 1)
@@ -256,7 +266,7 @@ def sol_boards(result: SolRound) -> list[Board]:
 def _aga_rating(rank: str | None, pid: int) -> Decimal:
     """gopair's AGA-style rating from a go rank: 3d -> 3.5, 5k -> -5.5."""
     if rank is None:
-        raise ValueError(f"player {pid} has no go rank; register with --rank")
+        raise MissingRank(f"player {pid} has no go rank; register with --rank")
     value = parse_rank(rank)
     return Decimal(value + 1) + Decimal("0.5") if value >= 0 else Decimal(value) - Decimal("0.5")
 

@@ -1,4 +1,4 @@
-"""FFG ``.tou`` file → the events of a go tournament (see ``ingest.events_gotable``).
+"""FFG ``.tou`` file → the events of a go tournament (see ``ingest.go_table``).
 
 The ``;key=value`` header lines and comments are kept in the ``TournamentCreated`` metadata as
 ``tou_head``; the FFG licence becomes the player's ``ffg`` id.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest.events_common import Conversion
-from ingest.events_gotable import GoRow, go_table_to_events
-from ingest.tou import TouComment, TouFile, TouHeader
+from ingest.conversion import Conversion
+from ingest.go_table.to_events import GoRow, go_table_to_events
+from ingest.tou.records import TouComment, TouFile, TouHeader
 
 __all__ = ["tou_to_events"]
 

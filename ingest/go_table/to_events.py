@@ -27,8 +27,8 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.events_common import Conversion, join_name
-from ingest.h9 import GameResult, GoCell, StoneColour
+from ingest.conversion import Conversion, join_name
+from ingest.go_table.records import GameResult, GoCell, StoneColour
 
 __all__ = ["GoRow", "cell_flags", "go_table_to_events"]
 

@@ -22,8 +22,8 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.events_common import Conversion, join_name
-from ingest.opengotha import GameResult, OGGame, OGTournament
+from ingest.conversion import Conversion, join_name
+from ingest.opengotha.records import GameResult, OGGame, OGTournament
 
 __all__ = ["opengotha_to_events"]
 

@@ -1,8 +1,8 @@
 """Federation files from the event log: a tournament stream → the writers' typed records.
 
-Each module rebuilds one format's records from the tournament state (who played whom, results,
-byes) and the source details an import kept in the events' metadata, then the format's writer
-in ``projections.exports`` renders them. A tournament run live in arbiter has no such metadata
+Each format's writer (``projections.exports.<format>``) rebuilds the format's records from the
+tournament state (who played whom, results, byes) and the source details an import kept in
+the events' metadata, then renders them. A tournament run live in arbiter has no such metadata
 and gets the format's usual layout.
 """
 
@@ -12,15 +12,11 @@ from collections.abc import Sequence
 
 from events.store import RecordedEvent
 from ingest.detect import FileFormat
-from projections.exports.elo import write_elo
-from projections.exports.from_log.elo import elo_from_log
-from projections.exports.from_log.go import h9_from_log, tou_from_log
-from projections.exports.from_log.opengotha import opengotha_from_log
-from projections.exports.from_log.trf import trf_from_log
-from projections.exports.h9 import write_h9
-from projections.exports.opengotha import dump_opengotha
-from projections.exports.tou import write_tou
-from projections.exports.trf import write_trf
+from projections.exports.elo import elo_from_log, write_elo
+from projections.exports.h9 import h9_from_log, write_h9
+from projections.exports.opengotha import dump_opengotha, opengotha_from_log
+from projections.exports.tou import tou_from_log, write_tou
+from projections.exports.trf import trf_from_log, write_trf
 
 __all__ = ["export_tournament"]
 

@@ -25,7 +25,7 @@ from events.schema import (
     TournamentCreated,
 )
 from ingest.errors import IngestError
-from ingest.trf import (
+from ingest.trf.records import (
     Colour,
     PlayerRecord,
     ResultCode,
