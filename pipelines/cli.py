@@ -96,7 +96,7 @@ def tournament_create(
     ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
-    from events.go_ranks import parse_rank
+    from events.go import parse_rank
 
     params: dict[str, object] = {}
     if bar is not None:

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.errors import NotFound, PairingError, UserError
-from events.results import parse_result
+from events.results import Result
 from events.schema import (
     ByeGranted,
     EventBase,
@@ -341,7 +341,7 @@ def record_result(
     if board.black is None:
         raise CommandError(f"{tournament_id}: round {round_no} board {board_no} is a bye")
     try:
-        parsed = parse_result(text, state.game)
+        parsed = Result.parse(text, state.game)
     except UserError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     known = board.outcome if board.outcome is not None and board.outcome.is_known else None

@@ -24,9 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from events.domain import Colour
 from events.errors import ArbiterError, PairingError, UserError
+from events.result_codes import ResultCode
 from ingest.errors import IngestError
-from ingest.trf import Colour as TrfColour
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
 from pairing import burstein, dutch
 from pairing.swiss.model import SwissInput, SwissRound
@@ -56,16 +57,16 @@ def _played(trf: TrfFile, k: int) -> SwissRound:
     for player in trf.players:
         if len(player.rounds) >= k:
             entry = player.rounds[k - 1]
-            if entry.opponent is not None and entry.colour.value == "w":
+            if entry.opponent is not None and entry.colour is Colour.WHITE:
                 boards.append((player.number, entry.opponent))
-            elif entry.result.value == "U":
+            elif entry.result is ResultCode.PAB:
                 pab = player.number
     return SwissRound(boards=tuple(boards), pab=pab)
 
 
-def _initial_colour(trf: TrfFile, played: int) -> TrfColour:
+def _initial_colour(trf: TrfFile, played: int) -> Colour:
     complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
-    return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
+    return swiss_input_from_trf(complete).initial_colour
 
 
 def _check(trf: TrfFile, name: str, pair: Engine) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 
-from events.domain import Board, ByeKind, Outcome
+from events.domain import Board, ByeKind, Colour, Outcome
 from events.errors import UserError
-from events.go_ranks import parse_rank
+from events.go import parse_rank
+from events.result_codes import ResultCode
 from pairing.gopair.model import GopairGame, GopairInput, GopairPlayer, GopairRound
 from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, MacMahonParams
 from pairing.othello import OthelloGame, OthelloInput, OthelloPlayer
@@ -24,9 +25,7 @@ from pairing.sol.model import (
     SolTourney,
 )
 from pairing.swiss.model import (
-    Colour,
     HistoryEntry,
-    Result,
     Scoring,
     SwissInput,
     SwissPlayer,
@@ -44,33 +43,12 @@ class MissingRank(UserError):
     """A go engine needs every player's rank and one has none."""
 
 
-_BYE_CODES = {
-    ByeKind.HALF: Result.HALF_BYE,
-    ByeKind.FULL: Result.FULL_BYE,
-    ByeKind.ZERO: Result.ZERO_BYE,
-    ByeKind.PAIRING: Result.PAB,
-}
-
-
-def _code(p: Pairing, state: TournamentState) -> Result:
+def _code(p: Pairing) -> ResultCode:
     if p.bye is not None:
-        return _BYE_CODES[p.bye]
-    outcome = p.outcome
-    white = p.color == "white"
-    if outcome is None or outcome is Outcome.UNKNOWN:
+        return ResultCode.for_bye(p.bye)
+    if p.outcome is None or p.outcome is Outcome.UNKNOWN:
         raise MissingResult(f"round {p.round} board {p.board} has no result yet")
-    if outcome.is_forfeit:
-        won = (outcome is Outcome.WHITE_WINS_FORFEIT and white) or (
-            outcome is Outcome.BLACK_WINS_FORFEIT and not white
-        )
-        return Result.FORFEIT_WIN if won else Result.FORFEIT_LOSS
-    if p.points is None:
-        raise MissingResult(f"round {p.round} board {p.board} has no result yet")
-    if p.points >= state.scoring.win:
-        return Result.WIN
-    if p.points <= state.scoring.loss:
-        return Result.LOSS
-    return Result.DRAW
+    return ResultCode.for_outcome(p.outcome, white=p.colour is Colour.WHITE)
 
 
 def _decimal(x: float) -> Decimal:
@@ -86,9 +64,9 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
         pid = by_number[number]
         history = []
         for p in state.pairings(pid, round_no - 1):
-            colour = {"white": Colour.WHITE, "black": Colour.BLACK}.get(p.color or "", Colour.NONE)
+            colour = p.colour or Colour.NONE
             opponent = ranks[p.opponent] if p.opponent is not None else None
-            history.append(HistoryEntry(opponent=opponent, colour=colour, result=_code(p, state)))
+            history.append(HistoryEntry(opponent=opponent, colour=colour, result=_code(p)))
         players.append(
             SwissPlayer(
                 number=number, rating=state.players[pid].rating or 0, history=tuple(history)
@@ -130,19 +108,6 @@ def swiss_boards(result: SwissRound, by_number: dict[int, int]) -> list[Board]:
     return boards
 
 
-_GO_RESULTS = {
-    Outcome.WHITE_WINS: (GoResult.WHITE_WINS, False),
-    Outcome.BLACK_WINS: (GoResult.BLACK_WINS, False),
-    Outcome.DRAW: (GoResult.EQUAL, False),
-    Outcome.BOTH_WIN: (GoResult.BOTH_WIN, False),
-    Outcome.BOTH_LOSE: (GoResult.BOTH_LOSE, False),
-    Outcome.WHITE_WINS_FORFEIT: (GoResult.WHITE_WINS, True),
-    Outcome.BLACK_WINS_FORFEIT: (GoResult.BLACK_WINS, True),
-    Outcome.DOUBLE_FORFEIT: (GoResult.BOTH_LOSE, True),
-    Outcome.UNKNOWN: (GoResult.UNKNOWN, False),
-}
-
-
 def go_tournament(state: TournamentState) -> GoTournament:
     players = []
     for pid, p in sorted(state.players.items()):
@@ -173,7 +138,7 @@ def go_tournament(state: TournamentState) -> GoTournament:
             if b.black is None:
                 byes.append(GoBye(round=r, player=str(b.white)))
                 continue
-            result, by_default = _GO_RESULTS[b.outcome or Outcome.UNKNOWN]
+            result, by_default = GoResult.of(b.outcome or Outcome.UNKNOWN)
             games.append(
                 GoGame(
                     round=r,

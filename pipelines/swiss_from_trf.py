@@ -11,30 +11,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from events.domain import Colour
+from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.trf import (
     AccelerationRecord,
     ByesRecord,
     ForbiddenPairsRecord,
     PlayerRecord,
-    ResultCode,
     RoundEntry,
     TrfFile,
     XxaRecord,
     XxpRecord,
 )
-from ingest.trf import Colour as TrfColour
-from pairing.swiss.model import Colour, HistoryEntry, Result, Scoring, SwissInput, SwissPlayer
+from pairing.swiss.model import HistoryEntry, Scoring, SwissInput, SwissPlayer
 
 __all__ = ["swiss_input_from_trf"]
 
-_BLANK = RoundEntry(None, TrfColour.NONE, ResultCode.BLANK)
+_BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 _PARTICIPATED = frozenset({ResultCode.PAB, ResultCode.FORFEIT_WIN})
-_COLOUR = {
-    TrfColour.WHITE: Colour.WHITE,
-    TrfColour.BLACK: Colour.BLACK,
-    TrfColour.NONE: Colour.NONE,
-}
 
 
 def _participated(entry: RoundEntry) -> bool:
@@ -63,13 +58,18 @@ def _scoring(trf: TrfFile) -> Scoring:
 def entry_points(entry: HistoryEntry, scoring: Scoring) -> Decimal:
     """Points of one round under ``scoring``, as bbpPairings counts them."""
     result = entry.result
-    if result in (Result.DRAW, Result.DRAW_UNRATED, Result.HALF_BYE):
+    if result in (ResultCode.DRAW, ResultCode.DRAW_UNRATED, ResultCode.HALF_BYE):
         return scoring.draw
-    if result in (Result.WIN, Result.WIN_UNRATED, Result.FORFEIT_WIN, Result.FULL_BYE):
+    if result in (
+        ResultCode.WIN,
+        ResultCode.WIN_UNRATED,
+        ResultCode.FORFEIT_WIN,
+        ResultCode.FULL_BYE,
+    ):
         return scoring.win
-    if result is Result.PAB:
+    if result is ResultCode.PAB:
         return scoring.pab
-    if entry.opponent is not None and result is Result.FORFEIT_LOSS:
+    if entry.opponent is not None and result is ResultCode.FORFEIT_LOSS:
         return scoring.forfeit_loss
     if entry.opponent is not None:
         return scoring.loss
@@ -112,14 +112,14 @@ def _check_entry(trf: TrfFile, player: PlayerRecord, index: int, entry: RoundEnt
             str(entry.opponent),
             "0000",
         )
-    if entry.opponent is None and entry.colour is not TrfColour.NONE:
+    if entry.opponent is None and entry.colour is not Colour.NONE:
         raise _error(
             trf, player.line, column + 5, "colour without an opponent", entry.colour.value, "-"
         )
     played = entry.result not in (ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS) and not no_game
     if (
         played
-        and entry.colour is TrfColour.NONE
+        and entry.colour is Colour.NONE
         and not (entry.result is ResultCode.DRAW and entry.opponent is None)
     ):
         raise _error(trf, player.line, column + 5, "game without a colour", "-", "w or b")
@@ -196,8 +196,8 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
         history = tuple(
             HistoryEntry(
                 opponent=e.opponent,
-                colour=_COLOUR[e.colour],
-                result=Result(e.result.value),
+                colour=e.colour,
+                result=e.result,
             )
             for e in player.rounds[:played_rounds]
         )
@@ -244,7 +244,7 @@ def _check_points(
         if len(record.rounds) > played_rounds:
             entry = record.rounds[played_rounds]
             extra = entry_points(
-                HistoryEntry(opponent=entry.opponent, result=Result(entry.result.value)), scoring
+                HistoryEntry(opponent=entry.opponent, result=entry.result), scoring
             )
             accepted |= {computed + extra, computed + extra + acceleration}
         if record.points not in accepted:
@@ -261,7 +261,7 @@ def _check_points(
 def _initial_colour(trf: TrfFile, players: list[SwissPlayer]) -> Colour:
     stated = trf.initial_colour
     if stated is not None:
-        return _COLOUR[stated]
+        return stated
     return infer_initial_colour(players)
 
 
@@ -276,14 +276,12 @@ def infer_initial_colour(players: Sequence[SwissPlayer]) -> Colour:
     seen = 0
     for player in players:
         if any(
-            e.opponent is not None or e.result in (Result.PAB, Result.FORFEIT_WIN)
+            e.opponent is not None or e.result in (ResultCode.PAB, ResultCode.FORFEIT_WIN)
             for e in player.history[: first_round + 1]
         ):
             colour = player.history[first_round].colour
             if seen % 2:
-                colour = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE}.get(
-                    colour, colour
-                )
+                colour = colour.invert()
             if colour is not Colour.NONE:
                 return colour
             seen += 1

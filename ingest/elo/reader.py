@@ -13,10 +13,10 @@ import re
 from datetime import date
 from pathlib import Path
 
+from events.domain import Colour
 from ingest.elo.records import (
     HEADER_KEYS,
     UNKNOWN_ID,
-    Colour,
     EloComment,
     EloEntry,
     EloFile,
@@ -192,7 +192,7 @@ class _Reader:
                     Outcome(glyph),
                     int(d1) if d1 is not None else None,
                     int(d2) if d2 is not None else None,
-                    Colour(colour.upper()) if colour else None,
+                    Colour(colour.lower()) if colour else None,
                     self.round,
                     self.added,
                     "",

@@ -15,12 +15,12 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
+from events.domain import Colour
 from ingest.errors import IngestError, IngestWarning
 
 __all__ = [
     "ANONYMOUS",
     "HEADER_KEYS",
-    "Colour",
     "EloComment",
     "EloEntry",
     "EloFile",
@@ -51,13 +51,6 @@ class Outcome(Enum):
 
 
 _FIRST_SCORE = {Outcome.FIRST_WINS: 1.0, Outcome.SECOND_WINS: 0.0, Outcome.DRAW: 0.5}
-
-
-class Colour(Enum):
-    """Colour of the first player of a game line (Othello: black moves first)."""
-
-    BLACK = "B"
-    WHITE = "W"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,14 +5,13 @@
 """
 
 from ingest.go_table.reader import check_cross_table
-from ingest.go_table.records import GameResult, GoCell, StoneColour, name_parts, parse_cell
+from ingest.go_table.records import GameResult, GoCell, name_parts, parse_cell
 from ingest.go_table.to_events import GoRow, go_table_to_events
 
 __all__ = [
     "GameResult",
     "GoCell",
     "GoRow",
-    "StoneColour",
     "check_cross_table",
     "go_table_to_events",
     "name_parts",

@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["CELL_PATTERN", "GameResult", "GoCell", "StoneColour", "name_parts", "parse_cell"]
+from events.domain import Colour
+
+__all__ = ["CELL_PATTERN", "GameResult", "GoCell", "name_parts", "parse_cell"]
 
 
 class GameResult(Enum):
@@ -35,11 +37,6 @@ _MIRROR = {
 }
 
 
-class StoneColour(Enum):
-    BLACK = "b"
-    WHITE = "w"
-
-
 @dataclass(frozen=True, slots=True)
 class GoCell:
     """One round of a player: ``<opponent><symbol>[/|!<colour>[<handicap>]]``.
@@ -51,7 +48,7 @@ class GoCell:
 
     opponent: int
     result: GameResult
-    colour: StoneColour | None = None
+    colour: Colour | None = None
     handicap: int | None = None
     forfeit: bool = False
     """``!`` instead of ``/`` (OpenGotha): the result was not played over the board."""
@@ -81,7 +78,7 @@ def parse_cell(token: str) -> GoCell | None:
     """A result cell, or ``None`` when ``token`` is not one.
 
     >>> parse_cell("11-/b5")
-    GoCell(opponent=11, result=<GameResult.LOSS: '-'>, colour=<StoneColour.BLACK: 'b'>, \
+    GoCell(opponent=11, result=<GameResult.LOSS: '-'>, colour=<Colour.BLACK: 'b'>, \
 handicap=5, forfeit=False, slash=True)
     """
     match = CELL_PATTERN.fullmatch(token)
@@ -91,7 +88,7 @@ handicap=5, forfeit=False, slash=True)
     return GoCell(
         int(opponent),
         GameResult(symbol),
-        StoneColour(colour.lower()) if colour else None,
+        Colour(colour.lower()) if colour else None,
         int(handicap) if handicap is not None else None,
         separator == "!",
         separator is not None,

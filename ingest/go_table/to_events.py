@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
 from events.schema import (
     ByeGranted,
     Event,
@@ -28,7 +28,7 @@ from events.schema import (
     TournamentCreated,
 )
 from ingest.conversion import Conversion, join_name
-from ingest.go_table.records import GameResult, GoCell, StoneColour
+from ingest.go_table.records import GameResult, GoCell
 
 __all__ = ["GoRow", "cell_flags", "go_table_to_events"]
 
@@ -73,9 +73,9 @@ def _outcome(white_cell: GoCell) -> Outcome | None:
 
 def _row_is_white(cell: GoCell, back: GoCell) -> bool:
     if cell.colour is not None:
-        return cell.colour is StoneColour.WHITE
+        return cell.colour is Colour.WHITE
     if back.colour is not None:
-        return back.colour is StoneColour.BLACK
+        return back.colour is Colour.BLACK
     return True
 
 

@@ -7,7 +7,7 @@ cross-table checks are shared with ``.tou`` in ``ingest.go_table``. The writer i
 """
 
 from ingest.h9.reader import parse_h9
-from ingest.h9.records import H9Comment, H9Entry, H9File, H9Player, H9Tag, Rank
+from ingest.h9.records import H9Comment, H9Entry, H9File, H9Player, H9Tag
 from ingest.h9.to_events import h9_to_events
 
 __all__ = [
@@ -16,7 +16,6 @@ __all__ = [
     "H9File",
     "H9Player",
     "H9Tag",
-    "Rank",
     "h9_to_events",
     "parse_h9",
 ]

@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from events.go import Rank
 from ingest.errors import IngestError
 from ingest.go_table.reader import check_cross_table
 from ingest.go_table.records import CELL_PATTERN, parse_cell
 from ingest.h9.records import (
-    RANK_PATTERN,
     H9Comment,
     H9Entry,
     H9File,
@@ -74,7 +74,7 @@ class _Reader:
             place = int(tokens[0][0])
             position = 1
         rank_at = next(
-            (i for i in range(position + 1, len(tokens)) if RANK_PATTERN.fullmatch(tokens[i][0])),
+            (i for i in range(position + 1, len(tokens)) if Rank.parse(tokens[i][0]) is not None),
             None,
         )
         if rank_at is None or rank_at + 2 >= len(tokens):

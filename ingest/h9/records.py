@@ -13,51 +13,18 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict
 
+from events.go import Rank
 from ingest.errors import IngestError, IngestWarning
 from ingest.go_table.records import GoCell, name_parts
 
 __all__ = [
-    "RANK_PATTERN",
     "H9Comment",
     "H9Entry",
     "H9File",
     "H9Player",
     "H9Tag",
-    "Rank",
     "parse_dates",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Rank:
-    """A go rank: ``12k``, ``3d``, ``1p``; a bare number is a kyu grade (old EGD files).
-
-    >>> Rank.parse("3D").value, Rank.parse("12").value
-    (2, -12)
-    """
-
-    kind: str
-    """``k``, ``d`` or ``p``."""
-    number: int
-
-    @classmethod
-    def parse(cls, text: str) -> Rank | None:
-        match = RANK_PATTERN.fullmatch(text)
-        if match is None:
-            return None
-        return cls((match.group(2) or "k").lower(), int(match.group(1)))
-
-    @property
-    def value(self) -> int:
-        """Kyu negative, dan from 0 (1d = 0), pro above 7d: the usual MMS-style scale."""
-        if self.kind == "k":
-            return -self.number
-        if self.kind == "d":
-            return self.number - 1
-        return self.number + 6
-
-
-RANK_PATTERN = re.compile(r"(\d{1,2})([kdpKDP]?)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@
 from ingest.opengotha.reader import read_opengotha, read_opengotha_bytes
 from ingest.opengotha.records import (
     ClubsGroup,
-    GameResult,
     GeneralParameters,
+    GoResult,
     HandicapParameters,
     OGBoard,
     OGBye,
@@ -26,8 +26,8 @@ from ingest.opengotha.to_events import opengotha_to_events
 
 __all__ = [
     "ClubsGroup",
-    "GameResult",
     "GeneralParameters",
+    "GoResult",
     "HandicapParameters",
     "OGBoard",
     "OGBye",

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from events.go_ranks import parse_rank
+from events.go import parse_rank
 from ingest.errors import IngestError
 from ingest.opengotha.records import (
     ROUNDS_IN_MASK,
     ClubsGroup,
-    GameResult,
     GeneralParameters,
+    GoResult,
     HandicapParameters,
     OGBoard,
     OGBye,
@@ -242,10 +242,10 @@ class _Reader:
         )
 
     def game(self, node: _Node, keys: dict[str, str]) -> OGGame:
-        raw = node.attributes.get("result", GameResult.UNKNOWN.value)
+        raw = node.attributes.get("result", GoResult.UNKNOWN.value)
         by_default = raw.endswith("_BYDEF")
         try:
-            result = GameResult(raw.removesuffix("_BYDEF"))
+            result = GoResult(raw.removesuffix("_BYDEF"))
         except ValueError:
             raise self.error(
                 node,

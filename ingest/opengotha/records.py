@@ -8,15 +8,16 @@ is ``ingest.opengotha.reader``.
 
 from __future__ import annotations
 
-import enum
 from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict
 
+from events.go import GoResult
+
 __all__ = [
     "ClubsGroup",
-    "GameResult",
     "GeneralParameters",
+    "GoResult",
     "HandicapParameters",
     "OGBoard",
     "OGBye",
@@ -34,17 +35,6 @@ ROUNDS_IN_MASK = 20
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class GameResult(enum.StrEnum):
-    """A game's result as OpenGotha spells it (without the ``_BYDEF`` suffix)."""
-
-    UNKNOWN = "RESULT_UNKNOWN"
-    WHITE_WINS = "RESULT_WHITEWINS"
-    BLACK_WINS = "RESULT_BLACKWINS"
-    EQUAL = "RESULT_EQUAL"
-    BOTH_WIN = "RESULT_BOTHWIN"
-    BOTH_LOSE = "RESULT_BOTHLOSE"
 
 
 class RawElement(_Frozen):
@@ -91,7 +81,7 @@ class OGGame(_Frozen):
     black: str
     known_color: bool = True
     handicap: int = 0
-    result: GameResult = GameResult.UNKNOWN
+    result: GoResult = GoResult.UNKNOWN
     by_default: bool = False
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
-from events.go_ranks import format_rank
+from events.domain import Board, ByeKind, Game, Scoring, System
+from events.go import format_rank
 from events.schema import (
     ByeGranted,
     Event,
@@ -23,22 +23,9 @@ from events.schema import (
     TournamentCreated,
 )
 from ingest.conversion import Conversion, join_name
-from ingest.opengotha.records import GameResult, OGGame, OGTournament
+from ingest.opengotha.records import GoResult, OGGame, OGTournament
 
 __all__ = ["opengotha_to_events"]
-
-_OUTCOME: dict[tuple[GameResult, bool], Outcome] = {
-    (GameResult.WHITE_WINS, False): Outcome.WHITE_WINS,
-    (GameResult.WHITE_WINS, True): Outcome.WHITE_WINS_FORFEIT,
-    (GameResult.BLACK_WINS, False): Outcome.BLACK_WINS,
-    (GameResult.BLACK_WINS, True): Outcome.BLACK_WINS_FORFEIT,
-    (GameResult.EQUAL, False): Outcome.DRAW,
-    (GameResult.EQUAL, True): Outcome.DRAW,
-    (GameResult.BOTH_WIN, False): Outcome.BOTH_WIN,
-    (GameResult.BOTH_WIN, True): Outcome.BOTH_WIN,
-    (GameResult.BOTH_LOSE, False): Outcome.BOTH_LOSE,
-    (GameResult.BOTH_LOSE, True): Outcome.DOUBLE_FORFEIT,
-}
 
 
 def _date(text: str | None) -> date | None:
@@ -149,8 +136,8 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
         events.append(RoundPaired(round=round_no, boards=tuple(boards)))
         games += len(played)
         events.extend(
-            ResultRecorded(round=round_no, board=i, outcome=_OUTCOME[(g.result, g.by_default)])
+            ResultRecorded(round=round_no, board=i, outcome=g.result.outcome(g.by_default))
             for i, g in enumerate(played, start=1)
-            if g.result is not GameResult.UNKNOWN
+            if g.result is not GoResult.UNKNOWN
         )
     return Conversion(events, metadata, games=games)

@@ -15,9 +15,10 @@ from datetime import date, datetime
 
 from pydantic import BaseModel, ConfigDict
 
+from events.domain import Colour
+from events.go import Rank
 from ingest.errors import IngestError, IngestWarning
-from ingest.go_table.records import GameResult, GoCell, StoneColour, name_parts
-from ingest.h9.records import Rank
+from ingest.go_table.records import GameResult, GoCell, name_parts
 
 __all__ = [
     "TouComment",
@@ -131,7 +132,7 @@ def parse_cell(token: str) -> GoCell | None:
     return GoCell(
         int(opponent),
         GameResult(symbol),
-        StoneColour(colour.lower()) if colour else None,
+        Colour(colour.lower()) if colour else None,
         int(handicap) if handicap is not None else None,
     )
 

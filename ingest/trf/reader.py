@@ -10,6 +10,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from events.domain import Colour
+from events.result_codes import ResultCode
 from ingest.errors import IngestError, IngestWarning
 from ingest.textio import read_text
 from ingest.trf.records import (
@@ -17,7 +19,6 @@ from ingest.trf.records import (
     AccelerationRecord,
     BbRecord,
     ByesRecord,
-    Colour,
     CommentRecord,
     ForbiddenPairsRecord,
     HeaderRecord,
@@ -25,7 +26,6 @@ from ingest.trf.records import (
     PlayerRecord,
     RawRecord,
     Record,
-    ResultCode,
     RoundEntry,
     ScoringRecord,
     TieBreakRecord,

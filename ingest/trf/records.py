@@ -11,16 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import Enum
 from typing import TypeVar
 
+from events.domain import Colour
+from events.result_codes import ResultCode
 from ingest.errors import IngestWarning
 
 __all__ = [
+    "XXS_FIELDS",
+    "XXS_WRITTEN",
     "AccelerationRecord",
     "BbRecord",
     "ByesRecord",
-    "Colour",
     "CommentRecord",
     "ForbiddenPairsRecord",
     "HeaderRecord",
@@ -28,7 +30,6 @@ __all__ = [
     "PlayerRecord",
     "RawRecord",
     "Record",
-    "ResultCode",
     "RoundEntry",
     "ScoringRecord",
     "TieBreakRecord",
@@ -41,58 +42,6 @@ __all__ = [
     "XxzRecord",
     "round_block_start",
 ]
-
-
-class Colour(Enum):
-    """Colour of a round block; ``NONE`` is ``-`` or blank (bye, absence, forfeit)."""
-
-    WHITE = "w"
-    BLACK = "b"
-    NONE = "-"
-
-    def invert(self) -> Colour:
-        """The opponent's colour."""
-        if self is Colour.WHITE:
-            return Colour.BLACK
-        if self is Colour.BLACK:
-            return Colour.WHITE
-        return Colour.NONE
-
-
-class ResultCode(Enum):
-    """Result code of a round block (formats.md 1.5)."""
-
-    WIN = "1"
-    DRAW = "="
-    LOSS = "0"
-    FORFEIT_WIN = "+"
-    FORFEIT_LOSS = "-"
-    WIN_UNRATED = "W"
-    DRAW_UNRATED = "D"
-    LOSS_UNRATED = "L"
-    HALF_BYE = "H"
-    FULL_BYE = "F"
-    PAB = "U"
-    ZERO_BYE = "Z"
-    UNKNOWN = "?"
-    BLANK = " "
-
-    @property
-    def is_played_game(self) -> bool:
-        """A game that counts for colour history and rematches (1 = 0 W D L)."""
-        return self in _PLAYED
-
-
-_PLAYED = frozenset(
-    {
-        ResultCode.WIN,
-        ResultCode.DRAW,
-        ResultCode.LOSS,
-        ResultCode.WIN_UNRATED,
-        ResultCode.DRAW_UNRATED,
-        ResultCode.LOSS_UNRATED,
-    }
-)
 
 
 def round_block_start(round_number: int) -> int:
@@ -240,10 +189,29 @@ class XxpRecord:
 
 @dataclass(frozen=True, slots=True)
 class XxsRecord:
-    """``XXS CODE=VALUE ...``: JaVaFo scoring."""
+    """``XXS CODE=VALUE ...``: JaVaFo scoring (`XXS_FIELDS` says what each code values)."""
 
     values: tuple[tuple[str, Decimal], ...]
     line: int = field(default=0, compare=False)
+
+
+XXS_FIELDS: dict[str, str] = {
+    "W": "win",
+    "WW": "win",
+    "D": "draw",
+    "WD": "draw",
+    "WL": "loss",
+    "ZPB": "zero_bye",
+    "HPB": "half_bye",
+    "FPB": "full_bye",
+    "PAB": "pairing_bye",
+    "FW": "forfeit_win",
+    "FL": "forfeit_loss",
+}
+"""JaVaFo's XXS codes → the `events.domain.Scoring` field each one values; the
+colour-specific codes (``WW``, ``WD``) read as the white value."""
+XXS_WRITTEN = ("W", "D", "WL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL")
+"""The codes a writer uses: one per `Scoring` field, so that nothing is lost."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.result_codes import ResultCode
 from events.schema import (
     ByeGranted,
     Event,
@@ -26,9 +27,8 @@ from events.schema import (
 )
 from ingest.errors import IngestError
 from ingest.trf.records import (
-    Colour,
+    XXS_FIELDS,
     PlayerRecord,
-    ResultCode,
     RoundEntry,
     TieBreakRecord,
     TrfFile,
@@ -48,42 +48,6 @@ _REQUESTED_BYES: dict[ResultCode, ByeKind] = {
     ResultCode.LOSS: ByeKind.ZERO,
 }
 
-# Outcome of a board from the white player's result code (the black entry only decides
-# between a one-sided and a double forfeit).
-_WHITE_OUTCOME: dict[ResultCode, Outcome] = {
-    ResultCode.WIN: Outcome.WHITE_WINS,
-    ResultCode.WIN_UNRATED: Outcome.WHITE_WINS,
-    ResultCode.LOSS: Outcome.BLACK_WINS,
-    ResultCode.LOSS_UNRATED: Outcome.BLACK_WINS,
-    ResultCode.DRAW: Outcome.DRAW,
-    ResultCode.DRAW_UNRATED: Outcome.DRAW,
-    ResultCode.FORFEIT_WIN: Outcome.WHITE_WINS_FORFEIT,
-    ResultCode.FORFEIT_LOSS: Outcome.BLACK_WINS_FORFEIT,
-    ResultCode.UNKNOWN: Outcome.UNKNOWN,
-}
-_MIRROR: dict[Outcome, Outcome] = {
-    Outcome.WHITE_WINS: Outcome.BLACK_WINS,
-    Outcome.BLACK_WINS: Outcome.WHITE_WINS,
-    Outcome.WHITE_WINS_FORFEIT: Outcome.BLACK_WINS_FORFEIT,
-    Outcome.BLACK_WINS_FORFEIT: Outcome.WHITE_WINS_FORFEIT,
-}
-
-# XXS (JaVaFo) codes → Scoring fields; colour-specific codes use the white value.
-_XXS_FIELDS = {
-    "W": "win",
-    "WW": "win",
-    "D": "draw",
-    "WD": "draw",
-    "WL": "loss",
-    "ZPB": "zero_bye",
-    "HPB": "half_bye",
-    "FPB": "full_bye",
-    "PAB": "pairing_bye",
-    "FW": "forfeit_win",
-    "FL": "forfeit_loss",
-}
-
-# bbpPairings scoring names (``TrfFile.scoring``) → Scoring fields; ``X`` has none.
 _DECLARED_FIELDS = {
     "W": "win",
     "D": "draw",
@@ -116,7 +80,7 @@ def trf_scoring(trf: TrfFile) -> Scoring:
     for record in trf.records:
         if isinstance(record, XxsRecord):
             for code, value in record.values:
-                name = _XXS_FIELDS.get(code)
+                name = XXS_FIELDS.get(code)
                 if name is not None:
                     fields[name] = float(value)
     return Scoring.model_validate(fields)
@@ -177,8 +141,10 @@ def _entry(p: PlayerRecord, round_no: int) -> RoundEntry | None:
 
 
 def _board_outcome(white: RoundEntry | None, black: RoundEntry | None) -> Outcome | None:
-    if white is not None and white.result in _WHITE_OUTCOME:
-        outcome = _WHITE_OUTCOME[white.result]
+    """The outcome from the white player's code; the black entry only decides between a
+    one-sided and a double forfeit, or speaks when white's says nothing."""
+    outcome = white.result.white_outcome if white is not None else None
+    if outcome is not None:
         if (
             outcome is Outcome.BLACK_WINS_FORFEIT
             and black is not None
@@ -186,9 +152,8 @@ def _board_outcome(white: RoundEntry | None, black: RoundEntry | None) -> Outcom
         ):
             return Outcome.DOUBLE_FORFEIT
         return outcome
-    if black is not None and black.result in _WHITE_OUTCOME:
-        return _MIRROR.get(_WHITE_OUTCOME[black.result], _WHITE_OUTCOME[black.result])
-    return None
+    seen_by_black = black.result.white_outcome if black is not None else None
+    return None if seen_by_black is None else seen_by_black.mirror
 
 
 def _games(trf: TrfFile, by_number: dict[int, PlayerRecord]) -> list[_Game]:

@@ -17,14 +17,13 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import date
 
-from events.domain import Outcome
+from events.domain import Colour, Outcome
 from events.store import RecordedEvent
 from ingest.conversion import split_name
 from ingest.elo.records import (
     ANONYMOUS,
     HEADER_KEYS,
     UNKNOWN_ID,
-    Colour,
     EloComment,
     EloEntry,
     EloFile,
@@ -77,7 +76,7 @@ def _game(game: EloGame) -> str:
     else:
         text = f"{first} {glyph} {second}"
     if game.first_colour is not None:
-        text += f" {game.first_colour.value}"
+        text += f" {game.first_colour.value.upper()}"
     if game.comment:
         text += f" %{game.comment}"
     return text

@@ -8,9 +8,9 @@ written: they are the standings' job.
 
 from __future__ import annotations
 
-from events.domain import ByeKind, Outcome
+from events.domain import ByeKind, Colour, Outcome
 from ingest.conversion import split_name
-from ingest.go_table.records import GameResult, GoCell, StoneColour
+from ingest.go_table.records import GameResult, GoCell
 from projections.exports.log_view import LogView
 from projections.state import PlayerState
 
@@ -56,7 +56,7 @@ def go_cells(view: LogView, player: PlayerState, rows: dict[int, int]) -> tuple[
             GoCell(
                 rows[board.black if white else board.white],
                 result,
-                (StoneColour.WHITE if white else StoneColour.BLACK) if "c" in flags else None,
+                (Colour.WHITE if white else Colour.BLACK) if "c" in flags else None,
                 board.handicap if "h" in flags else None,
                 board.outcome is not None and board.outcome.is_forfeit,
                 "s" in flags,

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from events.domain import Outcome
-from events.go_ranks import format_rank, parse_rank
+from events.go import format_rank, parse_rank
 from events.store import RecordedEvent
 from ingest.conversion import split_name
 from ingest.opengotha.records import (
     ClubsGroup,
-    GameResult,
     GeneralParameters,
+    GoResult,
     HandicapParameters,
     OGBye,
     OGGame,
@@ -242,19 +242,6 @@ def write_opengotha(tournament: OGTournament, path: str | Path) -> None:
     Path(path).write_bytes(dump_opengotha(tournament))
 
 
-_RESULTS: dict[Outcome, GameResult] = {
-    Outcome.WHITE_WINS: GameResult.WHITE_WINS,
-    Outcome.WHITE_WINS_FORFEIT: GameResult.WHITE_WINS,
-    Outcome.BLACK_WINS: GameResult.BLACK_WINS,
-    Outcome.BLACK_WINS_FORFEIT: GameResult.BLACK_WINS,
-    Outcome.DRAW: GameResult.EQUAL,
-    Outcome.BOTH_WIN: GameResult.BOTH_WIN,
-    Outcome.BOTH_LOSE: GameResult.BOTH_LOSE,
-    Outcome.DOUBLE_FORFEIT: GameResult.BOTH_LOSE,
-    Outcome.UNKNOWN: GameResult.UNKNOWN,
-}
-
-
 def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
     view = view_of(events)
     state = view.state
@@ -294,7 +281,7 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
             table, known, by_default = (
                 stated[index] if index < len(stated) else (index, True, False)
             )
-            outcome = b.outcome or Outcome.UNKNOWN
+            result, forfeit = GoResult.of(b.outcome or Outcome.UNKNOWN)
             games.append(
                 OGGame(
                     round=r,
@@ -303,8 +290,8 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
                     black=keys[b.black],
                     known_color=known,
                     handicap=b.handicap,
-                    result=_RESULTS[outcome],
-                    by_default=bool(by_default) or outcome.is_forfeit,
+                    result=result,
+                    by_default=bool(by_default) or forfeit,
                 )
             )
     return OGTournament.model_validate(

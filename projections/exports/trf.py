@@ -18,13 +18,15 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
 
-from events.domain import ByeKind, Outcome, Scoring, System
+from events.domain import ByeKind, Colour, Scoring, System
+from events.result_codes import ResultCode
 from events.store import RecordedEvent
 from ingest.trf.records import (
+    XXS_FIELDS,
+    XXS_WRITTEN,
     AccelerationRecord,
     BbRecord,
     ByesRecord,
-    Colour,
     CommentRecord,
     ForbiddenPairsRecord,
     HeaderRecord,
@@ -32,7 +34,6 @@ from ingest.trf.records import (
     PlayerRecord,
     RawRecord,
     Record,
-    ResultCode,
     RoundEntry,
     ScoringRecord,
     TieBreakRecord,
@@ -230,34 +231,6 @@ def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Co
 
 
 # (outcome, the player sits white) -> the player's result code
-_CODES: dict[Outcome, tuple[ResultCode, ResultCode]] = {
-    Outcome.WHITE_WINS: (ResultCode.WIN, ResultCode.LOSS),
-    Outcome.BLACK_WINS: (ResultCode.LOSS, ResultCode.WIN),
-    Outcome.DRAW: (ResultCode.DRAW, ResultCode.DRAW),
-    Outcome.WHITE_WINS_FORFEIT: (ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS),
-    Outcome.BLACK_WINS_FORFEIT: (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_WIN),
-    Outcome.DOUBLE_FORFEIT: (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_LOSS),
-    Outcome.BOTH_WIN: (ResultCode.WIN, ResultCode.WIN),
-    Outcome.BOTH_LOSE: (ResultCode.LOSS, ResultCode.LOSS),
-    Outcome.UNKNOWN: (ResultCode.UNKNOWN, ResultCode.UNKNOWN),
-}
-_BYES = {
-    ByeKind.HALF: ResultCode.HALF_BYE,
-    ByeKind.FULL: ResultCode.FULL_BYE,
-    ByeKind.ZERO: ResultCode.ZERO_BYE,
-    ByeKind.PAIRING: ResultCode.PAB,
-}
-_XXS = (
-    ("W", "win"),
-    ("D", "draw"),
-    ("WL", "loss"),
-    ("ZPB", "zero_bye"),
-    ("HPB", "half_bye"),
-    ("FPB", "full_bye"),
-    ("PAB", "pairing_bye"),
-    ("FW", "forfeit_win"),
-    ("FL", "forfeit_loss"),
-)
 _BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 
 
@@ -270,7 +243,7 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
         opponent = board.black if white else board.white
         code = ResultCode.BLANK
         if board.outcome is not None:
-            code = _CODES[board.outcome][0 if white else 1]
+            code = ResultCode.for_outcome(board.outcome, white)
         colour = Colour.WHITE if white else Colour.BLACK
         # A forfeit has no colour in the TRF; the reader then seats the lower number white, so
         # leave the colour out only when that gives back the same seats.
@@ -282,7 +255,7 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
             colour = Colour.NONE
         return RoundEntry(numbers[opponent], colour, code)
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
-    return _BLANK if kind is None else RoundEntry(None, Colour.NONE, _BYES[kind])
+    return _BLANK if kind is None else RoundEntry(None, Colour.NONE, ResultCode.for_bye(kind))
 
 
 def _points(value: float) -> Decimal:
@@ -315,7 +288,7 @@ def _header(view: LogView) -> list[Record]:
         records.append(HeaderRecord("092", "FIDE_BURSTEIN"))
     if s.scoring != Scoring():
         # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
-        values = [(code, getattr(s.scoring, name)) for code, name in _XXS]
+        values = [(code, getattr(s.scoring, XXS_FIELDS[code])) for code in XXS_WRITTEN]
         records.append(XxsRecord(tuple((c, _points(v)) for c, v in values if v is not None)))
     if s.tiebreaks:
         records.append(TieBreakRecord("202", s.tiebreaks))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import Colour as TrfColour
+from events.domain import Colour as TrfColour
+from events.result_codes import ResultCode
 from ingest.trf import (
-    ResultCode,
     TotalRoundsRecord,
     TrfFile,
     parse_trf,
