@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
 from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
+from events.params import PairingParams
 
 
 class EventBase(Frozen):
@@ -36,7 +37,8 @@ class TournamentCreated(EventBase):
     end_date: dt.date | None = None
     city: str | None = None
     federation: str | None = None
-    pairing_params: dict[str, JsonValue] = Field(default_factory=dict)
+    pairing_params: PairingParams = PairingParams()
+    """Each system's settings (stored as one flat object, see `events.params`)."""
 
 
 class TiebreaksChanged(EventBase):

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from events.domain import ByeKind, Game, Scoring, System
 from events.errors import UserError
+from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
 from pipelines import commands, views
 from pipelines.cli_common import (
     FormatOpt,
@@ -98,23 +99,20 @@ def tournament_create(
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
 
-    params: dict[str, object] = {}
-    if bar is not None:
-        params["mm_bar"] = parse_rank(bar)
-    if floor is not None:
-        params["mm_floor"] = parse_rank(floor)
-    if komi is not None:
-        params["komi"] = komi
-    if initial_colour is not None:
-        params["initial_colour"] = initial_colour
-    if pairing is not None:
-        params["couplings"] = pairing
-    if delay_top_players is not None:
-        params["delaytoppairing"] = delay_top_players
-    if delay_compatriots is not None:
-        params["delaycompatriotpairing"] = delay_compatriots
-    if phantom_score is not None:
-        params["phantomscore"] = phantom_score
+    params = PairingParams(
+        chess=ChessSettings.model_validate({"initial_colour": initial_colour}),
+        go=GoSettings(
+            komi=komi,
+            mm_bar=None if bar is None else parse_rank(bar),
+            mm_floor=None if floor is None else parse_rank(floor),
+        ),
+        carrom=CarromSettings(
+            couplings=pairing,
+            delaytoppairing=delay_top_players,
+            delaycompatriotpairing=delay_compatriots,
+            phantomscore=phantom_score,
+        ),
+    )
     if seeding not in (None, "standard"):
         raise UserError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:

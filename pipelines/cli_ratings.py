@@ -218,5 +218,6 @@ def schedule(
     try:
         scheduler.start()
     except (KeyboardInterrupt, SystemExit):
-        scheduler.shutdown(wait=True)
+        if scheduler.running:  # Ctrl-C may come while it is still starting
+            scheduler.shutdown(wait=True)
         raise  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.errors import NotFound, PairingError, UserError
+from events.params import PairingParams
 from events.results import Result
 from events.schema import (
     ByeGranted,
@@ -174,7 +175,7 @@ def create_tournament(
     cycles: int = 1,
     scoring: Scoring | None = None,
     tiebreaks: Sequence[str] = (),
-    pairing_params: dict[str, Any] | None = None,
+    pairing_params: PairingParams | None = None,
     tournament_id: str | None = None,
 ) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
@@ -198,7 +199,7 @@ def create_tournament(
         cycles=cycles,
         scoring=scoring or Scoring.for_game_kind(game),
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
-        pairing_params=pairing_params or {},
+        pairing_params=pairing_params or PairingParams(),
     )
     store.append(stream_of(tid), [NewEvent(event, metadata={"actor": actor()})], -1)
     return tid

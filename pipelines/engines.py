@@ -72,14 +72,14 @@ def _macmahon(state: TournamentState, round_no: int, notes: Notes = None) -> lis
         round_no,
         explain=record if notes is not None else None,
     )
-    komi = state.settings.pairing_params.get("komi")
+    komi = state.settings.pairing_params.go.komi
     boards = [
         Board(
             board=i,
             white=int(g.white),
             black=int(g.black),
             handicap=g.handicap,
-            komi=float(komi) if isinstance(komi, int | float) else None,
+            komi=komi,
         )
         for i, g in enumerate(result.games, start=1)
     ]

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 
 from events.domain import System
 from events.errors import UserError
+from events.params import ChessSettings, PairingParams
 from events.schema import (
     EventBase,
     FileIngested,
@@ -229,7 +230,7 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
     round 1 and pairing again draws the same colours as the event did.
     """
     created = conversion.created
-    if "initial_colour" in created.pairing_params:
+    if created.pairing_params.chess.initial_colour is not None:
         return conversion
     state = project(conversion.events, at_round=1)
     if 1 not in state.rounds or state.total_rounds < 2:
@@ -238,8 +239,8 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
         players = live.swiss_input(state, 2)[0].players
     except live.MissingResult:  # a round-1 result is missing: nothing to read back
         return conversion
-    colour = infer_initial_colour(players)
-    params = {**created.pairing_params, "initial_colour": colour.name.lower()}
+    chess = ChessSettings(initial_colour=infer_initial_colour(players))
+    params = created.pairing_params.model_copy(update={"chess": chess})
     created = created.model_copy(update={"pairing_params": params})
     return replace(conversion, events=[created, *conversion.events[1:]])
 
@@ -263,7 +264,9 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
     created = conversion.created.model_copy(
         update={
             "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
-            "pairing_params": params.model_dump(mode="json", exclude={"number_of_rounds"}),
+            "pairing_params": PairingParams.model_validate(
+                params.model_dump(mode="json", exclude={"number_of_rounds"})
+            ),
             "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
         }
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 
+from pydantic import ValidationError
+
 from events.domain import Board, ByeKind, Colour, Outcome
 from events.errors import UserError
 from events.go import parse_rank
@@ -75,11 +77,9 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
     absent = {ranks[pid] for pid in state.byes.get(round_no, {})}
     absent |= {ranks[pid] for pid, p in state.players.items() if not p.active_in(round_no)}
     s = state.scoring
-    stated = state.settings.pairing_params.get("initial_colour")
-    if isinstance(stated, str):
-        initial = Colour.BLACK if stated.lower().startswith("b") else Colour.WHITE
-    else:  # an imported event that did not state it: read it back from round 1
-        initial = infer_initial_colour(players)
+    stated = state.settings.pairing_params.chess.initial_colour
+    # an imported event that did not state it: read it back from round 1
+    initial = stated if stated is not None else infer_initial_colour(players)
     swiss = SwissInput(
         players=tuple(players),
         rounds_played=round_no - 1,
@@ -158,10 +158,17 @@ def go_tournament(state: TournamentState) -> GoTournament:
 
 
 def go_params(state: TournamentState, swiss: bool) -> MacMahonParams:
-    raw = {k: v for k, v in state.settings.pairing_params.items() if k != "komi"}
-    if swiss:
-        return MacMahonParams.swiss(number_of_rounds=state.total_rounds, **raw)
-    return MacMahonParams.model_validate({**raw, "number_of_rounds": state.total_rounds})
+    """The Mac-Mahon engine's parameters from the tournament's go settings.
+
+    :raises UserError: settings the engine refuses (a floor above the bar ...).
+    """
+    raw = state.settings.pairing_params.go.macmahon()
+    try:
+        if swiss:
+            return MacMahonParams.swiss(number_of_rounds=state.total_rounds, **raw)
+        return MacMahonParams.model_validate({**raw, "number_of_rounds": state.total_rounds})
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "go pairing parameters") from None
 
 
 def stable_seed(state: TournamentState, round_no: int) -> int:
@@ -184,7 +191,7 @@ def _scores(b: BoardState, scoring_win: int) -> tuple[int, int]:
 
 def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
     ranks = state.start_ranks()
-    params = state.settings.pairing_params
+    settings = state.settings.pairing_params.carrom
     competitors = tuple(
         SolCompetitor(
             id=pid,
@@ -196,7 +203,7 @@ def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
         )
         for pid, p in sorted(state.players.items())
     )
-    phantom = int(str(params.get("phantomscore", 25)))
+    phantom = 25 if settings.phantomscore is None else settings.phantomscore
     matches = []
     for r, rnd in sorted(state.rounds.items()):
         for b in rnd.boards:
@@ -211,13 +218,16 @@ def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
                     score2=s2,
                 )
             )
-    sol_params = SolParams.model_validate(
-        {
-            "system": SolSystem.SWISS,
-            "rated": any(p.rating for p in state.players.values()),
-            **{k: v for k, v in params.items() if k in SolParams.model_fields},
-        }
-    )
+    try:
+        sol_params = SolParams.model_validate(
+            {
+                "system": SolSystem.SWISS,
+                "rated": any(p.rating for p in state.players.values()),
+                **settings.model_dump(exclude_none=True),
+            }
+        )
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "carrom pairing parameters") from None
     return SolTourney(competitors=competitors, matches=tuple(matches)), sol_params
 
 

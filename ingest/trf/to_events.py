@@ -12,9 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import JsonValue
-
 from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.params import ChessSettings, PairingParams
 from events.result_codes import ResultCode
 from events.schema import (
     ByeGranted,
@@ -219,10 +218,9 @@ def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
     return max(declared or 0, played_rounds, 1)
 
 
-def _pairing_params(trf: TrfFile) -> dict[str, JsonValue]:
+def _pairing_params(trf: TrfFile) -> PairingParams:
     """What a Swiss engine needs beyond the games: the top seed's colour in round 1."""
-    colour = trf.initial_colour
-    return {} if colour is None else {"initial_colour": "black" if colour.value == "b" else "white"}
+    return PairingParams(chess=ChessSettings(initial_colour=trf.initial_colour))
 
 
 def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]:

@@ -293,9 +293,9 @@ def _header(view: LogView) -> list[Record]:
     if s.tiebreaks:
         records.append(TieBreakRecord("202", s.tiebreaks))
     records.append(TotalRoundsRecord("XXR", view.state.total_rounds))
-    colour = s.pairing_params.get("initial_colour")
-    if isinstance(colour, str):  # JaVaFo's form, which TRF16 readers know too
-        records.append(XxcRecord((f"{colour.lower()}1",)))
+    colour = s.pairing_params.chess.initial_colour
+    if colour is not None:  # JaVaFo's form, which TRF16 readers know too
+        records.append(XxcRecord((f"{colour.word}1",)))
     return records
 
 

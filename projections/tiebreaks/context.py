@@ -172,14 +172,14 @@ def _view(state: TournamentState, p: Pairing) -> RoundView:
 
 def options_for(state: TournamentState) -> TiebreakOptions:
     """Default options, with the Mac-Mahon floor and bar the tournament was created with."""
-    params = state.settings.pairing_params
-    floor, bar = params.get("mm_floor"), params.get("mm_bar")
-    if not isinstance(floor, int) and not isinstance(bar, int):
+    settings = state.settings.pairing_params.go
+    floor, bar = settings.mm_floor, settings.mm_bar
+    if floor is None and bar is None:
         return TiebreakOptions()
     default = GoParams()
     go = GoParams(
-        floor=floor if isinstance(floor, int) else default.floor,
-        bar=bar if isinstance(bar, int) else default.bar,
+        floor=default.floor if floor is None else floor,
+        bar=default.bar if bar is None else bar,
     )
     return TiebreakOptions(go=go)
 

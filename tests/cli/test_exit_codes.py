@@ -94,7 +94,7 @@ def test_3_busy_store_or_games_cache(tmp_path: Path, held: str) -> None:
         done = arbiter(store, "ratings", "show", "wof:1", env={"ARBITER_STORE_TIMEOUT": "0.2"})
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()
     assert done.returncode == 3
     line = one_line(done)
     if held == "store":
@@ -157,15 +157,15 @@ def test_130_ctrl_c_stops_the_scheduler(tmp_path: Path) -> None:
     )
     try:
         assert process.stderr is not None
-        for line in process.stderr:  # the scheduler logs, then says it started
-            if "scheduler started" in line:
+        for line in process.stderr:  # APScheduler logs when its loop runs
+            if "INFO Scheduler started" in line:
                 break
         process.send_signal(signal.SIGINT)
         rest = process.stderr.read()
         assert process.wait(timeout=60) == 130
     finally:
         process.kill()
-        process.wait()
+        process.communicate()
     assert rest.strip().splitlines()[-1] == "interrupted"
     assert "Traceback" not in rest
 
