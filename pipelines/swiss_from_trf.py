@@ -44,6 +44,7 @@ def _error(
 
 def _scoring(trf: TrfFile) -> Scoring:
     values = trf.scoring
+    _check_tenths(trf, list(values.values()), "scoring")
     win = values.get("W", Decimal(1))
     return Scoring(
         win=win,
@@ -131,6 +132,40 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
     :raises IngestError: for inconsistent data (points, opponents, missing XXR/142), naming
         the line and column.
     """
+    players = _numbered_players(trf)
+    played_rounds = _played_rounds(trf, players)
+    total = _total_rounds(trf, played_rounds)
+    scoring = _scoring(trf)
+    accelerations = _accelerations(trf)
+    swiss_players = [
+        SwissPlayer(
+            number=player.number,
+            rating=player.rating or 0,
+            history=tuple(
+                HistoryEntry(opponent=e.opponent, colour=e.colour, result=e.result)
+                for e in player.rounds[:played_rounds]
+            ),
+            accelerations=tuple(accelerations.get(player.number, ())),
+        )
+        for player in players
+    ]
+    _check_points(trf, players, swiss_players, scoring, played_rounds)
+    system = (trf.system or "").upper()
+    if system.endswith("_BAKU") and not accelerations:
+        swiss_players = _baku(swiss_players, scoring, total, played_rounds)
+    return SwissInput(
+        players=tuple(swiss_players),
+        rounds_played=played_rounds,
+        total_rounds=total,
+        initial_colour=_initial_colour(trf, swiss_players),
+        scoring=scoring,
+        forbidden=_forbidden(trf, played_rounds + 1),
+        absent=_absent(trf, players, played_rounds),
+    )
+
+
+def _numbered_players(trf: TrfFile) -> list[PlayerRecord]:
+    """The ``001`` records by pairing number, which must run 1..n."""
     players = sorted(trf.players, key=lambda p: p.number)
     if not players:
         raise _error(trf, 0, 0, "no player records", "nothing", "001 lines")
@@ -147,7 +182,12 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
             )
     if len(set(numbers)) != len(numbers):
         raise _error(trf, 0, 0, "a pairing number is repeated", "duplicates", "unique numbers")
+    return players
 
+
+def _played_rounds(trf: TrfFile, players: list[PlayerRecord]) -> int:
+    """Rounds somebody was paired in (every block checked on the way); blocks written for
+    the next round by everybody (requested byes) do not make it played."""
     played_rounds = 0
     for player in players:
         for index, entry in enumerate(player.rounds):
@@ -156,6 +196,10 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
                 played_rounds = max(played_rounds, index + _participated(entry))
     if all(len(p.rounds) > played_rounds for p in players):
         played_rounds += 1
+    return played_rounds
+
+
+def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
     total = trf.total_rounds
     if total is None:
         raise _error(trf, 0, 0, "total number of rounds missing", "nothing", "an XXR or 142 record")
@@ -168,21 +212,36 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
             f"{played_rounds} rounds",
             f"fewer than {total}",
         )
+    return total
 
-    scoring = _scoring(trf)
+
+def _absent(trf: TrfFile, players: list[PlayerRecord], played_rounds: int) -> frozenset[int]:
+    """Players with a block already written for the round to pair, or a ``240`` bye in it."""
     absent = {p.number for p in players if len(p.rounds) > played_rounds}
     for record in trf.records:
         if isinstance(record, ByesRecord) and record.round == played_rounds + 1:
             absent.update(record.players)
-    forbidden: list[frozenset[int]] = []
+    return frozenset(absent)
+
+
+def _forbidden(trf: TrfFile, round_to_pair: int) -> tuple[frozenset[int], ...]:
+    """``XXP`` groups, and the ``260`` groups whose rounds include the round to pair."""
+    return tuple(
+        frozenset(record.players)
+        for record in trf.records
+        if isinstance(record, XxpRecord)
+        or (
+            isinstance(record, ForbiddenPairsRecord)
+            and record.first_round <= round_to_pair <= record.last_round
+        )
+    )
+
+
+def _accelerations(trf: TrfFile) -> dict[int, list[Decimal]]:
+    """Fictitious points per player and round from ``XXA`` and ``250`` records."""
     accelerations: dict[int, list[Decimal]] = {}
     for record in trf.records:
-        if isinstance(record, XxpRecord) or (
-            isinstance(record, ForbiddenPairsRecord)
-            and record.first_round <= played_rounds + 1 <= record.last_round
-        ):
-            forbidden.append(frozenset(record.players))
-        elif isinstance(record, XxaRecord):
+        if isinstance(record, XxaRecord):
             accelerations.setdefault(record.player, []).extend(record.points)
         elif isinstance(record, AccelerationRecord):
             for number in range(record.first_player, record.last_player + 1):
@@ -190,38 +249,18 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
                 values.extend([Decimal(0)] * (record.last_round - len(values)))
                 for round_index in range(record.first_round - 1, record.last_round):
                     values[round_index] = record.game_points
+    for values in accelerations.values():
+        _check_tenths(trf, values, "acceleration")
+    return accelerations
 
-    swiss_players: list[SwissPlayer] = []
-    for player in players:
-        history = tuple(
-            HistoryEntry(
-                opponent=e.opponent,
-                colour=e.colour,
-                result=e.result,
+
+def _check_tenths(trf: TrfFile, values: Sequence[Decimal], what: str) -> None:
+    """The engines count points in tenths (as bbpPairings does)."""
+    for value in values:
+        if (value * 10) != (value * 10).to_integral_value():
+            raise _error(
+                trf, 0, 0, f"{what} points must be multiples of 0.1", str(value), "like 0.5"
             )
-            for e in player.rounds[:played_rounds]
-        )
-        swiss_players.append(
-            SwissPlayer(
-                number=player.number,
-                rating=player.rating or 0,
-                history=history,
-                accelerations=tuple(accelerations.get(player.number, ())),
-            )
-        )
-    _check_points(trf, players, swiss_players, scoring, played_rounds)
-    system = (trf.system or "").upper()
-    if system.endswith("_BAKU") and not accelerations:
-        swiss_players = _baku(swiss_players, scoring, total, played_rounds)
-    return SwissInput(
-        players=tuple(swiss_players),
-        rounds_played=played_rounds,
-        total_rounds=total,
-        initial_colour=_initial_colour(trf, swiss_players),
-        scoring=scoring,
-        forbidden=tuple(forbidden),
-        absent=frozenset(absent),
-    )
 
 
 def _check_points(

@@ -10,13 +10,11 @@ on each registration and ``og_games`` on each round, so the OpenGotha export los
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.go import format_rank
 from events.schema import (
     ByeGranted,
-    Event,
     PlayerRegistered,
     ResultRecorded,
     RoundPaired,
@@ -43,32 +41,49 @@ def _float(text: str | None) -> float | None:
 
 
 def opengotha_to_events(t: OGTournament) -> Conversion:
-    """The stream of a parsed OpenGotha tournament."""
-    other = dict(t.general.other) if t.general is not None else {}
+    """The stream of a parsed OpenGotha tournament: created, players, absences, rounds."""
+    created = _created(t)
+    conversion = Conversion(
+        [created],
+        {
+            0: {
+                "opengotha": t.model_dump(
+                    mode="json", exclude={"players", "games", "byes"}, exclude_defaults=True
+                )
+            }
+        },
+    )
+    number = _register(t, conversion)
+    conversion.events.extend(_absences(t, number, created.rounds))
+    komi = _float(_general(t).get("komi"))
+    conversion.games = _rounds(t, number, komi, conversion)
+    return conversion
+
+
+def _general(t: OGTournament) -> dict[str, str]:
+    """The general parameters OpenGotha keeps as plain attributes (name, dates, komi)."""
+    return dict(t.general.other) if t.general is not None else {}
+
+
+def _created(t: OGTournament) -> TournamentCreated:
+    other = _general(t)
     last_game_round = max([g.round for g in t.games] + [b.round for b in t.byes], default=1)
     rounds = t.general.number_of_rounds if t.general is not None else last_game_round
-    komi = _float(other.get("komi"))
-    events: list[Event] = [
-        TournamentCreated(
-            tournament_id="opengotha",
-            name=(other.get("name") or other.get("shortName") or "OpenGotha").strip()
-            or "OpenGotha",
-            game=Game.GO,
-            system=System.IMPORTED,
-            rounds=max(rounds, last_game_round, 1),
-            scoring=Scoring.for_game_kind(Game.GO),
-            start_date=_date(other.get("beginDate")),
-            end_date=_date(other.get("endDate")),
-            city=(other.get("location") or "").strip() or None,
-        )
-    ]
-    metadata: dict[int, dict[str, Any]] = {
-        0: {
-            "opengotha": t.model_dump(
-                mode="json", exclude={"players", "games", "byes"}, exclude_defaults=True
-            )
-        }
-    }
+    return TournamentCreated(
+        tournament_id="opengotha",
+        name=(other.get("name") or other.get("shortName") or "OpenGotha").strip() or "OpenGotha",
+        game=Game.GO,
+        system=System.IMPORTED,
+        rounds=max(rounds, last_game_round, 1),
+        scoring=Scoring.for_game_kind(Game.GO),
+        start_date=_date(other.get("beginDate")),
+        end_date=_date(other.get("endDate")),
+        city=(other.get("location") or "").strip() or None,
+    )
+
+
+def _register(t: OGTournament, conversion: Conversion) -> dict[str, int]:
+    """Register the players in file order; their numbers by OpenGotha key."""
     number: dict[str, int] = {}
     for p in t.players:
         number[p.key] = len(number) + 1
@@ -77,14 +92,14 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
             for k, v in (("egd_pin", p.egf_pin), ("ffg", p.ffg_licence), ("aga", p.aga_id))
             if v
         }
-        metadata[len(events)] = {
+        conversion.metadata[len(conversion.events)] = {
             "opengotha": p.model_dump(
                 mode="json",
                 exclude={"name", "first_name", "rank", "club", "country"},
                 exclude_defaults=True,
             )
         }
-        events.append(
+        conversion.events.append(
             PlayerRegistered(
                 player=number[p.key],
                 name=join_name(p.name, p.first_name),
@@ -96,17 +111,29 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
                 pairing_number=number[p.key],
             )
         )
-    # A player marked as not participating in a round is absent from it (OpenGotha counts the
-    # absence with its own NBW/MMS values); recorded as a requested bye so that a re-pair after
-    # an undo leaves him out too.
+    return number
+
+
+def _absences(t: OGTournament, number: dict[str, int], rounds: int) -> list[ByeGranted]:
+    """A player marked as not participating in a round is absent from it.
+
+    OpenGotha counts the absence with its own NBW/MMS values; recorded as a requested bye so
+    that a re-pair after an undo leaves him out too.
+    """
     seated = {(g.round, g.white) for g in t.games} | {(g.round, g.black) for g in t.games}
     seated |= {(b.round, b.player) for b in t.byes}
-    events.extend(
+    return [
         ByeGranted(player=number[p.key], round=r, kind=ByeKind.HALF)
         for p in t.players
-        for r in range(1, max(rounds, last_game_round, 1) + 1)
+        for r in range(1, rounds + 1)
         if not p.plays_in(r) and (r, p.key) not in seated
-    )
+    ]
+
+
+def _rounds(
+    t: OGTournament, number: dict[str, int], komi: float | None, conversion: Conversion
+) -> int:
+    """Append each round's pairing (by table, byes last) and results; the number of games."""
     by_round: dict[int, list[OGGame]] = {}
     for g in t.games:
         by_round.setdefault(g.round, []).append(g)
@@ -114,6 +141,7 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
     for b in t.byes:
         byes.setdefault(b.round, []).append(b.player)
     games = 0
+    events = conversion.events
     for round_no in sorted(set(by_round) | set(byes)):
         played = sorted(by_round.get(round_no, []), key=lambda g: g.table)
         boards = [
@@ -130,7 +158,7 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
             Board(board=len(played) + i, white=number[key])
             for i, key in enumerate(byes.get(round_no, []), start=1)
         )
-        metadata[len(events)] = {
+        conversion.metadata[len(events)] = {
             "og_games": [[g.table, g.known_color, g.by_default] for g in played]
         }
         events.append(RoundPaired(round=round_no, boards=tuple(boards)))
@@ -140,4 +168,4 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
             for i, g in enumerate(played, start=1)
             if g.result is not GoResult.UNKNOWN
         )
-    return Conversion(events, metadata, games=games)
+    return games

@@ -183,8 +183,8 @@ def _trf(tmp_path: Path, extra: str) -> Path:
 
 @pytest.mark.parametrize(
     ("extra", "code"),
-    [("", 0), ("XXP 1 2\n", 1), ("152 X\n", 3), (None, 5)],
-    ids=["paired", "no-valid-pairing", "invalid-input", "no-file"],
+    [("", 0), ("XXP 1 2\n", 1), ("152 X\n", 3), ("BBW 0.25\n", 3), (None, 5)],
+    ids=["paired", "no-valid-pairing", "invalid-input", "points-in-quarters", "no-file"],
 )
 def test_arbiter_pairings_keeps_bbppairings_codes(
     tmp_path: Path, extra: str | None, code: int
