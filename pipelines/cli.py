@@ -32,6 +32,8 @@ from projections import crosstable as xt
 from projections import html
 from projections.standings import standings as compute_standings
 
+__all__ = ["app", "main"]
+
 # ------------------------------------------------------------------ tournaments
 
 
