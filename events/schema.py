@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
 from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
+from events.errors import UserError
 from events.params import PairingParams
 
 
@@ -221,6 +222,10 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     )
 }
 
+class NewerSchemaVersion(UserError):
+    """The log holds events written by a newer arbiter: upgrade it to read them."""
+
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 # (event type, stored schema version) -> function lifting the payload one version.
@@ -241,7 +246,7 @@ def decode(event_type: str, version: int, payload: str) -> Event:
     if version == current:
         return EVENT_ADAPTER.validate_json(payload)
     if version > current:
-        raise ValueError(
+        raise NewerSchemaVersion(
             f"event type {event_type} has schema version {version}, newer than this "
             f"program's {current}; upgrade arbiter"
         )
