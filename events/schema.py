@@ -222,6 +222,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     )
 }
 
+
 class NewerSchemaVersion(UserError):
     """The log holds events written by a newer arbiter: upgrade it to read them."""
 

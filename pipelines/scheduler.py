@@ -25,8 +25,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from events.duckdb_store import DuckDBStore
-from events.errors import UserError
+from events.errors import ArbiterError, UserError
 from events.store import Store
+from pipelines.exits import one_line
 from pipelines.rating_methods import Method
 from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
 from projections.games import GamesCache, cache_path_for
@@ -238,8 +239,15 @@ def build_scheduler(config: ScheduleConfig) -> Any:
     )
 
     def report(event: JobExecutionEvent) -> None:
-        if event.exception is not None:
-            log.error("rating run failed: %s", event.exception)
+        exc = event.exception
+        if isinstance(exc, ArbiterError):  # busy store, bad inbox file ...: the next run retries
+            log.error("rating run failed: %s", exc)
+        elif exc is not None:
+            log.error(
+                "rating run failed with an internal error: %s: %s - please report this",
+                type(exc).__name__,
+                one_line(exc),
+            )
         else:
             log.warning("rating run of %s was missed", event.scheduled_run_time)
 
