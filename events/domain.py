@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from events.errors import UserError
 
 
 class Frozen(BaseModel):
@@ -31,6 +33,49 @@ class System(StrEnum):
     KNOCKOUT = "knockout"
     GOPAIR = "gopair"
     IMPORTED = "imported"  # pairings came from a result file; arbiter does not pair further rounds
+
+
+class Colour(Enum):
+    """A player's colour in a game, or ``NONE`` when there was no game (bye, absence).
+
+    The values are the letters TRF round blocks and go tables write (``w``, ``b``, ``-``);
+    in go and othello black moves first, in chess white.
+    """
+
+    WHITE = "w"
+    BLACK = "b"
+    NONE = "-"
+
+    def invert(self) -> Colour:
+        """The opponent's colour.
+
+        >>> Colour.WHITE.invert(), Colour.NONE.invert()
+        (<Colour.BLACK: 'b'>, <Colour.NONE: '-'>)
+        """
+        return _INVERSE[self]
+
+    @property
+    def word(self) -> str | None:
+        """``white``, ``black`` (``None`` for ``NONE``), as commands and settings spell it."""
+        return None if self is Colour.NONE else self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Colour:
+        """A colour from ``w``/``white`` or ``b``/``black``, any case.
+
+        >>> Colour.parse("White"), Colour.parse("b")
+        (<Colour.WHITE: 'w'>, <Colour.BLACK: 'b'>)
+
+        :raises UserError: any other text.
+        """
+        found = _WORDS.get(text.strip().lower())
+        if found is None:
+            raise UserError(f"not a colour: {text!r} (expected white or black)")
+        return found
+
+
+_INVERSE = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+_WORDS = {"w": Colour.WHITE, "white": Colour.WHITE, "b": Colour.BLACK, "black": Colour.BLACK}
 
 
 class ByeKind(StrEnum):
@@ -66,6 +111,23 @@ class Outcome(StrEnum):
     @property
     def is_known(self) -> bool:
         return self is not Outcome.UNKNOWN
+
+    @property
+    def mirror(self) -> Outcome:
+        """The same result with the colours swapped.
+
+        >>> Outcome.WHITE_WINS_FORFEIT.mirror, Outcome.DRAW.mirror
+        (<Outcome.BLACK_WINS_FORFEIT: '-+'>, <Outcome.DRAW: '1/2-1/2'>)
+        """
+        return _MIRROR.get(self, self)
+
+
+_MIRROR = {
+    Outcome.WHITE_WINS: Outcome.BLACK_WINS,
+    Outcome.BLACK_WINS: Outcome.WHITE_WINS,
+    Outcome.WHITE_WINS_FORFEIT: Outcome.BLACK_WINS_FORFEIT,
+    Outcome.BLACK_WINS_FORFEIT: Outcome.WHITE_WINS_FORFEIT,
+}
 
 
 class Scoring(Frozen):

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import duckdb
 import polars as pl
@@ -215,7 +215,7 @@ class DuckDBStore:
                 )
         return found, SCHEMA_VERSION
 
-    def __enter__(self) -> DuckDBStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,12 +11,18 @@ ArbiterError                      exit 1
 └── PairingError (ValueError)     exit 1   an engine cannot pair (base of every engine error)
 ```
 
-This module sits in the lowest layer so that every other layer can raise these errors.
+Every layer subclasses these where its errors are raised (`events.store.StoreBusy`,
+`ingest.errors.IngestError`, `pairing.dutch.NoValidPairingError` ...); the README's exit-code
+table lists them all. This module sits in the lowest layer so that every other layer can
+raise these errors.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, Self
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = [
     "BUG_EXIT_CODE",
@@ -47,6 +53,17 @@ class ArbiterError(Exception):
 
 class UserError(ArbiterError, ValueError):
     """Bad input or a refused command: fix the input and run it again."""
+
+    @classmethod
+    def from_validation(cls, exc: ValidationError, context: str = "") -> Self:
+        """The first field error of a pydantic model built from the user's input, in one line.
+
+        ``context`` (a file, a tournament) prefixes the message when given.
+        """
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or exc.title
+        message = f"invalid {where}: {first['msg']}"
+        return cls(f"{context}: {message}" if context else message)
 
 
 class NotFound(UserError):

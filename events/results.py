@@ -1,4 +1,4 @@
-"""Parsing of result text as a director types it, per game."""
+"""Result text as a director types it, per game: `Result.parse`."""
 
 from __future__ import annotations
 
@@ -6,17 +6,66 @@ import re
 from dataclasses import dataclass
 
 from events.domain import Game, Outcome
+from events.errors import UserError
 
 
-class ResultSyntaxError(ValueError):
+class ResultSyntaxError(UserError):
     """Result text that means nothing for the tournament's game."""
 
 
 @dataclass(frozen=True, slots=True)
-class ParsedResult:
+class Result:
+    """A board's result as a director types it: the outcome, and the scores where the game
+    has them (go: the margin; othello: discs; carrom: points), white's first."""
+
     outcome: Outcome
     white_score: float | None = None
     black_score: float | None = None
+
+    @classmethod
+    def parse(cls, text: str, game: Game) -> Result:
+        """Turn '1-0', 'B+R', '40-24' ... into an outcome and optional scores for ``game``.
+
+        >>> Result.parse("1/2-1/2", Game.CHESS).outcome
+        <Outcome.DRAW: '1/2-1/2'>
+        >>> Result.parse("W+3.5", Game.GO)
+        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=3.5, black_score=0.0)
+        >>> Result.parse("40-24", Game.OTHELLO)
+        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=40.0, black_score=24.0)
+
+        :raises ResultSyntaxError: text that means nothing for ``game`` (with its examples).
+        """
+        raw = text.strip().lower().replace(" ", "")
+        if game is Game.GO:
+            if raw in _GO_EXTRA:
+                return cls(_GO_EXTRA[raw])
+            m = _GO.match(raw)
+            if m:
+                white_won = m["side"] == "w"
+                how = m["how"] or ""
+                if how == "f":
+                    return cls(
+                        Outcome.WHITE_WINS_FORFEIT if white_won else Outcome.BLACK_WINS_FORFEIT
+                    )
+                margin = float(how) if how and how[0].isdigit() else None
+                outcome = Outcome.WHITE_WINS if white_won else Outcome.BLACK_WINS
+                if margin is None:
+                    return cls(outcome)
+                return cls(outcome, margin if white_won else 0.0, 0.0 if white_won else margin)
+        if game in {Game.OTHELLO, Game.CARROM} and raw not in {"1-0", "0-1", "0-0"}:
+            m = _SCORES.match(raw)
+            if m:
+                a, b = float(m["a"]), float(m["b"])
+                if a > b:
+                    outcome = Outcome.WHITE_WINS
+                elif b > a:
+                    outcome = Outcome.BLACK_WINS
+                else:
+                    outcome = Outcome.DRAW
+                return cls(outcome, a, b)
+        if raw in _ALIASES:
+            return cls(_ALIASES[raw])
+        raise ResultSyntaxError(f"unknown {game.value} result '{text}' (expected {EXAMPLES[game]})")
 
 
 _ALIASES: dict[str, Outcome] = {
@@ -54,36 +103,5 @@ EXAMPLES: dict[Game, str] = {
 }
 
 
-def parse_result(text: str, game: Game) -> ParsedResult:
-    """Turn '1-0', 'B+R', '40-24' ... into an outcome and optional scores for `game`."""
-    raw = text.strip().lower().replace(" ", "")
-    if game is Game.GO:
-        if raw in _GO_EXTRA:
-            return ParsedResult(_GO_EXTRA[raw])
-        m = _GO.match(raw)
-        if m:
-            white_won = m["side"] == "w"
-            how = m["how"] or ""
-            if how == "f":
-                return ParsedResult(
-                    Outcome.WHITE_WINS_FORFEIT if white_won else Outcome.BLACK_WINS_FORFEIT
-                )
-            margin = float(how) if how and how[0].isdigit() else None
-            outcome = Outcome.WHITE_WINS if white_won else Outcome.BLACK_WINS
-            if margin is None:
-                return ParsedResult(outcome)
-            return ParsedResult(outcome, margin if white_won else 0.0, 0.0 if white_won else margin)
-    if game in {Game.OTHELLO, Game.CARROM} and raw not in {"1-0", "0-1", "0-0"}:
-        m = _SCORES.match(raw)
-        if m:
-            a, b = float(m["a"]), float(m["b"])
-            if a > b:
-                outcome = Outcome.WHITE_WINS
-            elif b > a:
-                outcome = Outcome.BLACK_WINS
-            else:
-                outcome = Outcome.DRAW
-            return ParsedResult(outcome, a, b)
-    if raw in _ALIASES:
-        return ParsedResult(_ALIASES[raw])
-    raise ResultSyntaxError(f"unknown {game.value} result '{text}' (expected {EXAMPLES[game]})")
+parse_result = Result.parse
+"""`Result.parse` as a function."""

@@ -14,6 +14,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
 from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
+from events.errors import UserError
+from events.params import PairingParams
 
 
 class EventBase(Frozen):
@@ -36,7 +38,8 @@ class TournamentCreated(EventBase):
     end_date: dt.date | None = None
     city: str | None = None
     federation: str | None = None
-    pairing_params: dict[str, JsonValue] = Field(default_factory=dict)
+    pairing_params: PairingParams = PairingParams()
+    """Each system's settings (stored as one flat object, see `events.params`)."""
 
 
 class TiebreaksChanged(EventBase):
@@ -219,6 +222,11 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     )
 }
 
+
+class NewerSchemaVersion(UserError):
+    """The log holds events written by a newer arbiter: upgrade it to read them."""
+
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 # (event type, stored schema version) -> function lifting the payload one version.
@@ -239,7 +247,7 @@ def decode(event_type: str, version: int, payload: str) -> Event:
     if version == current:
         return EVENT_ADAPTER.validate_json(payload)
     if version > current:
-        raise ValueError(
+        raise NewerSchemaVersion(
             f"event type {event_type} has schema version {version}, newer than this "
             f"program's {current}; upgrade arbiter"
         )

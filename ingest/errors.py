@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from events.errors import UserError
+
 __all__ = ["IngestError", "IngestWarning", "ResultRecordError", "format_location"]
 
 
@@ -26,7 +28,7 @@ def _describe(message: str, found: str | None, expected: str | None) -> str:
 _ErrorArgs = tuple[str, int, int, str, str | None, str | None]
 
 
-class IngestError(ValueError):
+class IngestError(UserError):
     """A file that cannot be read as its format says.
 
     The message is one line: ``FILE:LINE:COL: what is wrong (found 'X', expected Y)``.

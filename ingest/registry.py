@@ -24,7 +24,7 @@ from events.schema import (
     PlayerRegistered,
 )
 from events.store import Store
-from ingest.events_common import ID_SCHEMES
+from ingest.conversion import ID_SCHEMES
 
 __all__ = ["REGISTRY_KEY", "Registry", "Resolution", "is_placeholder_name", "registry_stream"]
 

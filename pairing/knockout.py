@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from events.domain import Board
+from events.errors import PairingError
 
 __all__ = ["KnockoutError", "bracket", "first_round", "next_round"]
 
 MIN_PLAYERS = 2
 
 
-class KnockoutError(ValueError):
+class KnockoutError(PairingError):
     """The field or the results do not allow the next knockout round."""
 
 

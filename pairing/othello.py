@@ -16,11 +16,12 @@ from fractions import Fraction
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from events.domain import Board
+from events.errors import PairingError
 
 __all__ = ["OthelloError", "OthelloGame", "OthelloInput", "OthelloPlayer", "pair", "standings"]
 
 
-class OthelloError(ValueError):
+class OthelloError(PairingError):
     """No pairing without rematches exists, or the input is inconsistent."""
 
 

@@ -14,9 +14,10 @@ colour across the cycle boundary.
 from __future__ import annotations
 
 from events.domain import Board
+from events.errors import PairingError
 
 
-class RoundRobinError(ValueError):
+class RoundRobinError(PairingError):
     """The field does not fit a round robin (too few or too many players, wrong round count)."""
 
 

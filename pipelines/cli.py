@@ -10,8 +10,11 @@ import sys
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from events.domain import ByeKind, Game, Scoring, System
+from events.errors import UserError
+from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
 from pipelines import commands, views
 from pipelines.cli_common import (
     FormatOpt,
@@ -23,10 +26,13 @@ from pipelines.cli_common import (
     tournament_app,
     user_errors,
 )
+from pipelines.exits import report
 from pipelines.output import Format, PageFormat, emit
 from projections import crosstable as xt
 from projections import html
 from projections.standings import standings as compute_standings
+
+__all__ = ["app", "main"]
 
 # ------------------------------------------------------------------ tournaments
 
@@ -34,10 +40,17 @@ from projections.standings import standings as compute_standings
 def _scoring(text: str | None, game: Game) -> Scoring:
     if text is None:
         return Scoring.for_game_kind(game)
-    parts = [float(x) for x in text.split(",")]
+    wrong = UserError(f"--scoring wants win,draw,loss such as 3,1,0 (found '{text}')")
+    try:
+        parts = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise wrong from None
     if len(parts) != 3:
-        raise ValueError(f"--scoring wants win,draw,loss such as 3,1,0 (found '{text}')")
-    return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
+        raise wrong
+    try:
+        return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "--scoring") from None
 
 
 def _codes(text: str | None) -> list[str]:
@@ -86,27 +99,24 @@ def tournament_create(
     ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
-    from events.go_ranks import parse_rank
+    from events.go import parse_rank
 
-    params: dict[str, object] = {}
-    if bar is not None:
-        params["mm_bar"] = parse_rank(bar)
-    if floor is not None:
-        params["mm_floor"] = parse_rank(floor)
-    if komi is not None:
-        params["komi"] = komi
-    if initial_colour is not None:
-        params["initial_colour"] = initial_colour
-    if pairing is not None:
-        params["couplings"] = pairing
-    if delay_top_players is not None:
-        params["delaytoppairing"] = delay_top_players
-    if delay_compatriots is not None:
-        params["delaycompatriotpairing"] = delay_compatriots
-    if phantom_score is not None:
-        params["phantomscore"] = phantom_score
+    params = PairingParams(
+        chess=ChessSettings.model_validate({"initial_colour": initial_colour}),
+        go=GoSettings(
+            komi=komi,
+            mm_bar=None if bar is None else parse_rank(bar),
+            mm_floor=None if floor is None else parse_rank(floor),
+        ),
+        carrom=CarromSettings(
+            couplings=pairing,
+            delaytoppairing=delay_top_players,
+            delaycompatriotpairing=delay_compatriots,
+            phantomscore=phantom_score,
+        ),
+    )
     if seeding not in (None, "standard"):
-        raise ValueError(f"unknown --seeding '{seeding}' (supported: standard)")
+        raise UserError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:
         tid = commands.create_tournament(
             store,
@@ -429,7 +439,11 @@ def demo(
 
 
 def main() -> None:
-    app()
+    """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
+    try:
+        app()
+    except (Exception, KeyboardInterrupt) as exc:
+        sys.exit(report(exc))
 
 
 # Command modules of other areas register on `app` when imported.

@@ -11,13 +11,13 @@ from contextlib import contextmanager
 from typing import Annotated, ParamSpec, TypeVar
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 
 from events.provenance import Origin, default_actor, set_origin
-from events.store import Store, StoreError
+from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
+from pipelines.exits import report
 from pipelines.output import Format
 
 P = ParamSpec("P")
@@ -48,23 +48,21 @@ TournamentArg = Annotated[
 
 
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    """Report user errors in one line on stderr with the documented exit code, no traceback."""
+    """End a command that raised in one line on stderr with the documented exit code.
+
+    An `ArbiterError` prints its message and exits with its code (1 or 3); Ctrl-C prints
+    "interrupted" (130); anything else is a bug: a "please report" line, exit 70
+    (`pipelines.exits.report`). No traceback unless ``ARBITER_DEBUG=1``.
+    """
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except StoreError as exc:
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(exc.exit_code) from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            err.print(f"error: invalid {where}: {first['msg']}", markup=False)
-            raise typer.Exit(1) from None
-        except ValueError as exc:  # domain errors are ValueError subclasses with a message
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(1) from None
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # typer's own exits and usage errors (exit 2)
+        except (Exception, KeyboardInterrupt) as exc:
+            raise typer.Exit(report(exc)) from None
 
     return wrapper
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from events.errors import UserError
 from ingest.detect import FileFormat
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
@@ -97,7 +98,7 @@ def ingest_command(
     chosen = formats or []
     file_formats = [FileFormat(c.value) for c in chosen if c.value in set(FileFormat)]
     if len(file_formats) > 1:
-        raise ValueError("give at most one file format with --format")
+        raise UserError("give at most one file format with --format")
     as_json = IngestFormatChoice.JSON in chosen
     files = discover(paths)
     options = IngestOptions(

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 
+from events.errors import UserError
 from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
 from pipelines.output import Format, emit
 from ratings.games import GameKind
@@ -25,7 +26,7 @@ ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_ar
 app.add_typer(ratings_app, name="ratings")
 
 
-class OptionError(ValueError):
+class OptionError(UserError):
     """A command-line value that cannot be used."""
 
 
@@ -283,7 +284,7 @@ def schedule(
     if config is not None:
         settings = ScheduleConfig.from_toml(config, **overrides)
     else:
-        settings = ScheduleConfig.model_validate({k: v for k, v in overrides.items() if v})
+        settings = ScheduleConfig.from_options(**{k: v for k, v in overrides.items() if v})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     for result in catch_up(settings, dt.datetime.now(settings.zone)):
         err.print(f"caught up: {result.output} ({result.players} players)", markup=False)
@@ -296,4 +297,6 @@ def schedule(
     try:
         scheduler.start()
     except (KeyboardInterrupt, SystemExit):
-        scheduler.shutdown(wait=True)
+        if scheduler.running:  # Ctrl-C may come while it is still starting
+            scheduler.shutdown(wait=True)
+        raise  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)

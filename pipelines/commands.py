@@ -2,7 +2,8 @@
 
 Each function takes an open store, reads the stream once, and appends with the version it
 read, so a concurrent change surfaces as `WrongExpectedVersion` instead of a lost update.
-Every refusal raises `CommandError` before anything is appended.
+Every refusal raises `CommandError` (or `UnknownTournament`/`UnknownPlayer`) before anything
+is appended; a field the user gave that an event refuses is a `CommandError` naming the field.
 """
 
 from __future__ import annotations
@@ -11,11 +12,15 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
 
 from events.domain import Board, ByeKind, Game, Scoring, System
+from events.errors import NotFound, PairingError, UserError
+from events.params import PairingParams
 from events.provenance import current_origin
-from events.results import parse_result
+from events.results import Result
 from events.schema import (
     ByeGranted,
     EventBase,
@@ -35,10 +40,27 @@ from projections.tiebreaks import lookup as lookup_tiebreak
 STREAM_PREFIX = "tournament-"
 
 
-class CommandError(ValueError):
+class CommandError(UserError):
     """A request the tournament's state does not allow; nothing was appended."""
 
-    exit_code = 1
+
+class UnknownTournament(CommandError, NotFound):
+    """No tournament stream has this id."""
+
+
+class UnknownPlayer(CommandError, NotFound):
+    """The tournament has no player with this id."""
+
+
+E = TypeVar("E", bound=EventBase)
+
+
+def _event(cls: type[E], context: str, **fields: Any) -> E:
+    """An event built from the user's input: a field it refuses is a `CommandError`."""
+    try:
+        return cls(**fields)
+    except ValidationError as exc:
+        raise CommandError.from_validation(exc, context) from None
 
 
 def actor() -> str:
@@ -124,7 +146,7 @@ def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loade
     events = store.read_stream(stream)
     if not events:
         known = ", ".join(tournament_ids(store)) or "none yet"
-        raise CommandError(f"unknown tournament '{tournament_id}' (known: {known})")
+        raise UnknownTournament(f"unknown tournament '{tournament_id}' (known: {known})")
     state = project((e.event for e in events), at_round=at_round)
     if at_round is not None and not 0 <= at_round <= state.last_round:
         raise CommandError(
@@ -153,7 +175,7 @@ def create_tournament(
     cycles: int = 1,
     scoring: Scoring | None = None,
     tiebreaks: Sequence[str] = (),
-    pairing_params: dict[str, Any] | None = None,
+    pairing_params: PairingParams | None = None,
     tournament_id: str | None = None,
 ) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
@@ -166,7 +188,9 @@ def create_tournament(
             raise CommandError(f"tournament '{tid}' already exists")
         n += 1
         tid = f"{base}-{n}"
-    event = TournamentCreated(
+    event = _event(
+        TournamentCreated,
+        tid,
         tournament_id=tid,
         name=name,
         game=game,
@@ -175,7 +199,7 @@ def create_tournament(
         cycles=cycles,
         scoring=scoring or Scoring.for_game_kind(game),
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
-        pairing_params=pairing_params or {},
+        pairing_params=pairing_params or PairingParams(),
     )
     store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
     return tid
@@ -222,20 +246,22 @@ def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
                     f"player {p.id} ({p.name})"
                 )
     player = max(state.players, default=0) + 1
-    _append(store, loaded, [PlayerRegistered(player=player, **fields)])
+    _append(store, loaded, [_event(PlayerRegistered, tournament_id, player=player, **fields)])
     return player
 
 
 def _player(state: TournamentState, player: int) -> None:
     if player not in state.players:
-        raise CommandError(f"{state.id}: no player {player} (players are 1..{len(state.players)})")
+        raise UnknownPlayer(f"{state.id}: no player {player} (players are 1..{len(state.players)})")
 
 
 def withdraw(store: Store, tournament_id: str, player: int, from_round: int | None) -> int:
     loaded = load(store, tournament_id)
     _player(loaded.state, player)
     first = from_round or loaded.state.last_round + 1
-    _append(store, loaded, [PlayerWithdrawn(player=player, from_round=first)])
+    _append(
+        store, loaded, [_event(PlayerWithdrawn, tournament_id, player=player, from_round=first)]
+    )
     return first
 
 
@@ -245,7 +271,9 @@ def reenter(store: Store, tournament_id: str, player: int, from_round: int | Non
     if loaded.state.players[player].withdrawn_from is None:
         raise CommandError(f"{tournament_id}: player {player} has not withdrawn")
     first = from_round or loaded.state.last_round + 1
-    _append(store, loaded, [PlayerReentered(player=player, from_round=first)])
+    _append(
+        store, loaded, [_event(PlayerReentered, tournament_id, player=player, from_round=first)]
+    )
     return first
 
 
@@ -259,7 +287,8 @@ def grant_bye(store: Store, tournament_id: str, player: int, round_no: int, kind
         raise CommandError(f"{tournament_id}: round {round_no} is already paired")
     if round_no > state.total_rounds:
         raise CommandError(f"{tournament_id}: round {round_no} > {state.total_rounds} rounds")
-    _append(store, loaded, [ByeGranted(player=player, round=round_no, kind=kind)])
+    bye = _event(ByeGranted, tournament_id, player=player, round=round_no, kind=kind)
+    _append(store, loaded, [bye])
 
 
 # ------------------------------------------------------------------ rounds
@@ -282,11 +311,11 @@ def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> Ro
             )
     if len(state.players) < 2:
         raise CommandError(f"{tournament_id}: register at least two players before pairing")
-    from pairing.engines import pair_next_round
+    from pipelines.engines import pair_next_round
 
     try:
         boards: list[Board] = pair_next_round(state, next_round, notes)
-    except ValueError as exc:
+    except (UserError, PairingError) as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))
     _append(store, loaded, [event], command="pair")
@@ -313,8 +342,8 @@ def record_result(
     if board.black is None:
         raise CommandError(f"{tournament_id}: round {round_no} board {board_no} is a bye")
     try:
-        parsed = parse_result(text, state.game)
-    except ValueError as exc:
+        parsed = Result.parse(text, state.game)
+    except UserError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     known = board.outcome if board.outcome is not None and board.outcome.is_known else None
     if known is not None and not correct:

@@ -4,8 +4,16 @@
     arbiter-pairings --dutch in.trf -c               re-pair every played round and compare
     arbiter-pairings --burstein in.trf -p [out.txt]  the same with bbpPairings' Burstein system
 
-Exit codes (formats.md 2.6): 0 paired (also for -c with differences), 1 no valid pairing,
-3 invalid input or request, 5 file access error. Errors are one line on stderr.
+Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
+
+    0   paired (also for -c with differences)
+    1   no valid pairing exists (a `PairingError`)
+    3   invalid input or request (any other `ArbiterError`: the file, the options)
+    5   file access error (the input cannot be read or the output written)
+    70  internal error: a bug, reported in one line (`ARBITER_DEBUG=1` for the traceback)
+    130 interrupted (Ctrl-C)
+
+Errors are one line on stderr.
 """
 
 from __future__ import annotations
@@ -16,13 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from events.domain import Colour
+from events.errors import ArbiterError, PairingError, UserError
+from events.result_codes import ResultCode
 from ingest.errors import IngestError
-from ingest.trf import Colour as TrfColour
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
 from pairing import burstein, dutch
-from pairing.dutch import NoValidPairingError
-from pairing.swiss.from_trf import swiss_input_from_trf
 from pairing.swiss.model import SwissInput, SwissRound
+from pipelines.exits import report
+from pipelines.swiss_from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
 
 __all__ = ["main"]
@@ -47,16 +57,16 @@ def _played(trf: TrfFile, k: int) -> SwissRound:
     for player in trf.players:
         if len(player.rounds) >= k:
             entry = player.rounds[k - 1]
-            if entry.opponent is not None and entry.colour.value == "w":
+            if entry.opponent is not None and entry.colour is Colour.WHITE:
                 boards.append((player.number, entry.opponent))
-            elif entry.result.value == "U":
+            elif entry.result is ResultCode.PAB:
                 pab = player.number
     return SwissRound(boards=tuple(boards), pab=pab)
 
 
-def _initial_colour(trf: TrfFile, played: int) -> TrfColour:
+def _initial_colour(trf: TrfFile, played: int) -> Colour:
     complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
-    return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
+    return swiss_input_from_trf(complete).initial_colour
 
 
 def _check(trf: TrfFile, name: str, pair: Engine) -> None:
@@ -68,7 +78,7 @@ def _check(trf: TrfFile, name: str, pair: Engine) -> None:
         request = swiss_input_from_trf(cut_before_round(trf, k, total, colour))
         try:
             ours = pair(request)
-        except NoValidPairingError:
+        except PairingError:
             print(f"No valid pairing exists for round {k}.")
             continue
         theirs = _played(trf, k)
@@ -96,7 +106,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
+    """Entry point; returns the process exit code (see the module's table)."""
+    try:
+        return _run(argv)
+    except PairingError as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_NO_PAIRING
+    except ArbiterError as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_INVALID
+    except (Exception, KeyboardInterrupt) as exc:
+        return report(exc, "arbiter-pairings")
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.r:
         print(VERSION)
@@ -130,10 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except NoValidPairingError as exc:
+    except PairingError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
         return EXIT_NO_PAIRING
-    except ValueError as exc:
+    except UserError as exc:
         print(f"error: {path}: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
     text = format_round(result)

@@ -21,6 +21,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -29,29 +30,33 @@ import polars as pl
 from pydantic import ValidationError
 
 from events.domain import System
+from events.errors import UserError
+from events.params import ChessSettings, PairingParams
 from events.provenance import current_origin
-from events.schema import EventBase, FileIngested, PlayerRegistered, RoundPaired, encode
+from events.schema import (
+    EventBase,
+    FileIngested,
+    PlayerRegistered,
+    ResultRecorded,
+    RoundPaired,
+    encode,
+)
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
+from ingest.conversion import Conversion, PointsCheck, check_points
 from ingest.detect import FileFormat, detect_format
-from ingest.elo import parse_elo
+from ingest.elo import elo_to_events, parse_elo
 from ingest.errors import IngestError, IngestWarning
-from ingest.events_common import Conversion
-from ingest.events_elo import elo_to_events
-from ingest.events_h9 import h9_to_events
-from ingest.events_opengotha import opengotha_to_events
-from ingest.events_tou import tou_to_events
-from ingest.events_trf import trf_file_to_events
-from ingest.h9 import parse_h9
-from ingest.opengotha import OGTournament, read_opengotha_bytes
+from ingest.h9 import h9_to_events, parse_h9
+from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_bytes
 from ingest.registry import Registry
-from ingest.tou import parse_tou
-from ingest.trf import parse_trf
-from pairing import live
-from pairing.macmahon.from_opengotha import params_from_opengotha
-from pairing.swiss.from_trf import infer_initial_colour
+from ingest.tou import parse_tou, tou_to_events
+from ingest.trf import TrfFile, parse_trf, trf_to_events
+from pipelines import live
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.commands import slugify
+from pipelines.macmahon_from_opengotha import params_from_opengotha
+from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 
@@ -182,6 +187,7 @@ def convert(
     file (:mod:`ingest.bad_lines`), listed in :attr:`Conversion.skipped`.
 
     :raises IngestError: for anything wrong with the file, always one line naming the place.
+        Any other exception is a bug in a reader or converter and is not disguised as one.
     """
     skipped: list[IngestError] = []
     try:
@@ -205,13 +211,13 @@ def convert(
                 conversion = with_go_pairing(opengotha_to_events(og), og, str(path))
     except IngestError:
         raise
-    except ValidationError as exc:
+    except ValidationError as exc:  # a record the file gave that an event refuses
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise IngestError(
             str(path), 0, 0, f"invalid {where}: {first['msg']}", found=str(first.get("input"))
         ) from None
-    except ValueError as exc:
+    except UserError as exc:  # a value of the file that a domain type refuses
         raise IngestError(str(path), 0, 0, str(exc)) from None
     return replace(conversion, skipped=skipped)
 
@@ -246,6 +252,33 @@ _REPAIRS: dict[FileFormat, Callable[[Path, bytes, bool], tuple[bytes, list[Inges
 """The line-oriented cross-table formats: bad records blanked before the conversion."""
 
 
+_TRF_POINTS_COLUMN = 81
+
+
+def trf_file_to_events(trf: TrfFile, *, strict: bool = False) -> Conversion:
+    """The tournament stream of a parsed TRF, with its ``001`` points column checked.
+
+    The column must equal the sum of the player's results under the file's scoring
+    (formats.md §1.3), as the tournament's projection counts them; real files break the rule
+    (Bunratty byes written without a code), so a difference is a warning, or an error in
+    strict mode.
+
+    :raises IngestError: an unknown opponent, or ``strict`` and a points column that differs.
+    """
+    events = trf_to_events(trf)
+    state = project(events)
+    checks = []
+    for p in trf.players:
+        if p.points is None or p.number not in state.players:
+            continue
+        computed = Decimal(str(state.points(p.number)))
+        if computed != p.points:
+            checks.append(PointsCheck(p.line, _TRF_POINTS_COLUMN, p.name, p.points, computed))
+    warnings = list(trf.warnings) + check_points(trf.path, checks, strict=strict)
+    games = sum(1 for e in events if isinstance(e, ResultRecorded))
+    return Conversion(list(events), {}, warnings, games=games)
+
+
 def with_swiss_colour(conversion: Conversion) -> Conversion:
     """Record the top seed's round-1 colour of a TRF that does not state it (no XXC/152).
 
@@ -253,17 +286,17 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
     round 1 and pairing again draws the same colours as the event did.
     """
     created = conversion.created
-    if "initial_colour" in created.pairing_params:
+    if created.pairing_params.chess.initial_colour is not None:
         return conversion
     state = project(conversion.events, at_round=1)
     if 1 not in state.rounds or state.total_rounds < 2:
         return conversion
     try:
         players = live.swiss_input(state, 2)[0].players
-    except ValueError:  # a round-1 result is missing: nothing to read back
+    except live.MissingResult:  # a round-1 result is missing: nothing to read back
         return conversion
-    colour = infer_initial_colour(players)
-    params = {**created.pairing_params, "initial_colour": colour.name.lower()}
+    chess = ChessSettings(initial_colour=infer_initial_colour(players))
+    params = created.pairing_params.model_copy(update={"chess": chess})
     created = created.model_copy(update={"pairing_params": params})
     return replace(conversion, events=[created, *conversion.events[1:]])
 
@@ -278,7 +311,7 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
     """
     try:
         params = params_from_opengotha(og)
-    except ValueError as exc:
+    except (UserError, ValidationError) as exc:
         warning = IngestWarning(
             path, 0, 0, f"kept as imported, arbiter cannot pair further rounds: {exc}"
         )
@@ -287,7 +320,9 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
     created = conversion.created.model_copy(
         update={
             "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
-            "pairing_params": params.model_dump(mode="json", exclude={"number_of_rounds"}),
+            "pairing_params": PairingParams.model_validate(
+                params.model_dump(mode="json", exclude={"number_of_rounds"})
+            ),
             "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
         }
     )

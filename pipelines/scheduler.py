@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from events import stores
+from events.errors import ArbiterError, UserError
 from events.provenance import Origin, current_origin, set_origin
 from events.store import Store
+from pipelines.exits import one_line
 from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
 from projections.games import GamesCache
 from ratings.methods import Method
@@ -46,7 +48,7 @@ JOB_ID = "rating-lists"
 log = logging.getLogger(__name__)
 
 
-class ScheduleError(ValueError):
+class ScheduleError(UserError):
     """A schedule configuration that cannot work (bad cron, unknown time zone, bad file)."""
 
 
@@ -105,7 +107,18 @@ class ScheduleConfig(BaseModel):
             raise ScheduleError(f"{path}:{line}:{col}: {message}") from None
         table = data.get("schedule", data)
         merged = {**table, **{k: v for k, v in overrides.items() if v is not None}}
-        return cls.model_validate(merged)
+        return cls.from_options(str(path), **merged)
+
+    @classmethod
+    def from_options(cls, source: str = "", **values: Any) -> ScheduleConfig:
+        """The configuration of ``values``; a value it refuses is a `ScheduleError`.
+
+        ``source`` (the TOML file, or nothing for command options) starts the message.
+        """
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            raise ScheduleError.from_validation(exc, source) from None
 
     def trigger(self) -> Any:
         from apscheduler.triggers.cron import CronTrigger
@@ -227,8 +240,15 @@ def build_scheduler(config: ScheduleConfig) -> Any:
     )
 
     def report(event: JobExecutionEvent) -> None:
-        if event.exception is not None:
-            log.error("rating run failed: %s", event.exception)
+        exc = event.exception
+        if isinstance(exc, ArbiterError):  # busy store, bad inbox file ...: the next run retries
+            log.error("rating run failed: %s", exc)
+        elif exc is not None:
+            log.error(
+                "rating run failed with an internal error: %s: %s - please report this",
+                type(exc).__name__,
+                one_line(exc),
+            )
         else:
             log.warning("rating run of %s was missed", event.scheduled_run_time)
 

@@ -82,7 +82,7 @@ def crosstable_view(table: Crosstable) -> list[dict[str, Any]]:
                 {
                     "round": c.round,
                     "opponent": c.opponent,
-                    "colour": c.colour,
+                    "colour": c.colour.value if c.colour else None,
                     "result": c.result,
                     "points": c.points,
                     **({"scores": list(c.scores)} if c.scores is not None else {}),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from events.domain import ByeKind, Game, Outcome
+from events.domain import ByeKind, Colour, Game, Outcome
 from projections.standings import standings
 from projections.state import Pairing, TournamentState
 from projections.tiebreaks import TiebreakOptions
@@ -36,7 +36,7 @@ class Cell:
 
     round: int
     opponent: int | None  # the opponent's row number in this table
-    colour: str | None  # "w" / "b"
+    colour: Colour | None  # None for a round without a game
     result: str  # "1", "½", "0", "+", "-" (forfeits), "*" (no result yet), or bye text
     points: float | None
     scores: tuple[float, float] | None = None  # own and opponent's discs / points / margin
@@ -45,7 +45,7 @@ class Cell:
     def text(self) -> str:
         if self.opponent is None:
             return self.result
-        out = f"{self.opponent}{self.colour or ''}{self.result}"
+        out = f"{self.opponent}{self.colour.value if self.colour else ''}{self.result}"
         if self.scores is not None:
             out += f" ({self.scores[0]:g}-{self.scores[1]:g})"
         return out
@@ -94,11 +94,11 @@ def _cell(p: Pairing, state: TournamentState, numbers: dict[int, int]) -> Cell:
     if p.opponent is None:
         kind = p.bye or ByeKind.ZERO
         return Cell(p.round, None, None, _BYE_TEXT[kind], p.points)
-    colour = "w" if p.color == "white" else "b"
+    colour = p.colour or Colour.BLACK
     outcome = p.outcome
     if outcome is not None and outcome.is_forfeit:
         won = outcome is (
-            Outcome.WHITE_WINS_FORFEIT if colour == "w" else Outcome.BLACK_WINS_FORFEIT
+            Outcome.WHITE_WINS_FORFEIT if colour is Colour.WHITE else Outcome.BLACK_WINS_FORFEIT
         )
         result = "+" if won else "-"
     else:
@@ -107,11 +107,11 @@ def _cell(p: Pairing, state: TournamentState, numbers: dict[int, int]) -> Cell:
     return Cell(p.round, numbers[p.opponent], colour, result, p.points, scores)
 
 
-def _scores(state: TournamentState, p: Pairing, colour: str) -> tuple[float, float] | None:
+def _scores(state: TournamentState, p: Pairing, colour: Colour) -> tuple[float, float] | None:
     if state.game is Game.CHESS or p.board is None:
         return None
     board = state.rounds[p.round].board(p.board)
-    return None if board is None else board.scores(colour == "w")
+    return None if board is None else board.scores(colour is Colour.WHITE)
 
 
 def crosstable(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from events.domain import Board, ByeKind, Game, Outcome, Scoring, System
-from events.go_ranks import MIN_RANK, parse_rank
+from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.go import MIN_RANK, RankError, parse_rank
 from events.schema import (
     ByeGranted,
     Event,
@@ -101,7 +101,7 @@ def _rank_value(rank: str | None) -> int:
         return MIN_RANK - 1
     try:
         return parse_rank(rank)
-    except ValueError:
+    except RankError:
         return MIN_RANK - 1
 
 
@@ -111,7 +111,7 @@ class Pairing:
 
     round: int
     opponent: int | None
-    color: str | None  # "white" / "black" / None for a bye or absence
+    colour: Colour | None  # None for a bye or absence
     points: float | None  # None while the game has no result
     outcome: Outcome | None = None
     bye: ByeKind | None = None
@@ -209,7 +209,7 @@ class TournamentState:
         return Pairing(
             round_no,
             b.black if is_white else b.white,
-            "white" if is_white else "black",
+            Colour.WHITE if is_white else Colour.BLACK,
             points,
             outcome=b.outcome,
             board=b.board,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import polars as pl
 from pydantic import BaseModel, ConfigDict
 
+from events.errors import NotFound
 from ratings.games import validate_games
 from ratings.listing import ActivityParams, activity_listing
 
@@ -64,7 +65,7 @@ class EgfParams(BaseModel):
         return -900.0 if self.formula is Formula.EGF_2021 else 100.0
 
 
-class UnknownPlayerError(ValueError):
+class UnknownPlayerError(NotFound):
     """A game names a player who has no starting rating."""
 
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
+from events.errors import UserError
+
 
 class GameKind(enum.StrEnum):
     """The game a result belongs to."""
@@ -74,7 +76,7 @@ def months_before(day: dt.date, months: int) -> dt.date:
     return dt.date(index // 12, index % 12 + 1, 1)
 
 
-class SchemaError(ValueError):
+class SchemaError(UserError):
     """A games or players frame that does not match the schema."""
 
 

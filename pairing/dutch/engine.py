@@ -10,6 +10,7 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 
 from __future__ import annotations
 
+from events.errors import PairingError
 from pairing.dutch.weights import RoundContext
 from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
@@ -25,7 +26,7 @@ from pairing.swiss.state import (
 __all__ = ["NoValidPairingError", "pair"]
 
 
-class NoValidPairingError(ValueError):
+class NoValidPairingError(PairingError):
     """No pairing of the round satisfies the absolute criteria."""
 
 

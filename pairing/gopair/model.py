@@ -7,6 +7,8 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from events.errors import PairingError
+
 __all__ = [
     "GopairBoard",
     "GopairError",
@@ -19,7 +21,7 @@ __all__ = [
 ]
 
 
-class GopairError(ValueError):
+class GopairError(PairingError):
     """The input cannot be paired (unknown bye or drop id, bad round number)."""
 
 

@@ -2,7 +2,15 @@
 
 from pairing.macmahon.cost import CostBreakdown
 from pairing.macmahon.engine import pair, prepare_round
-from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult, GoTournament, Pairing
+from pairing.macmahon.model import (
+    GoBye,
+    GoGame,
+    GoPlayer,
+    GoResult,
+    GoTournament,
+    MacMahonError,
+    Pairing,
+)
 from pairing.macmahon.params import Edition, MacMahonParams
 
 __all__ = [
@@ -13,6 +21,7 @@ __all__ = [
     "GoPlayer",
     "GoResult",
     "GoTournament",
+    "MacMahonError",
     "MacMahonParams",
     "Pairing",
     "pair",

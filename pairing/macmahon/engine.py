@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pairing.macmahon.cost import CostBreakdown, PairContext
 from pairing.macmahon.groups import fill_groups, main_score, main_score_range, placement_key
 from pairing.macmahon.matching import max_weight_perfect_matching
-from pairing.macmahon.model import GoTournament, PairedGame, Pairing
+from pairing.macmahon.model import GoTournament, MacMahonError, PairedGame, Pairing
 from pairing.macmahon.params import Edition, MacMahonParams, SystemKind
 from pairing.macmahon.scoring import ScoreTable, build_scores
 
@@ -46,7 +46,7 @@ def prepare_round(
 ) -> RoundSetup:
     """Scores and groups for pairing ``round_number`` (1-based), from earlier rounds only."""
     if not 1 <= round_number <= params.number_of_rounds:
-        raise ValueError(f"round {round_number} outside 1..{params.number_of_rounds}")
+        raise MacMahonError(f"round {round_number} outside 1..{params.number_of_rounds}")
     past = tournament.before(round_number)
     r = round_number - 1
     table = build_scores(past, params, r)
@@ -75,7 +75,7 @@ def choose_bye(setup: RoundSetup, byes_so_far: dict[str, int]) -> str:
         if best is None or weight <= best_weight:
             best, best_weight = key, weight
     if best is None:
-        raise ValueError("no player to give the bye to")
+        raise MacMahonError("no player to give the bye to")
     return best
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pairing.macmahon.model import MacMahonError
+
 __all__ = ["ENGINES", "max_weight_perfect_matching"]
 
 ENGINES = ("opengotha", "rustworkx", "networkx")
@@ -79,5 +81,5 @@ def max_weight_perfect_matching(
             mates = _networkx(n, edges)
     pairs = sorted((min(a, b), max(a, b)) for a, b in mates)
     if 2 * len(pairs) != n:
-        raise ValueError(f"no perfect matching of {n} players under the given constraints")
+        raise MacMahonError(f"no perfect matching of {n} players under the given constraints")
     return pairs

@@ -2,40 +2,29 @@
 
 from __future__ import annotations
 
-import enum
-
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["GoBye", "GoGame", "GoPlayer", "GoResult", "GoTournament", "PairedGame", "Pairing"]
+from events.errors import PairingError
+from events.go import GoResult
+
+__all__ = [
+    "GoBye",
+    "GoGame",
+    "GoPlayer",
+    "GoResult",
+    "GoTournament",
+    "MacMahonError",
+    "PairedGame",
+    "Pairing",
+]
+
+
+class MacMahonError(PairingError):
+    """The Mac-Mahon / Swiss engine cannot pair the round asked for."""
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class GoResult(enum.StrEnum):
-    """A game's result; the values are OpenGotha's spellings (without ``_BYDEF``)."""
-
-    UNKNOWN = "RESULT_UNKNOWN"
-    WHITE_WINS = "RESULT_WHITEWINS"
-    BLACK_WINS = "RESULT_BLACKWINS"
-    EQUAL = "RESULT_EQUAL"
-    BOTH_WIN = "RESULT_BOTHWIN"
-    BOTH_LOSE = "RESULT_BOTHLOSE"
-
-    def points2(self) -> tuple[int, int]:
-        """Doubled points of (White, Black): 2 for a win, 1 for a jigo."""
-        return _POINTS2[self]
-
-
-_POINTS2 = {
-    GoResult.UNKNOWN: (0, 0),
-    GoResult.WHITE_WINS: (2, 0),
-    GoResult.BLACK_WINS: (0, 2),
-    GoResult.EQUAL: (1, 1),
-    GoResult.BOTH_WIN: (2, 2),
-    GoResult.BOTH_LOSE: (0, 0),
-}
 
 
 class GoPlayer(_Frozen):

@@ -11,6 +11,8 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from events.errors import UserError
+
 __all__ = [
     "Criterion",
     "DuddMode",
@@ -19,7 +21,12 @@ __all__ = [
     "MacMahonParams",
     "SeedSystem",
     "SystemKind",
+    "UnknownCriterion",
 ]
+
+
+class UnknownCriterion(UserError):
+    """A placement criterion this engine does not implement."""
 
 
 class SeedSystem(enum.StrEnum):
@@ -90,10 +97,19 @@ class Criterion(enum.StrEnum):
 
     @classmethod
     def parse(cls, name: str) -> Criterion:
-        """A criterion from its XML name; ``None``/empty mean no criterion."""
+        """A criterion from its XML name; ``None``/empty mean no criterion.
+
+        >>> Criterion.parse("SOSW-1"), Criterion.parse("")
+        (<Criterion.SOSWM1: 'SOSW-1'>, <Criterion.NUL: 'NULL'>)
+
+        :raises UnknownCriterion: a name the engine does not know (a cup's ``CPS``).
+        """
         if name in ("", "None", "NONE"):
             return cls.NUL
-        return cls(name)
+        try:
+            return cls(name)
+        except ValueError:
+            raise UnknownCriterion(f"{name!r} is not a valid Criterion") from None
 
 
 class MacMahonParams(BaseModel):

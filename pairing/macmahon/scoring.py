@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from events.go import starting_mms
 from pairing.macmahon.model import GoGame, GoPlayer, GoTournament
 from pairing.macmahon.params import Criterion, MacMahonParams
 
@@ -24,8 +25,9 @@ class Participation(enum.Enum):
 
 def smms(player: GoPlayer, params: MacMahonParams) -> int:
     """Starting Mac-Mahon score: clamp(rank, floor, bar) - zero + correction."""
-    clamped = min(max(player.rank, params.mm_floor), params.mm_bar)
-    return clamped - params.mm_zero + player.smms_correction
+    return starting_mms(
+        player.rank, params.mm_floor, params.mm_bar, params.mm_zero, player.smms_correction
+    )
 
 
 def category(player: GoPlayer, params: MacMahonParams) -> int:

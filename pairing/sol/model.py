@@ -6,6 +6,8 @@ import enum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from events.errors import PairingError
+
 __all__ = [
     "Couplings",
     "FinalKind",
@@ -21,7 +23,7 @@ __all__ = [
 ]
 
 
-class SolError(ValueError):
+class SolError(PairingError):
     """SoL refuses to pair (no more combinations, bad knockout field, missing seeds...)."""
 
 

@@ -3,44 +3,20 @@
 The model is what a caller knows about a tournament before a round is paired: every player's
 history (opponent, colour and result code per round), the scoring, the total number of rounds,
 the initial colour, prohibited pairs, acceleration and the requested byes of the round to pair.
-It is built from a TRF file by :func:`pairing.swiss.from_trf.swiss_input_from_trf`, or from the
+It is built from a TRF file by :func:`pipelines.swiss_from_trf.swiss_input_from_trf`, or from the
 live tournament state by the caller.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from events.domain import Colour
+from events.result_codes import ResultCode as Result
+
 __all__ = ["Colour", "HistoryEntry", "Result", "Scoring", "SwissInput", "SwissPlayer", "SwissRound"]
-
-
-class Colour(Enum):
-    """Colour of one round; ``NONE`` when no game was played."""
-
-    WHITE = "w"
-    BLACK = "b"
-    NONE = "-"
-
-
-class Result(Enum):
-    """TRF result codes (formats.md 1.5); ``BLANK`` is read as a zero-point bye."""
-
-    WIN = "1"
-    DRAW = "="
-    LOSS = "0"
-    FORFEIT_WIN = "+"
-    FORFEIT_LOSS = "-"
-    WIN_UNRATED = "W"
-    DRAW_UNRATED = "D"
-    LOSS_UNRATED = "L"
-    HALF_BYE = "H"
-    FULL_BYE = "F"
-    PAB = "U"
-    ZERO_BYE = "Z"
-    BLANK = " "
 
 
 class _Frozen(BaseModel):

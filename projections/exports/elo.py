@@ -1,15 +1,27 @@
 """Writer for World Othello Federation result files (``.ELO``, formats.md §7).
 
-Output follows Papp's layout: the four ``%%`` header lines, a blank line, then the entries
-in order. Player lines are ``%_% [+]ID, fields...``; games with discs use Papp's
+`elo_from_log` rebuilds the entries (``ingest.elo.records``) from a tournament stream: player
+lines carry the log's points and disc totals; a board's line order and colour mark come from
+the import's ``elo_colours`` metadata; a live tournament writes the black player first with
+``B``, as Papp does. ``%Round`` comments are written unless the import had inferred the rounds
+(the source had none).
+
+`write_elo` follows Papp's layout: the four ``%%`` header lines, a blank line, then the
+entries in order. Player lines are ``%_% [+]ID, fields...``; games with discs use Papp's
 ``%6ld (%02d)%c(%02d) %6ld B`` form, games without discs the old ``ID > ID`` form.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+from datetime import date
 
-from ingest.elo import (
+from events.domain import Colour, Outcome
+from events.store import RecordedEvent
+from ingest.conversion import split_name
+from ingest.elo.records import (
+    ANONYMOUS,
     HEADER_KEYS,
     UNKNOWN_ID,
     EloComment,
@@ -19,8 +31,10 @@ from ingest.elo import (
     EloHeader,
     EloPlayer,
 )
+from ingest.elo.records import Outcome as EloOutcome
+from projections.exports.log_view import view_of
 
-__all__ = ["elo_file_name", "render_elo", "to_ascii", "write_elo"]
+__all__ = ["elo_file_name", "elo_from_log", "render_elo", "to_ascii", "write_elo"]
 
 
 def to_ascii(text: str) -> str:
@@ -62,7 +76,7 @@ def _game(game: EloGame) -> str:
     else:
         text = f"{first} {glyph} {second}"
     if game.first_colour is not None:
-        text += f" {game.first_colour.value}"
+        text += f" {game.first_colour.value.upper()}"
     if game.comment:
         text += f" %{game.comment}"
     return text
@@ -103,3 +117,100 @@ def write_elo(elo: EloFile, *, ascii_only: bool = True) -> bytes:
     if ascii_only:
         return to_ascii(text).encode("ascii")
     return text.encode("utf-8")
+
+
+_WHITE_SIDE: dict[Outcome, EloOutcome] = {
+    Outcome.WHITE_WINS: EloOutcome.FIRST_WINS,
+    Outcome.WHITE_WINS_FORFEIT: EloOutcome.FIRST_WINS,
+    Outcome.BLACK_WINS: EloOutcome.SECOND_WINS,
+    Outcome.BLACK_WINS_FORFEIT: EloOutcome.SECOND_WINS,
+    Outcome.DRAW: EloOutcome.DRAW,
+}
+_MIRROR = {
+    EloOutcome.FIRST_WINS: EloOutcome.SECOND_WINS,
+    EloOutcome.SECOND_WINS: EloOutcome.FIRST_WINS,
+    EloOutcome.DRAW: EloOutcome.DRAW,
+}
+
+
+def _wof_id(ids: dict[str, str]) -> int | None:
+    value = ids.get("wof")
+    return int(value) if value is not None and value.isdecimal() else None
+
+
+def _dates(start: date, end: date | None) -> str:
+    text = f"{start:%d/%m/%Y}"
+    return text if end is None or end == start else f"{text} - {end:%d/%m/%Y}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def elo_from_log(events: Sequence[RecordedEvent]) -> EloFile:
+    view = view_of(events)
+    state = view.state
+    source = view.created_meta.get("elo", {})
+    settings = state.settings
+    start = settings.start_date or events[0].recorded_at.date()
+    entries: list[EloEntry] = []
+    ids = {p.id: _wof_id(p.ids) for p in state.players.values()}
+    discs: dict[int, float] = {}
+    games: list[EloEntry] = []
+    for r in sorted(state.rounds):
+        marks = str(view.round_meta.get(r, {}).get("elo_colours", ""))
+        if source.get("rounds_stated", True):
+            games.append(EloComment(f"%Round {r}"))
+        for index, b in enumerate(state.rounds[r].boards):
+            if b.black is None or b.outcome is None or b.outcome not in _WHITE_SIDE:
+                continue
+            mark = marks[index] if index < len(marks) else "B"
+            for pid, score in ((b.white, b.white_score), (b.black, b.black_score)):
+                if score is not None:
+                    discs[pid] = discs.get(pid, 0.0) + score
+            outcome = _WHITE_SIDE[b.outcome]
+            first, second = b.white, b.black
+            d1, d2 = b.white_score, b.black_score
+            if mark == "B":
+                first, second, d1, d2 = second, first, d2, d1
+                outcome = _MIRROR[outcome]
+            colour = {"B": Colour.BLACK, "W": Colour.WHITE}.get(mark)
+            with_discs = d1 is not None and d2 is not None
+            games.append(
+                EloGame(
+                    ids[first],
+                    ids[second],
+                    outcome,
+                    int(d1) if with_discs and d1 is not None else None,
+                    int(d2) if with_discs and d2 is not None else None,
+                    colour,
+                    r,
+                )
+            )
+    for p in view.players():
+        meta = view.player_meta.get(p.id, {})
+        if meta.get("elo_listed") is False or p.name == ANONYMOUS:
+            continue
+        surname, first_name = split_name(p.name)
+        fields = [surname, first_name, p.federation or "", _number(state.points(p.id))]
+        if p.id in discs:
+            fields.append(_number(discs[p.id]))
+            if p.rating:
+                fields.append(str(p.rating))
+        entries.append(EloPlayer(ids[p.id], bool(meta.get("wof_new")), tuple(fields)))
+    entries.extend(games)
+    header = EloHeader(
+        tournament=settings.name,
+        country=settings.federation or "",
+        date=str(source.get("date") or _dates(start, settings.end_date)),
+        sender=str(source.get("sender") or "arbiter"),
+    )
+    return EloFile.model_construct(
+        path="",
+        name=str(source.get("name") or settings.tournament_id),
+        letter=str(source.get("letter") or ""),
+        start=start,
+        end=settings.end_date,
+        header=header,
+        entries=tuple(entries),
+    )

@@ -1,5 +1,10 @@
 """OpenGotha tournament XML writer: the inverse of ``ingest.opengotha`` (formats.md §6).
 
+`opengotha_from_log` rebuilds the records (``ingest.opengotha.records``) from a go tournament
+stream: players, games and byes come from the log; parameter sets, teams and per-player
+details that only OpenGotha keeps come back from the import's ``opengotha`` metadata, with
+OpenGotha's defaults for a tournament run in arbiter.
+
 ``read_opengotha_bytes(write_opengotha(t)) == t`` for every tournament the reader returns.
 Output is UTF-8, elements in the DTD's order, attributes as OpenGotha 3.51 writes them.
 """
@@ -7,22 +12,31 @@ Output is UTF-8, elements in the DTD's order, attributes as OpenGotha 3.51 write
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from events.go_ranks import format_rank
-from ingest.opengotha import (
+from events.domain import Outcome
+from events.go import format_rank, parse_rank
+from events.store import RecordedEvent
+from ingest.conversion import split_name
+from ingest.opengotha.records import (
     ClubsGroup,
     GeneralParameters,
+    GoResult,
     HandicapParameters,
+    OGBye,
     OGGame,
     OGPlayer,
     OGTeam,
     OGTournament,
     PairingParameters,
     RawElement,
+    player_key,
 )
+from projections.exports.log_view import view_of
 
-__all__ = ["dump_opengotha", "write_opengotha"]
+__all__ = ["dump_opengotha", "opengotha_from_log", "write_opengotha"]
 
 
 def _bool(value: bool) -> str:
@@ -226,3 +240,65 @@ def dump_opengotha(tournament: OGTournament) -> bytes:
 def write_opengotha(tournament: OGTournament, path: str | Path) -> None:
     """Write the tournament to ``path`` as OpenGotha XML."""
     Path(path).write_bytes(dump_opengotha(tournament))
+
+
+def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
+    view = view_of(events)
+    state = view.state
+    keys: dict[int, str] = {}
+    players: list[OGPlayer] = []
+    for p in view.players():
+        extra: dict[str, Any] = dict(view.player_meta.get(p.id, {}).get("opengotha", {}))
+        surname, first_name = split_name(p.name)
+        extra.setdefault("key", player_key(surname, first_name))
+        extra.setdefault("egf_pin", p.ids.get("egd_pin", ""))
+        extra.setdefault("ffg_licence", p.ids.get("ffg", ""))
+        extra.setdefault("aga_id", p.ids.get("aga", ""))
+        if p.rating is not None:
+            extra.setdefault("rating", p.rating)
+        rank = parse_rank(p.rank) if p.rank else -20
+        players.append(
+            OGPlayer.model_validate(
+                {
+                    **extra,
+                    "name": surname,
+                    "first_name": first_name,
+                    "rank": rank,
+                    "club": p.club or "",
+                    "country": p.federation or "",
+                }
+            )
+        )
+        keys[p.id] = players[-1].key
+    games: list[OGGame] = []
+    byes: list[OGBye] = []
+    for r in sorted(state.rounds):
+        stated = view.round_meta.get(r, {}).get("og_games") or []
+        for index, b in enumerate(state.rounds[r].boards):
+            if b.black is None:
+                byes.append(OGBye(round=r, player=keys[b.white]))
+                continue
+            table, known, by_default = (
+                stated[index] if index < len(stated) else (index, True, False)
+            )
+            result, forfeit = GoResult.of(b.outcome or Outcome.UNKNOWN)
+            games.append(
+                OGGame(
+                    round=r,
+                    table=table,
+                    white=keys[b.white],
+                    black=keys[b.black],
+                    known_color=known,
+                    handicap=b.handicap,
+                    result=result,
+                    by_default=bool(by_default) or forfeit,
+                )
+            )
+    return OGTournament.model_validate(
+        {
+            **view.created_meta.get("opengotha", {}),
+            "players": players,
+            "games": games,
+            "byes": byes,
+        }
+    )

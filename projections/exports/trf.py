@@ -1,20 +1,32 @@
-"""TRF writer: serialise a :class:`ingest.trf.TrfFile`, and convert between TRF16 and TRF-2026.
+"""TRF writer: a chess tournament stream → TRF records → the file; TRF16 ↔ TRF-2026.
 
-``parse_trf(write_trf(x))`` equals ``x`` for every file the reader accepts. Column layouts are
-those of docs/formats.md section 1; bbpPairings accepts CR, LF and CRLF alike.
+`trf_from_log` rebuilds the records (``ingest.trf.records``) from the log: one ``001`` record
+per player in start order with the log's points and rank, one round block per round: games
+with colour and result code, ``U`` for the pairing-allocated bye, ``H``/``F``/``Z`` for
+requested byes, a blank block for a round without either. A player who withdrew gets no blocks
+from that round on, which is how the TRF says so.
+
+`write_trf` serialises them: ``parse_trf(write_trf(x))`` equals ``x`` for every file the
+reader accepts. Column layouts are those of docs/formats.md section 1; bbpPairings accepts CR,
+LF and CRLF alike.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
 
-from ingest.trf import (
+from events.domain import ByeKind, Colour, Scoring, System
+from events.result_codes import ResultCode
+from events.store import RecordedEvent
+from ingest.trf.records import (
+    XXS_FIELDS,
+    XXS_WRITTEN,
     AccelerationRecord,
     BbRecord,
     ByesRecord,
-    Colour,
     CommentRecord,
     ForbiddenPairsRecord,
     HeaderRecord,
@@ -22,7 +34,6 @@ from ingest.trf import (
     PlayerRecord,
     RawRecord,
     Record,
-    ResultCode,
     RoundEntry,
     ScoringRecord,
     TieBreakRecord,
@@ -34,6 +45,9 @@ from ingest.trf import (
     XxsRecord,
     XxzRecord,
 )
+from projections.exports.log_view import LogView, view_of
+from projections.standings import standings
+from projections.state import PlayerState
 
 __all__ = [
     "cut_before_round",
@@ -41,6 +55,7 @@ __all__ = [
     "format_record",
     "to_trf16",
     "to_trf26",
+    "trf_from_log",
     "write_trf",
 ]
 
@@ -213,3 +228,102 @@ def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Co
             records.append(record)
     records += [TotalRoundsRecord("XXR", total_rounds), InitialColourRecord(initial_colour)]
     return replace(trf, records=tuple(records))
+
+
+# (outcome, the player sits white) -> the player's result code
+_BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
+
+
+def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) -> RoundEntry:
+    state = view.state
+    rnd = state.rounds.get(r)
+    board = rnd.by_player.get(player.id) if rnd is not None else None
+    if board is not None and board.black is not None:
+        white = board.white == player.id
+        opponent = board.black if white else board.white
+        code = ResultCode.BLANK
+        if board.outcome is not None:
+            code = ResultCode.for_outcome(board.outcome, white)
+        colour = Colour.WHITE if white else Colour.BLACK
+        # A forfeit has no colour in the TRF; the reader then seats the lower number white, so
+        # leave the colour out only when that gives back the same seats.
+        if (
+            board.outcome is not None
+            and board.outcome.is_forfeit
+            and numbers[board.white] < numbers[board.black]
+        ):
+            colour = Colour.NONE
+        return RoundEntry(numbers[opponent], colour, code)
+    kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
+    return _BLANK if kind is None else RoundEntry(None, Colour.NONE, ResultCode.for_bye(kind))
+
+
+def _points(value: float) -> Decimal:
+    return Decimal(str(value)).normalize() if value else Decimal(0)
+
+
+def _ranks(view: LogView) -> dict[int, int]:
+    try:
+        return {row.player: row.rank for row in standings(view.state)}
+    except (KeyError, ValueError):  # a tie-break this build does not know
+        return {}
+
+
+def _header(view: LogView) -> list[Record]:
+    s = view.state.settings
+    records: list[Record] = [HeaderRecord("012", s.name)]
+    if s.city:
+        records.append(HeaderRecord("022", s.city))
+    if s.federation:
+        records.append(HeaderRecord("032", s.federation))
+    if s.start_date is not None:
+        records.append(HeaderRecord("042", f"{s.start_date:%Y/%m/%d}"))
+    if s.end_date is not None:
+        records.append(HeaderRecord("052", f"{s.end_date:%Y/%m/%d}"))
+    if s.system is System.ROUNDROBIN:
+        records.append(
+            HeaderRecord("092", "Double round robin" if s.cycles == 2 else "Round robin")
+        )
+    elif s.system is System.BURSTEIN:
+        records.append(HeaderRecord("092", "FIDE_BURSTEIN"))
+    if s.scoring != Scoring():
+        # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
+        values = [(code, getattr(s.scoring, XXS_FIELDS[code])) for code in XXS_WRITTEN]
+        records.append(XxsRecord(tuple((c, _points(v)) for c, v in values if v is not None)))
+    if s.tiebreaks:
+        records.append(TieBreakRecord("202", s.tiebreaks))
+    records.append(TotalRoundsRecord("XXR", view.state.total_rounds))
+    colour = s.pairing_params.chess.initial_colour
+    if colour is not None:  # JaVaFo's form, which TRF16 readers know too
+        records.append(XxcRecord((f"{colour.word}1",)))
+    return records
+
+
+def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
+    view = view_of(events)
+    state = view.state
+    players = view.players()
+    numbers = {p.id: p.pairing_number or i for i, p in enumerate(players, start=1)}
+    ranks = _ranks(view)
+    records = _header(view)
+    byes_through = max((r for r, given in state.byes.items() if given), default=0)
+    for p in players:
+        last = max(state.last_round, byes_through)
+        if p.withdrawn_from is not None:
+            last = min(last, p.withdrawn_from - 1)
+        records.append(
+            PlayerRecord(
+                number=numbers[p.id],
+                sex=p.sex or "",
+                title=p.title or "",
+                name=p.name,
+                rating=p.rating,
+                federation=p.federation or "",
+                fide_id=p.fide_id or "",
+                birth_date=p.birth or "",
+                points=_points(state.points(p.id)),
+                rank=ranks.get(p.id),
+                rounds=tuple(_entry(view, p, r, numbers) for r in range(1, last + 1)),
+            )
+        )
+    return TrfFile(tuple(records))

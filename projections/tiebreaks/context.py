@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from events.domain import ByeKind, Outcome, Scoring, System
+from events.domain import ByeKind, Colour, Outcome, Scoring, System
 from projections.state import Pairing, TournamentState
 
 
@@ -96,7 +96,7 @@ class RoundView:
     round: int
     kind: RoundKind
     opponent: int | None  # also set for forfeits: the scheduled opponent
-    colour: str | None  # "w" / "b" / None
+    colour: Colour | None  # None for a round without a game
     points: float
     handicap: int = 0  # go: stones black received on this board
     scores: tuple[float, float] | None = None  # own and opponent's discs / points / margin
@@ -148,7 +148,7 @@ def _view(state: TournamentState, p: Pairing) -> RoundView:
     if p.opponent is None:
         kind = _BYE_KINDS[p.bye or ByeKind.ZERO]
         return RoundView(p.round, kind, None, None, points)
-    colour = "w" if p.color == "white" else "b"
+    colour = p.colour
     outcome = p.outcome
     if outcome is None or not outcome.is_known:
         kind = RoundKind.PENDING
@@ -156,26 +156,30 @@ def _view(state: TournamentState, p: Pairing) -> RoundView:
         kind = RoundKind.FORFEIT_LOSS
     elif outcome.is_forfeit:
         white_won = outcome is Outcome.WHITE_WINS_FORFEIT
-        kind = RoundKind.FORFEIT_WIN if white_won == (colour == "w") else RoundKind.FORFEIT_LOSS
+        kind = (
+            RoundKind.FORFEIT_WIN
+            if white_won == (colour is Colour.WHITE)
+            else RoundKind.FORFEIT_LOSS
+        )
     else:
         kind = RoundKind.GAME
     board = state.rounds[p.round].board(p.board) if p.board is not None else None
     if board is None:
         return RoundView(p.round, kind, p.opponent, colour, points)
-    scores = board.scores(colour == "w")
+    scores = board.scores(colour is Colour.WHITE)
     return RoundView(p.round, kind, p.opponent, colour, points, board.handicap, scores)
 
 
 def options_for(state: TournamentState) -> TiebreakOptions:
     """Default options, with the Mac-Mahon floor and bar the tournament was created with."""
-    params = state.settings.pairing_params
-    floor, bar = params.get("mm_floor"), params.get("mm_bar")
-    if not isinstance(floor, int) and not isinstance(bar, int):
+    settings = state.settings.pairing_params.go
+    floor, bar = settings.mm_floor, settings.mm_bar
+    if floor is None and bar is None:
         return TiebreakOptions()
     default = GoParams()
     go = GoParams(
-        floor=floor if isinstance(floor, int) else default.floor,
-        bar=bar if isinstance(bar, int) else default.bar,
+        floor=default.floor if floor is None else floor,
+        bar=default.bar if bar is None else bar,
     )
     return TiebreakOptions(go=go)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from events.domain import Colour
 from projections.tiebreaks.context import RoundKind, RoundView, TiebreakContext
 from projections.tiebreaks.spec import TiebreakSpec
 
@@ -33,12 +34,12 @@ def games_won(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
 
 def black_games(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
     """BPG: games played with black."""
-    return _count(ctx, lambda _c, v: v.played and v.colour == "b")
+    return _count(ctx, lambda _c, v: v.played and v.colour is Colour.BLACK)
 
 
 def black_wins(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:
     """BWG: games won with black."""
-    return _count(ctx, lambda c, v: v.played and v.colour == "b" and _is_win(c, v))
+    return _count(ctx, lambda c, v: v.played and v.colour is Colour.BLACK and _is_win(c, v))
 
 
 def rounds_elected_to_play(ctx: TiebreakContext, _spec: TiebreakSpec) -> Values:

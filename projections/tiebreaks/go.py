@@ -12,26 +12,24 @@ stones received as black.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 
+from events.domain import Colour
+from events.go import MIN_RANK, Rank, starting_mms
 from projections.tiebreaks.context import PlayerRounds, RoundKind, RoundView, TiebreakContext
 from projections.tiebreaks.spec import TiebreakSpec
 
 Values = dict[int, float | None]
 
-_RANK = re.compile(r"^\s*(\d{1,2})\s*([kdp]?)\s*$", re.IGNORECASE)
-
 
 def rank_value(text: str | None) -> int:
-    """`"3d"` → 2, `"15k"` → -15, `"1p"` → 7; unknown ranks count as 30k."""
-    m = _RANK.match(text or "")
-    if m is None:
-        return -30
-    n, kind = int(m[1]), (m[2] or "k").lower()
-    if kind == "k":
-        return -n
-    return n - 1 if kind == "d" else n + 6
+    """`"3d"` → 2, `"15k"` → -15, `"1p"` → 7; unknown ranks count as 30k.
+
+    >>> rank_value("3d"), rank_value("15K"), rank_value("1p"), rank_value(None)
+    (2, -15, 7, -30)
+    """
+    rank = Rank.parse(text or "")
+    return MIN_RANK if rank is None else rank.value
 
 
 def _game_share(v: RoundView) -> float | None:
@@ -73,7 +71,9 @@ def smms(ctx: TiebreakContext) -> dict[int, float]:
         corrections = dict(go.smms_correction)
         cached = {
             pid: float(
-                min(max(rank_value(pr.rank), go.floor), go.bar) + 30 + corrections.get(pid, 0)
+                starting_mms(
+                    rank_value(pr.rank), go.floor, go.bar, correction=corrections.get(pid, 0)
+                )
             )
             for pid, pr in ctx.players.items()
         }
@@ -112,7 +112,7 @@ def _sos_terms(ctx: TiebreakContext, pr: PlayerRounds, mms_based: bool) -> list[
             continue
         term = score[v.opponent]
         if mms_based and v.handicap:
-            term += v.handicap if v.colour == "w" else -v.handicap
+            term += v.handicap if v.colour is Colour.WHITE else -v.handicap
         terms.append(term)
     return terms
 
@@ -206,7 +206,7 @@ def _exploits(ctx: TiebreakContext, successful: bool) -> Values:
                 continue
             if successful and _game_share(v) != 1.0:
                 continue
-            given = v.handicap if v.colour == "w" else -v.handicap
+            given = v.handicap if v.colour is Colour.WHITE else -v.handicap
             diff = given - (ranks[pid] - ranks[v.opponent])
             coef = 0 if diff < 0 else min(diff + 1, 3)
             total += wins[v.opponent] * coef

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from events.errors import UserError
 
-class UnknownTiebreak(ValueError):
+
+class UnknownTiebreak(UserError):
     """A tie-break code or modifier arbiter does not know."""
 
     def __init__(self, code: str, known: str = "") -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from pipelines.cli import app
 from tests.cli.test_director_flow import Arbiter
 
 
-def boards(arbiter: Arbiter, tid: str, rnd: int) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = json.loads(
+def boards(arbiter: Arbiter, tid: str, rnd: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(
         arbiter("pairings", tid, "--round", str(rnd), "--format", "json")
     )
     return rows
@@ -87,7 +88,7 @@ def test_macmahon_tournament_pairs_with_handicap(tmp_path: Path) -> None:
         white, black = ids(b)
         assert black is not None
         assert abs(white - black) == 1
-    start_ranks = [b["white"]["start_rank"] for b in rows]  # type: ignore[index]
+    start_ranks = [b["white"]["start_rank"] for b in rows]
     assert start_ranks == sorted(start_ranks)
     handicaps = [b.get("handicap", 0) for b in rows]
     assert handicaps == sorted(handicaps)  # stones grow down the field, none above the bar

@@ -21,6 +21,7 @@ import pytest
 
 from events.domain import Board, Game, Outcome, System
 from events.duckdb_store import DuckDBStore
+from events.params import PairingParams
 from events.schema import (
     EventBase,
     PlayerRegistered,
@@ -87,7 +88,7 @@ def h9_played_pins(path: Path) -> set[str]:
 
 
 def elo_ids(path: Path) -> set[str]:
-    ids = set()
+    ids: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("%") or not line.strip():
             continue
@@ -110,7 +111,8 @@ def rapid_event(tid: str, start: dt.date, players: list[PlayerRegistered],
     events: list[EventBase] = [
         TournamentCreated(
             tournament_id=tid, name=tid, game=Game.CHESS, system=System.IMPORTED,
-            rounds=len(games), start_date=start, pairing_params={"rating_type": "rapid"},
+            rounds=len(games), start_date=start,
+            pairing_params=PairingParams.model_validate({"rating_type": "rapid"}),
         ),
         *players,
     ]  # fmt: skip

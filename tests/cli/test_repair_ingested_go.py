@@ -12,13 +12,14 @@ import pytest
 from events.duckdb_store import DuckDBStore
 from pipelines import commands
 from pipelines.ingest_job import ingest
+from projections.state import TournamentState
 from tests.conftest import require_testdata
 
 FILES = {"simpleswiss": 7, "notsosimpleswiss": 10, "simplemm": 5, "notsimplemm": 5}
 CASES = [(name, k) for name, rounds in FILES.items() for k in range(1, rounds + 1)]
 
 
-def games(state: commands.TournamentState, k: int) -> set[tuple[int, int | None, int]]:
+def games(state: TournamentState, k: int) -> set[tuple[int, int | None, int]]:
     return {(b.white, b.black, b.handicap) for b in state.rounds[k].boards}
 
 

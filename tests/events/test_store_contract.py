@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from events.domain import Game, System
 from events.schema import PlayerRegistered, TournamentCreated
 from events.store import (
     EVENT_COLUMNS,
@@ -47,7 +48,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 def created(tid: str = "t") -> NewEvent:
     return NewEvent(
-        TournamentCreated(tournament_id=tid, name=tid, game="chess", system="roundrobin", rounds=3)
+        TournamentCreated(
+            tournament_id=tid, name=tid, game=Game.CHESS, system=System.ROUNDROBIN, rounds=3
+        )
     )
 
 

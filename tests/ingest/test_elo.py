@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events.domain import Colour
 from ingest.elo import (
-    Colour,
     EloComment,
     EloEntry,
     EloFile,

@@ -6,12 +6,9 @@ from pathlib import Path
 
 from events.domain import ByeKind, Outcome
 from events.schema import ByeGranted, ResultRecorded, RoundPaired
-from ingest.events_h9 import h9_to_events
-from ingest.events_opengotha import opengotha_to_events
-from ingest.events_tou import tou_to_events
-from ingest.h9 import parse_h9
-from ingest.opengotha import read_opengotha
-from ingest.tou import parse_tou
+from ingest.h9 import h9_to_events, parse_h9
+from ingest.opengotha import opengotha_to_events, read_opengotha
+from ingest.tou import parse_tou, tou_to_events
 from projections.state import project
 from tests.conftest import require_testdata
 

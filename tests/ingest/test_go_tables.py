@@ -8,8 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events.domain import Colour as StoneColour
+from events.go import Rank
 from ingest.errors import IngestError
-from ingest.h9 import GameResult, GoCell, Rank, StoneColour, parse_cell, parse_h9
+from ingest.go_table import GameResult, GoCell, parse_cell
+from ingest.h9 import parse_h9
 from ingest.tou import parse_tou
 from projections.exports.h9 import write_h9
 from projections.exports.tou import write_tou

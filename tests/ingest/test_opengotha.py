@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from events.go import GoResult as GameResult
 from ingest.errors import IngestError
-from ingest.opengotha import GameResult, player_key, read_opengotha, read_opengotha_bytes
+from ingest.opengotha import player_key, read_opengotha, read_opengotha_bytes
 from projections.exports.opengotha import dump_opengotha
 from tests.conftest import TESTDATA, require_testdata
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from events.domain import Colour
+from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.trf import (
     AccelerationRecord,
     ByesRecord,
-    Colour,
     ForbiddenPairsRecord,
     HeaderRecord,
     RawRecord,
-    ResultCode,
     RoundEntry,
     TieBreakRecord,
     XxaRecord,

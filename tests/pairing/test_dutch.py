@@ -9,8 +9,8 @@ import pytest
 from ingest.trf import parse_trf
 from pairing.dutch import NoValidPairingError, pair
 from pairing.swiss import HistoryEntry, SwissInput, SwissPlayer
-from pairing.swiss.from_trf import swiss_input_from_trf
 from pairing.swiss.model import Colour, Result
+from pipelines.swiss_from_trf import swiss_input_from_trf
 
 
 def _players(n: int) -> str:

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import Colour as TrfColour
+from events.domain import Colour as TrfColour
+from events.result_codes import ResultCode
 from ingest.trf import (
-    ResultCode,
     TotalRoundsRecord,
     TrfFile,
     parse_trf,
 )
 from pairing.dutch import pair
-from pairing.swiss.from_trf import swiss_input_from_trf
+from pipelines.swiss_from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 

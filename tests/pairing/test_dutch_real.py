@@ -16,7 +16,7 @@ import pytest
 
 from ingest.trf import TrfFile, parse_trf
 from pairing.dutch import pair
-from pairing.swiss.from_trf import swiss_input_from_trf
+from pipelines.swiss_from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
 from tests.conftest import require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour

@@ -161,7 +161,7 @@ def test_skipped_solves_still_return_a_maximum_matching(
             assert isinstance(target, tuple)
             assert isinstance(value, int)
             weights[target] = value
-            matcher.set(*target, value)
+            matcher.set(target[0], target[1], value)
         mates = matcher.solve()
         pairs = {(a, b) for a, b in enumerate(mates) if a < b}
         assert all(weights[e] for e in pairs)

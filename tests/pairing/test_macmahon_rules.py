@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from pydantic import ValidationError
 
-from pairing.go_common import format_rank, parse_rank
+from events.go import format_rank, parse_rank
 from pairing.macmahon import (
     CostBreakdown,
     GoBye,

@@ -17,8 +17,8 @@ import pytest
 from ingest.trf import parse_trf
 from pairing import burstein, dutch
 from pairing.swiss import matching
-from pairing.swiss.from_trf import swiss_input_from_trf
 from pairing.swiss.model import SwissInput, SwissRound
+from pipelines.swiss_from_trf import swiss_input_from_trf
 from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour, players

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -10,6 +11,7 @@ import pytest
 
 from events.domain import Board, Game, Outcome, System
 from events.duckdb_store import DuckDBStore
+from events.params import PairingParams
 from events.schema import (
     EventBase,
     FederationPlayerRegistered,
@@ -77,9 +79,9 @@ def _club() -> list[EventBase]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> DuckDBStore:
+def store(tmp_path: Path) -> Iterator[DuckDBStore]:
     s = DuckDBStore(tmp_path / "log.duckdb")
-    yield s  # type: ignore[misc]
+    yield s
     s.close()
 
 
@@ -128,7 +130,7 @@ def _go(tid: str, klass: str, handicap: int) -> list[EventBase]:
             system=System.MACMAHON,
             rounds=1,
             start_date=dt.date(2024, 5, 4),
-            pairing_params={"egf_class": klass},
+            pairing_params=PairingParams.model_validate({"egf_class": klass}),
         ),
         PlayerRegistered(player=1, name="Kim, A", ids={"egd_pin": "11"}, fide_id="5"),
         PlayerRegistered(player=2, name="Lee, B", ids={"egd_pin": "12"}),

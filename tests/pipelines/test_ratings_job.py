@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -26,10 +27,10 @@ EVIL = '<script>alert("x")</script>, Eve'
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> DuckDBStore:
+def store(tmp_path: Path) -> Iterator[DuckDBStore]:
     s = DuckDBStore(tmp_path / "log.duckdb")
     season(s, players(30), monthly(dt.date(2024, 1, 6), 12), names={7: EVIL})
-    yield s  # type: ignore[misc]
+    yield s
     s.close()
 
 

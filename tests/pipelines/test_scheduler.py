@@ -33,8 +33,8 @@ from tests.pipelines._season import monthly, players, season
 PARIS = ZoneInfo("Europe/Paris")
 
 
-def at(*args: int) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=PARIS)  # type: ignore[misc]
+def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=PARIS)
 
 
 def test_default_schedule_is_the_first_of_odd_months_at_0330() -> None:

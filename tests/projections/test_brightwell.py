@@ -6,7 +6,7 @@ counts 32 + 6 x the player's own points.
 
 from __future__ import annotations
 
-from events.domain import Board, Outcome
+from events.domain import Board, Game, Outcome, System
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -21,7 +21,9 @@ from projections.state import project
 
 def tournament(withdraw_b: bool = False) -> list[Event]:
     events: list[Event] = [
-        TournamentCreated(tournament_id="o", name="O", game="othello", system="swiss", rounds=2),
+        TournamentCreated(
+            tournament_id="o", name="O", game=Game.OTHELLO, system=System.SWISS, rounds=2
+        ),
         PlayerRegistered(player=1, name="A"),
         PlayerRegistered(player=2, name="B"),
         PlayerRegistered(player=3, name="C"),

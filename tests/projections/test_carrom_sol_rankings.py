@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from events.domain import Board, Outcome, Scoring
+from events.domain import Board, Game, Outcome, Scoring, System
 from events.schema import Event, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
 from projections.standings import standings
 from projections.state import project
@@ -36,8 +36,8 @@ def events_of(data: dict[str, Any], through: int) -> list[Event]:
         TournamentCreated(
             tournament_id=data["case"],
             name=data["case"],
-            game="carrom",
-            system="swiss",
+            game=Game.CARROM,
+            system=System.SWISS,
             rounds=max(len(data["rounds"]), 1),
             scoring=Scoring(win=2, draw=1, loss=0),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from events.domain import Board, ByeKind, Game, Outcome, System
+from events.domain import Colour as StoneColour
 from events.schema import (
     ByeGranted,
     Event,
@@ -13,7 +14,8 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.h9 import GameResult, GoCell, H9File, StoneColour, parse_h9
+from ingest.go_table import GameResult, GoCell
+from ingest.h9 import H9File, parse_h9
 from projections.standings import standings
 from projections.state import project
 from projections.tiebreaks import TiebreakOptions, build_context, lookup

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from events.domain import Board, Outcome
+from events.domain import Board, Game, Outcome, System
+from events.params import PairingParams
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -25,10 +26,10 @@ def events() -> list[Event]:
         TournamentCreated(
             tournament_id="g",
             name="G",
-            game="go",
-            system="macmahon",
+            game=Game.GO,
+            system=System.MACMAHON,
             rounds=3,
-            pairing_params={"mm_bar": 3, "mm_floor": -20},
+            pairing_params=PairingParams.model_validate({"mm_bar": 3, "mm_floor": -20}),
         )
     ]
     out += [

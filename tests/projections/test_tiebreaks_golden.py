@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from ingest.trf import parse_trf
-from ingest.trf_events import trf_to_events
+from ingest.trf import parse_trf, trf_to_events
 from projections.standings import standings
 from projections.state import TournamentState, project
 from projections.tiebreaks import build_context, lookup

@@ -15,8 +15,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from ingest.trf import parse_trf
-from ingest.trf_events import trf_to_events
+from ingest.trf import parse_trf, trf_to_events
 from projections.state import project
 from tests.conftest import TESTDATA, require_testdata
 

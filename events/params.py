@@ -1,0 +1,139 @@
+"""A tournament's pairing (and rating-class) parameters: one frozen model per system.
+
+`TournamentCreated.pairing_params` holds a `PairingParams`: the settings of chess Swiss
+pairing, of go (Mac-Mahon and go Swiss, OpenGotha's parameters), of carrom Swiss (SoL) and
+the rating class of the event. Each part is read by attribute (``params.go.komi``), never by
+a string key.
+
+Stored, the parameters stay one flat JSON object, as events written before these models
+have them (``{"mm_bar": 3, "mm_floor": -20, "komi": 7.5}``, ``{"initial_colour": "black"}``):
+`PairingParams` reads that shape and writes it back, so old payloads decode unchanged and no
+upcaster is needed. A flat key that no typed field claims is one of OpenGotha's tunables (an
+imported OpenGotha file stores its whole parameter set); those are kept in
+`GoSettings.opengotha` and checked when the Mac-Mahon engine's parameters are built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, JsonValue, field_validator, model_serializer, model_validator
+
+from events.domain import Colour, Frozen
+
+__all__ = ["CarromSettings", "ChessSettings", "GoSettings", "PairingParams", "RatingSettings"]
+
+
+class ChessSettings(Frozen):
+    """Chess Swiss (Dutch, Burstein)."""
+
+    initial_colour: Colour | None = None
+    """The top seed's colour in round 1; ``None``: white, or read back from an import."""
+
+    @field_validator("initial_colour", mode="before")
+    @classmethod
+    def _colour(cls, value: object) -> object:
+        # Stored as "white"/"black" (older events: any text, read as black when it starts
+        # with "b", as the pairing always read it).
+        if isinstance(value, str):
+            return Colour.BLACK if value.strip().lower().startswith("b") else Colour.WHITE
+        return value
+
+
+class GoSettings(Frozen):
+    """Go: Mac-Mahon and go Swiss as OpenGotha pairs them; ranks on OpenGotha's scale."""
+
+    komi: float | None = None
+    """Komi of even games (boards record it)."""
+    mm_bar: int | None = Field(None, ge=-30, le=8)
+    """Mac-Mahon bar (3 = 4d); ``None``: the system's default."""
+    mm_floor: int | None = Field(None, ge=-30, le=8)
+    """Mac-Mahon floor (-20 = 20k); ``None``: the system's default."""
+    opengotha: dict[str, JsonValue] = Field(default_factory=dict)
+    """OpenGotha's other tunables by its parameter names (``placement_criteria``, ...)."""
+
+    def macmahon(self) -> dict[str, JsonValue]:
+        """The values for the Mac-Mahon engine's parameters (all but the komi)."""
+        values = dict(self.opengotha)
+        for name in ("mm_bar", "mm_floor"):
+            value = getattr(self, name)
+            if value is not None:
+                values[name] = value
+        return values
+
+
+class CarromSettings(Frozen):
+    """Carrom Swiss as SoL pairs it (SoL's own parameter names)."""
+
+    couplings: str | None = None
+    """serial, dazed, staggered or all (SoL's ``couplings``)."""
+    delaytoppairing: int | None = Field(None, ge=0)
+    delaycompatriotpairing: int | None = Field(None, ge=0)
+    phantomscore: int | None = Field(None, ge=1, le=25)
+    """Score of a win against the phantom (the bye); SoL's default is 25."""
+
+
+class RatingSettings(Frozen):
+    """The event's class for the rating lists (its games' weight)."""
+
+    egf_class: str | None = None
+    rating_class: str | None = None
+    rating_weight: float | None = None
+    rating_type: str | None = None
+    """Chess: the FIDE rating type the event counts for (standard, rapid, blitz)."""
+
+
+_PARTS: dict[str, type[Frozen]] = {
+    "chess": ChessSettings,
+    "go": GoSettings,
+    "carrom": CarromSettings,
+    "rating": RatingSettings,
+}
+_OWNER = {name: part for part, cls in _PARTS.items() for name in cls.model_fields}
+del _OWNER["opengotha"]
+
+
+class PairingParams(Frozen):
+    """Every system's settings; a system reads its own part, the others stay empty.
+
+    >>> params = PairingParams.model_validate({"mm_bar": 3, "komi": 7.5, "initial_colour": "b"})
+    >>> params.go.mm_bar, params.go.komi, params.chess.initial_colour
+    (3, 7.5, <Colour.BLACK: 'b'>)
+    >>> params.model_dump()
+    {'initial_colour': 'black', 'komi': 7.5, 'mm_bar': 3}
+    """
+
+    chess: ChessSettings = ChessSettings()
+    go: GoSettings = GoSettings()
+    carrom: CarromSettings = CarromSettings()
+    rating: RatingSettings = RatingSettings()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_flat(cls, data: Any) -> Any:
+        """The stored flat object → the parts (a nested object passes unchanged)."""
+        if not isinstance(data, dict) or any(key in _PARTS for key in data):
+            return data
+        parts: dict[str, dict[str, Any]] = {name: {} for name in _PARTS}
+        for key, value in data.items():
+            owner = _OWNER.get(key)
+            if owner is None:
+                parts["go"].setdefault("opengotha", {})[key] = value
+            else:
+                parts[owner][key] = value
+        return parts
+
+    @model_serializer(mode="plain")
+    def _to_flat(self) -> dict[str, Any]:
+        """The flat object events store: only the values that are set."""
+        flat: dict[str, Any] = {}
+        if self.chess.initial_colour is not None:
+            flat["initial_colour"] = self.chess.initial_colour.word
+        for part in (self.go, self.carrom, self.rating):
+            for name in type(part).model_fields:
+                value = getattr(part, name)
+                if name == "opengotha":
+                    flat.update(value)
+                elif value is not None:
+                    flat[name] = value
+        return flat

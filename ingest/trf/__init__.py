@@ -1,0 +1,62 @@
+"""The FIDE Tournament Report File (TRF16, TRF-2026, JaVaFo's XX* and bbpPairings' BB* lines).
+
+``records`` holds the typed lines, ``reader`` turns a file into them (`parse_trf`) and
+``to_events`` replays them as a tournament's events (`trf_to_events`). The writer is
+``projections.exports.trf``; the adapter to the Swiss engines is ``pipelines.swiss_from_trf``.
+"""
+
+from ingest.trf.reader import parse_trf
+from ingest.trf.records import (
+    TEAM_CODES,
+    AccelerationRecord,
+    BbRecord,
+    ByesRecord,
+    CommentRecord,
+    ForbiddenPairsRecord,
+    HeaderRecord,
+    InitialColourRecord,
+    PlayerRecord,
+    RawRecord,
+    Record,
+    RoundEntry,
+    ScoringRecord,
+    TieBreakRecord,
+    TotalRoundsRecord,
+    TrfFile,
+    XxaRecord,
+    XxcRecord,
+    XxpRecord,
+    XxsRecord,
+    XxzRecord,
+    round_block_start,
+)
+from ingest.trf.to_events import trf_scoring, trf_system, trf_to_events
+
+__all__ = [
+    "TEAM_CODES",
+    "AccelerationRecord",
+    "BbRecord",
+    "ByesRecord",
+    "CommentRecord",
+    "ForbiddenPairsRecord",
+    "HeaderRecord",
+    "InitialColourRecord",
+    "PlayerRecord",
+    "RawRecord",
+    "Record",
+    "RoundEntry",
+    "ScoringRecord",
+    "TieBreakRecord",
+    "TotalRoundsRecord",
+    "TrfFile",
+    "XxaRecord",
+    "XxcRecord",
+    "XxpRecord",
+    "XxsRecord",
+    "XxzRecord",
+    "parse_trf",
+    "round_block_start",
+    "trf_scoring",
+    "trf_system",
+    "trf_to_events",
+]

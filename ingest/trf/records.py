@@ -1,0 +1,342 @@
+"""FIDE Tournament Report File records: TRF16, TRF-2026 and the XX*/BB* extensions.
+
+Layouts are in docs/formats.md section 1. A file is every record in file order, typed where
+arbiter interprets it and verbatim where it does not (team records, column rulers,
+national-rating lines). The reader (``ingest.trf.reader``) builds them, the writer
+(``projections.exports.trf``) renders them back, so the writer can reproduce the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TypeVar
+
+from events.domain import Colour
+from events.result_codes import ResultCode
+from ingest.errors import IngestWarning
+
+__all__ = [
+    "XXS_FIELDS",
+    "XXS_WRITTEN",
+    "AccelerationRecord",
+    "BbRecord",
+    "ByesRecord",
+    "CommentRecord",
+    "ForbiddenPairsRecord",
+    "HeaderRecord",
+    "InitialColourRecord",
+    "PlayerRecord",
+    "RawRecord",
+    "Record",
+    "RoundEntry",
+    "ScoringRecord",
+    "TieBreakRecord",
+    "TotalRoundsRecord",
+    "TrfFile",
+    "XxaRecord",
+    "XxcRecord",
+    "XxpRecord",
+    "XxsRecord",
+    "XxzRecord",
+    "round_block_start",
+]
+
+
+def round_block_start(round_number: int) -> int:
+    """0-based index of the first character of round ``round_number``'s block."""
+    return 91 + 10 * (round_number - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One round block of a player record."""
+
+    opponent: int | None
+    """Opponent's pairing number; ``None`` for ``0000`` or blanks."""
+    colour: Colour
+    result: ResultCode
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A ``001`` player record."""
+
+    number: int
+    sex: str
+    title: str
+    name: str
+    rating: int | None
+    federation: str
+    fide_id: str
+    birth_date: str
+    points: Decimal | None
+    rank: int | None
+    rounds: tuple[RoundEntry, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderRecord:
+    """A free-text header record (``012``, ``092``, ``132``, ...): code and verbatim text."""
+
+    code: str
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TotalRoundsRecord:
+    """``142 n`` (TRF-2026) or ``XXR n`` (JaVaFo)."""
+
+    code: str
+    rounds: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class InitialColourRecord:
+    """``152 W|B``: the colour of the top player in round 1."""
+
+    colour: Colour
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxcRecord:
+    """``XXC [rank] [white1|black1]``."""
+
+    tokens: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+    @property
+    def colour(self) -> Colour | None:
+        """The initial colour it sets, if any."""
+        if "white1" in self.tokens:
+            return Colour.WHITE
+        if "black1" in self.tokens:
+            return Colour.BLACK
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRecord:
+    """``162``: scoring codes (``W D L A P X``) with their values, in file order."""
+
+    values: tuple[tuple[str, Decimal], ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakRecord:
+    """``202`` (tie-breaks) or ``212`` (standings definition): the comma-separated chain."""
+
+    code: str
+    chain: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ByesRecord:
+    """``240``: requested byes of one round."""
+
+    kind: str
+    round: int
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AccelerationRecord:
+    """``250``: fictitious points for a range of rounds and players."""
+
+    match_points: Decimal | None
+    game_points: Decimal
+    first_round: int
+    last_round: int
+    first_player: int
+    last_player: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ForbiddenPairsRecord:
+    """``260``: players who must not meet each other in a range of rounds."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxaRecord:
+    """``XXA``: a player's fictitious (acceleration) points per round."""
+
+    player: int
+    points: tuple[Decimal, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxpRecord:
+    """``XXP``: players who must not meet each other."""
+
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class XxsRecord:
+    """``XXS CODE=VALUE ...``: JaVaFo scoring (`XXS_FIELDS` says what each code values)."""
+
+    values: tuple[tuple[str, Decimal], ...]
+    line: int = field(default=0, compare=False)
+
+
+XXS_FIELDS: dict[str, str] = {
+    "W": "win",
+    "WW": "win",
+    "D": "draw",
+    "WD": "draw",
+    "WL": "loss",
+    "ZPB": "zero_bye",
+    "HPB": "half_bye",
+    "FPB": "full_bye",
+    "PAB": "pairing_bye",
+    "FW": "forfeit_win",
+    "FL": "forfeit_loss",
+}
+"""JaVaFo's XXS codes → the `events.domain.Scoring` field each one values; the
+colour-specific codes (``WW``, ``WD``) read as the white value."""
+XXS_WRITTEN = ("W", "D", "WL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL")
+"""The codes a writer uses: one per `Scoring` field, so that nothing is lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class XxzRecord:
+    """``XXZ``: players absent in the round to be paired (ignored by bbpPairings)."""
+
+    players: tuple[int, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BbRecord:
+    """``BBW BBD BBL BBZ BBF BBU``: bbpPairings point values."""
+
+    code: str
+    value: Decimal
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CommentRecord:
+    """A TRF-2026 ``###`` comment line."""
+
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """A line kept verbatim: team records, ``299``, NRS lines, column rulers, unknown codes."""
+
+    text: str
+    line: int = field(default=0, compare=False)
+
+    @property
+    def code(self) -> str:
+        """The first three characters."""
+        return self.text[:3]
+
+
+Record = (
+    PlayerRecord
+    | HeaderRecord
+    | TotalRoundsRecord
+    | InitialColourRecord
+    | XxcRecord
+    | ScoringRecord
+    | TieBreakRecord
+    | ByesRecord
+    | AccelerationRecord
+    | ForbiddenPairsRecord
+    | XxaRecord
+    | XxpRecord
+    | XxsRecord
+    | XxzRecord
+    | BbRecord
+    | CommentRecord
+    | RawRecord
+)
+
+_R = TypeVar("_R")
+
+TEAM_CODES = frozenset({"013", "300", "310", "320", "330", "801", "802"})
+
+
+@dataclass(frozen=True, slots=True)
+class TrfFile:
+    """A parsed TRF file: every record in file order, plus what the reader noticed."""
+
+    records: tuple[Record, ...]
+    path: str = field(default="<trf>", compare=False)
+    encoding: str = field(default="utf-8", compare=False)
+    warnings: tuple[IngestWarning, ...] = field(default=(), compare=False)
+
+    def _of(self, kind: type[_R]) -> Iterator[_R]:
+        return (r for r in self.records if isinstance(r, kind))
+
+    @property
+    def players(self) -> tuple[PlayerRecord, ...]:
+        """The ``001`` records in file order."""
+        return tuple(self._of(PlayerRecord))
+
+    @property
+    def total_rounds(self) -> int | None:
+        """From ``142`` or ``XXR`` (the last one wins)."""
+        found = [r.rounds for r in self._of(TotalRoundsRecord)]
+        return found[-1] if found else None
+
+    @property
+    def initial_colour(self) -> Colour | None:
+        """From ``152`` or ``XXC white1|black1``."""
+        colour: Colour | None = None
+        for record in self.records:
+            found = record.colour if isinstance(record, InitialColourRecord | XxcRecord) else None
+            if found is not None:
+                colour = found
+        return colour
+
+    @property
+    def scoring(self) -> dict[str, Decimal]:
+        """Point values by bbpPairings' names (``W D L Z F U``) from ``162`` and ``BB*``."""
+        values: dict[str, Decimal] = {}
+        for record in self.records:
+            if isinstance(record, ScoringRecord):
+                for code, value in record.values:
+                    # TRF-2026 codes: A (absence) covers zero-point bye and forfeit loss.
+                    targets = {"A": ("Z", "F"), "P": ("U",)}.get(code, (code,))
+                    for target in targets:
+                        values[target] = value
+            elif isinstance(record, BbRecord):
+                values[record.code[2]] = record.value
+        return values
+
+    @property
+    def system(self) -> str | None:
+        """The pairing system: ``192`` if present, else a recognised ``092`` text."""
+        text = None
+        for record in self._of(HeaderRecord):
+            if record.code == "192" or (
+                record.code == "092" and record.text.strip().startswith(("FIDE_", "CUSTOM_"))
+            ):
+                text = record.text.strip()
+        return text
+
+    def header(self, code: str) -> str | None:
+        """The text of the last header record with ``code``."""
+        found = [r.text for r in self._of(HeaderRecord) if r.code == code]
+        return found[-1] if found else None

@@ -1,0 +1,51 @@
+"""How the command lines end on an error: one line on stderr and the documented exit code.
+
+An `events.errors.ArbiterError` is the user's to fix (or to retry): its message and its
+`exit_code`. Ctrl-C is "interrupted", exit 130. Anything else is a bug in arbiter: a short
+"please report" line and exit 70, never disguised as a user error; ``ARBITER_DEBUG=1`` prints
+the traceback before that line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError
+
+__all__ = ["DEBUG_ENV", "one_line", "report"]
+
+DEBUG_ENV = "ARBITER_DEBUG"
+"""Set to 1 to see the traceback of an internal error."""
+
+
+def one_line(text: object) -> str:
+    """``text`` with every run of whitespace (newlines included) made one space.
+
+    >>> one_line("bad cron '* *':\\n  wrong number of fields")
+    "bad cron '* *': wrong number of fields"
+    """
+    return " ".join(str(text).split())
+
+
+def report(exc: BaseException, program: str = "arbiter") -> int:
+    """Print the one line that ``exc`` deserves on stderr; return the process exit code."""
+    if isinstance(exc, ArbiterError):
+        _say(f"error: {exc}")
+        return exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        _say("interrupted")
+        return INTERRUPTED_EXIT_CODE
+    if os.environ.get(DEBUG_ENV) == "1":
+        traceback.print_exception(exc, file=sys.stderr)
+    _say(
+        f"{program}: internal error: {type(exc).__name__}: {one_line(exc)} — please report "
+        f"this (run it again with {DEBUG_ENV}=1 for the traceback)"
+    )
+    return BUG_EXIT_CODE
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
