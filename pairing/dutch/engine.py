@@ -11,17 +11,11 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 from __future__ import annotations
 
 from pairing.dutch.bracket import Bracket
+from pairing.dutch.round import dutch_round, present_in_order, round_facts
 from pairing.dutch.weights import RoundContext
-from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
-from pairing.swiss.model import Colour, SwissInput, SwissRound
-from pairing.swiss.state import (
-    PlayerState,
-    build_states,
-    forbidden_opponents,
-    invert,
-    scoring_tenths,
-)
+from pairing.swiss.model import SwissInput, SwissRound
+from pairing.swiss.state import PlayerState
 
 __all__ = ["NoValidPairingError", "pair"]
 
@@ -39,54 +33,9 @@ def pair(swiss: SwissInput) -> SwissRound:
 
     :raises NoValidPairingError: when no pairing satisfies the absolute criteria.
     """
-    states = build_states(swiss)
-    scoring = scoring_tenths(swiss.scoring)
-    forbidden = forbidden_opponents(swiss, states)
-    ctx = RoundContext(
-        players=states,
-        rounds_played=swiss.rounds_played,
-        total_rounds=swiss.total_rounds,
-        win=scoring["win"],
-        draw=scoring["draw"],
-        loss=scoring["loss"],
-        forbidden=forbidden,
-    )
-    present = [p for p in states if p.number not in swiss.absent]
-    # Effective pairing numbers: players absent now who never took part in a pairing are
-    # skipped (they matter for the parity used by the colour rule 5.2.5).
-    rank: dict[int, int] = {}
-    for p in states:
-        if p.number not in swiss.absent or any(r.participated for r in p.rounds):
-            rank[p.index] = len(rank)
-    present.sort(key=lambda p: (-ctx.score[p.index], p.index))
-    matching = _Pairing(ctx, present).run()
-    pairs: list[tuple[PlayerState, PlayerState]] = []
-    pab = None
-    for p in present:
-        mate = matching.get(p.index)
-        if mate is None:
-            pab = p
-        elif p.index < mate:
-            opponent = states[mate]
-            colour = _colour_for(ctx, p, opponent, swiss.initial_colour, rank)
-            white = colour is Colour.WHITE
-            pairs.append((p, opponent) if white else (opponent, p))
-    return swiss_round(pairs, pab)
-
-
-def _colour_for(
-    ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colour, rank: dict[int, int]
-) -> Colour:
-    """Colour of ``p`` against ``o`` (C.04.3 article 5)."""
-    neutral = neutral_colour(p, o)
-    if neutral is not Colour.NONE:
-        return neutral
-    p_lower = (ctx.score[p.index], -p.index) < (ctx.score[o.index], -o.index)
-    if p.colour_preference is Colour.NONE:
-        if p_lower:
-            return initial if rank[o.index] & 1 else invert(initial)
-        return invert(initial) if rank[p.index] & 1 else initial
-    return invert(o.colour_preference) if p_lower else p.colour_preference
+    ctx = round_facts(swiss, RoundContext)
+    present = present_in_order(swiss, ctx)
+    return dutch_round(swiss, ctx, present, _Pairing(ctx, present).run())
 
 
 def _unpairable() -> NoValidPairingError:
