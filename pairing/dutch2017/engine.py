@@ -103,6 +103,7 @@ class _Brackets:
         base = weights.base()
         size = len(players)
         matcher = Matcher(size)
+        matcher.keep_graph(3 * weights.player_bits + 1)
         for li in range(size):
             for si, w in enumerate(base[li]):
                 matcher.set(li, si, w)

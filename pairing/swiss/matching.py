@@ -86,6 +86,9 @@ def _matching(
             weights = narrowing.weights(low_bits) or weights
         if max(weights) >= _RUSTWORKX_LIMIT:
             weights = narrowing.weights(low_bits, tight=True) or weights
+        if max(weights) >= _RUSTWORKX_LIMIT:
+            # Borrowing weights (charged fields) narrow only digit by digit, signed.
+            weights = narrowing.signed_weights() or weights
         if slow and max(weights) >= _RUSTWORKX_LIMIT:
             # Last resort before networkx (never tried when the caller has a fallback).
             weights = narrowing.weights(low_bits, deduplicate=True) or weights
@@ -148,6 +151,7 @@ class Matcher:
         self._absorbable: dict[tuple[frozenset[int], tuple[int, ...]], dict[int, int] | None]
         self._absorbable = {}
         self._graph: FocusGraph | None = None
+        self._keep = False
         self._pending: set[tuple[int, int]] = set()
         self.solves = 0
         self.skipped = 0
@@ -176,6 +180,14 @@ class Matcher:
         self._low_bits = low_bits
         self._completion = [int(flag) for flag in not_bye_candidate]
         self._absorbable.clear()
+        self._graph = None
+
+    def keep_graph(self, low_bits: int) -> None:
+        """Solve the whole graph through a kept graph, narrowed once and patched between
+        solves (:mod:`pairing.swiss.focus_graph`); the lowest ``low_bits`` bits hold the
+        engine's small signed tie-break adjustments."""
+        self._keep = True
+        self._low_bits = low_bits
         self._graph = None
 
     def focus(self, vertices: list[int]) -> None:
@@ -222,7 +234,12 @@ class Matcher:
                 mates[v] = mate
         free = [v for v in range(self.size) if not fixed[v]]
         focused = SHORTCUTS and self._completion and self._focus
-        found = self._solve_focused(free) if focused else None
+        if focused:
+            found = self._solve_focused(free)
+        elif SHORTCUTS and self._keep:
+            found = self._solve_kept(free)
+        else:
+            found = None
         if found is None:
             self.whole += 1
             rows = self._weights
@@ -319,6 +336,17 @@ class Matcher:
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
 
+    def _solve_kept(self, free: list[int]) -> dict[int, int] | None:
+        """The whole graph's matching from the kept graph (built anew when it cannot be
+        patched); None when it is too wide for rustworkx."""
+        mates = self._patched_matching()
+        if mates is None:
+            rows = self._weights
+            edges = [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]]
+            self._graph = FocusGraph.build(free, edges, self._low_bits)
+            mates = None if self._graph is None else self._graph.solve()
+        return mates
+
     def _narrowed_matching(
         self, focus: list[int], edges: list[tuple[int, int, int]], rest: tuple[int, ...]
     ) -> dict[int, int]:
@@ -339,8 +367,8 @@ class Matcher:
     def _bracket_weight(self, a: int, b: int) -> int | None:
         """Edge a-b less its completion part (0 if no edge); None if it has no such shape."""
         w = self._weights[a][b]
-        if not w:
-            return 0
+        if not w or not self._completion:
+            return w
         limit = 1 << self._shift
         w -= limit * (1 + self._completion[a] + self._completion[b])
         return w if 0 <= w < limit else None
