@@ -1,0 +1,5 @@
+"""FIDE Dubov system (C.04.4.1, rules in force from 1 February 2026)."""
+
+from pairing.dubov.engine import DubovPairingError, pair
+
+__all__ = ["DubovPairingError", "pair"]
