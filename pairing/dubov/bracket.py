@@ -238,7 +238,7 @@ class DubovBracket:
         that pairs legally, player by player; the bracket's pairs (higher-ranked first)."""
         self._sort_groups()
         for v in self.g1:
-            self._raise(v, reversed(self.g2), 0, step=1)
+            self._raise(v, reversed(self.g2), 1, step=1)
             self._solve()
             mate = self.mates[v]
             self.matcher.finalize_pair(v, mate, self.max_weight)

@@ -98,7 +98,7 @@ def _bye(players: list[DubovPlayer], forbidden: set[frozenset[int]]) -> DubovPla
         raise _unpairable()
 
     def preference(p: DubovPlayer) -> tuple[int, int]:
-        return (-p.rank_score, -p.played)
+        return (-p.rank_score, p.played)
 
     # The lowest-ranked first among equals (3.1.5: the largest TPN).
     candidates = sorted(
