@@ -13,6 +13,7 @@ import typer
 
 from events.domain import ByeKind, Game, Scoring, System
 from pipelines import commands, views
+from pipelines.chess_rules import dutch_rules
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -84,6 +85,10 @@ def tournament_create(
     seeding: Annotated[
         str | None, typer.Option(help="Knockout seeding; 'standard' (1 v last) is supported.")
     ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(help="Chess Dutch: rules edition, 2025 (default) or 2017 (C.04.3 2017-2025)."),
+    ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go_ranks import parse_rank
@@ -105,6 +110,8 @@ def tournament_create(
         params["delaycompatriotpairing"] = delay_compatriots
     if phantom_score is not None:
         params["phantomscore"] = phantom_score
+    if rules is not None:
+        params["rules"] = dutch_rules(rules, game, system)
     if seeding not in (None, "standard"):
         raise ValueError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:

@@ -248,4 +248,3 @@ class DubovBracket:
             if v < mate and (self.resident[v] or self.resident[mate]):
                 pairs.append((v, mate))
         return pairs
-

@@ -81,9 +81,7 @@ def _compatible(a: DubovPlayer, b: DubovPlayer, forbidden: set[frozenset[int]]) 
     return not (
         b.number in a.opponents
         or frozenset((a.number, b.number)) in forbidden
-        or (
-            a.strength == b.strength == Strength.ABSOLUTE and a.preference is b.preference
-        )
+        or (a.strength == b.strength == Strength.ABSOLUTE and a.preference is b.preference)
     )
 
 

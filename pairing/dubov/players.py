@@ -120,8 +120,7 @@ def dubov_players(swiss: SwissInput) -> list[DubovPlayer]:
                 upfloated_last_round=last,
                 maximum_upfloater=upfloats >= max_t,
                 bye_received=any(
-                    not r.played and r.participated and r.score == MatchScore.WIN
-                    for r in p.rounds
+                    not r.played and r.participated and r.score == MatchScore.WIN for r in p.rounds
                 ),
             )
         )

@@ -22,11 +22,12 @@ from ingest.trf import (
     TrfFile,
     XxaRecord,
     XxpRecord,
+    XxzRecord,
 )
 from ingest.trf import Colour as TrfColour
 from pairing.swiss.model import Colour, HistoryEntry, Result, Scoring, SwissInput, SwissPlayer
 
-__all__ = ["swiss_input_from_trf"]
+__all__ = ["swiss_input_from_trf", "swiss_input_with_absent"]
 
 _BLANK = RoundEntry(None, TrfColour.NONE, ResultCode.BLANK)
 _PARTICIPATED = frozenset({ResultCode.PAB, ResultCode.FORFEIT_WIN})
@@ -222,6 +223,14 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
         forbidden=tuple(forbidden),
         absent=frozenset(absent),
     )
+
+
+def swiss_input_with_absent(trf: TrfFile) -> SwissInput:
+    """As :func:`swiss_input_from_trf`, with the players of ``XXZ`` lines absent too (the
+    Dubov engines' convention; bbpPairings ignores the line)."""
+    swiss = swiss_input_from_trf(trf)
+    xxz = {n for r in trf.records if isinstance(r, XxzRecord) for n in r.players}
+    return swiss.model_copy(update={"absent": swiss.absent | xxz})
 
 
 def _check_points(
