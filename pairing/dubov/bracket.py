@@ -21,8 +21,7 @@ raising a few edges in the lowest field and solving again: which upfloaters (3.2
 order of 4.2), the G1/G2 re-composition (3.2.4, shifters in the order of 4.3), and the
 opponent of each G1 player in the order of the transpositions (3.2.5, 4.4).
 
-A removed edge stays removed only until a later step raises it again; the steps rely on that
-(it is how the reference implementation py4swiss behaves, whose pairings the corpus follows).
+A removed edge stays removed: later steps raise only the edges still there.
 """
 
 from __future__ import annotations
@@ -136,8 +135,7 @@ class DubovBracket:
     # ------------------------------------------------------------------ edge edits
 
     def _raise(self, v: int, others: Iterable[int], amount: int, step: int = 0) -> None:
-        """Add ``amount`` (then ``amount + step``, ...) to the edges from ``v`` to ``others``;
-        an edge removed earlier comes back."""
+        """Add ``amount`` (then ``amount + step``, ...) to the edges from ``v`` to ``others``."""
         for u in others:
             w = self.stored[v][u]
             if w:
@@ -148,9 +146,12 @@ class DubovBracket:
             amount += step
 
     def _remove(self, v: int, others: Iterable[int]) -> None:
+        """Remove the edges from ``v`` to ``others`` for good."""
         for u in others:
-            if u != v and not (self.fixed[v] or self.fixed[u]):
-                self.matcher.set(v, u, 0)
+            if u != v:
+                self.stored[v][u] = self.stored[u][v] = 0
+                if not (self.fixed[v] or self.fixed[u]):
+                    self.matcher.set(v, u, 0)
 
     def _solve(self) -> None:
         self.mates = self.matcher.solve()
@@ -238,7 +239,7 @@ class DubovBracket:
         that pairs legally, player by player; the bracket's pairs (higher-ranked first)."""
         self._sort_groups()
         for v in self.g1:
-            self._raise(v, reversed(self.g2), 1, step=1)
+            self._raise(v, reversed(self.g2), 0, step=1)
             self._solve()
             mate = self.mates[v]
             self.matcher.finalize_pair(v, mate, self.max_weight)
