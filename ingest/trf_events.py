@@ -130,6 +130,8 @@ def trf_system(trf: TrfFile) -> tuple[System, int]:
         return System.ROUNDROBIN, 2 if "double" in joined else 1
     if "burstein" in joined:
         return System.BURSTEIN, 1
+    if "dubov" in joined:
+        return System.DUBOV, 1
     if not joined.strip() and _looks_like_round_robin(trf):
         return System.ROUNDROBIN, 1
     return System.DUTCH, 1
@@ -255,9 +257,15 @@ def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
 
 
 def _pairing_params(trf: TrfFile) -> dict[str, JsonValue]:
-    """What a Swiss engine needs beyond the games: the top seed's colour in round 1."""
+    """What a Swiss engine needs beyond the games: the top seed's colour in round 1, and the
+    edition of the Dutch rules when the file names the 2017 one (``FIDE_DUTCH_2017``)."""
     colour = trf.initial_colour
-    return {} if colour is None else {"initial_colour": "black" if colour.value == "b" else "white"}
+    params: dict[str, JsonValue] = {}
+    if colour is not None:
+        params["initial_colour"] = "black" if colour.value == "b" else "white"
+    if "DUTCH_2017" in (trf.system or "").upper():
+        params["rules"] = "2017"
+    return params
 
 
 def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]:

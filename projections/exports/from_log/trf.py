@@ -116,6 +116,10 @@ def _header(view: LogView) -> list[Record]:
         )
     elif s.system is System.BURSTEIN:
         records.append(HeaderRecord("092", "FIDE_BURSTEIN"))
+    elif s.system is System.DUBOV:
+        records.append(HeaderRecord("092", "FIDE_DUBOV"))
+    elif s.pairing_params.get("rules") == "2017":
+        records.append(HeaderRecord("092", "FIDE_DUTCH_2017"))
     if s.scoring != Scoring():
         # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
         values = [(code, getattr(s.scoring, name)) for code, name in _XXS]
