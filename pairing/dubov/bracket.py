@@ -12,7 +12,7 @@ b              both colour preferences can be granted (C7)
 b              the upfloater is not a maximum upfloater (C8, not in the last round)
 UF             the upfloats of a maximum upfloater (C9, not in the last round)
 b              the upfloater did not upfloat in the previous round (C10)
-b              room for the choices of Article 3.2 (generation order)
+b + 2          room for the choices of Article 3.2 (generation order)
 =============  ===============================================================
 
 ``b`` bits count the residents; ``SD`` and ``UF`` give each distinct score difference and
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from pairing.dubov.players import DubovPlayer, Strength
+from pairing.dubov.players import DubovPlayer
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour
 
@@ -53,10 +53,11 @@ class DubovBracket:
     def __init__(
         self,
         players: list[DubovPlayer],
-        forbidden: set[frozenset[int]],
+        blocked: dict[int, set[int]],
         first_round: bool,
         last_round: bool,
     ) -> None:
+        """``blocked[tpn]``: the TPNs the player may not meet (C1, C3, prohibited pairs)."""
         self.players = players
         top = players[0].rank_score
         self.resident = [p.rank_score == top for p in players]
@@ -73,20 +74,42 @@ class DubovBracket:
             largest_first=False,
         )
         size = len(players)
+        self.room = self.bits + 2
+        """Width of the lowest field, where the steps of Article 3.2 raise edges."""
+        pair_shift = self._tail_shift() + self.room
+        self.stored = self._weights(blocked, 1 << pair_shift)
         self.matcher = Matcher(size)
-        self.matcher.keep_graph(self.bits + 2)
-        self.stored: list[list[int]] = [[0] * size for _ in range(size)]
+        self.matcher.load([list(row) for row in self.stored])
+        # Every edge holds the pair bit (C4); the criteria only on edges with a resident.
+        self.matcher.set_completion(pair_shift, [False] * size, self.room)
+        self.matcher.focus(list(range(size)), core=self.residents)
         self.fixed = [False] * size
-        for i in range(size):
-            for j in range(i + 1, size):
-                w = self._weight(i, j, forbidden)
-                if w:
-                    self.stored[i][j] = self.stored[j][i] = w
-                    self.matcher.set(i, j, w)
-        self.max_weight = 1 << (self._tail_shift() + self.bits + 3)
+        self.max_weight = 1 << (pair_shift + 3)
         self.mates = self.matcher.solve()
         self.g1: list[int] = []
         self.g2: list[int] = []
+
+    def _weights(self, blocked: dict[int, set[int]], pair: int) -> list[list[int]]:
+        """The weight matrix: the pair bit alone between non-residents, every criterion on
+        the edges of residents, 0 where two players may not meet."""
+        players = self.players
+        size = len(players)
+        index = {p.number: i for i, p in enumerate(players)}
+        rows: list[list[int]] = []
+        for i, p in enumerate(players):
+            row = [pair] * size
+            row[i] = 0
+            for number in blocked.get(p.number, ()):
+                j = index.get(number)
+                if j is not None:
+                    row[j] = 0
+            rows.append(row)
+        for i in self.residents:
+            for j in range(size):
+                if rows[i][j]:
+                    high, low = (i, j) if i < j else (j, i)
+                    rows[i][j] = rows[j][i] = self._weight(high, low)
+        return rows
 
     def complete(self) -> bool:
         """Every player of the bracket is paired (C4)."""
@@ -104,18 +127,9 @@ class DubovBracket:
                 width += b
         return width
 
-    def _weight(self, i: int, j: int, forbidden: set[frozenset[int]]) -> int:
-        """The weight of pairing ``i`` with the lower-ranked ``j``; 0 if they cannot meet."""
+    def _weight(self, i: int, j: int) -> int:
+        """The weight of pairing ``i`` with the lower-ranked ``j`` (who may meet)."""
         high, low = self.players[i], self.players[j]
-        if (
-            low.number in high.opponents
-            or frozenset((high.number, low.number)) in forbidden
-            or (
-                high.strength == low.strength == Strength.ABSOLUTE
-                and high.preference is low.preference
-            )
-        ):
-            return 0
         b = self.bits
         resident, upfloater = self.resident[i], not self.resident[j]
         w = (1 << b) | (resident and not upfloater)
@@ -130,7 +144,7 @@ class DubovBracket:
                 w += 1 << self.uf_shift[low.upfloats]
             if not self.first_round:
                 w = (w << b) | (resident and upfloater and not low.upfloated_last_round)
-        return w << b
+        return w << self.room
 
     # ------------------------------------------------------------------ edge edits
 

@@ -42,11 +42,12 @@ def pair(swiss: SwissInput) -> SwissRound:
     if len(players) % 2:
         pab = _bye(players, forbidden)
         players = [p for p in players if p is not pab]
+    blocked = _blocked(players, forbidden)
     first = swiss.rounds_played == 0
     last = swiss.round_to_pair == swiss.total_rounds
     boards: list[tuple[DubovPlayer, DubovPlayer]] = []
     while len(players) > 1:
-        bracket = DubovBracket(players, forbidden, first, last)
+        bracket = DubovBracket(players, blocked, first, last)
         if not bracket.complete():
             raise _unpairable()
         bracket.choose_upfloaters()
@@ -74,6 +75,24 @@ def _board_key(board: tuple[DubovPlayer, DubovPlayer]) -> tuple[int, int, int]:
     a, b = board
     high, low = (a, b) if (a.score, -a.number) > (b.score, -b.number) else (b, a)
     return (-high.score, -low.score, high.number)
+
+
+def _blocked(players: list[DubovPlayer], forbidden: set[frozenset[int]]) -> dict[int, set[int]]:
+    """For each TPN, the TPNs the player may not meet: C1, prohibited pairs, and C3 (the
+    other players with the same absolute colour preference)."""
+    blocked = {p.number: set(p.opponents) for p in players}
+    for pair in forbidden:
+        a, b = tuple(pair)
+        if a in blocked and b in blocked:
+            blocked[a].add(b)
+            blocked[b].add(a)
+    for colour in (Colour.WHITE, Colour.BLACK):
+        group = {
+            p.number for p in players if p.strength == Strength.ABSOLUTE and p.preference is colour
+        }
+        for number in group:
+            blocked[number] |= group - {number}
+    return blocked
 
 
 def _compatible(a: DubovPlayer, b: DubovPlayer, forbidden: set[frozenset[int]]) -> bool:
