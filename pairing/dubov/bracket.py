@@ -193,6 +193,12 @@ class DubovBracket:
         """3.2.3: G1 holds the players with a preference for White (in round 1 the first half
         of the bracket), G2 the others."""
         members = self.residents + [i for i in self.lower if self.resident[self.mates[i]]]
+        # The upfloaters are chosen: the other players leave the bracket, and the matcher
+        # pairs them only to complete the round.
+        member_set = set(members)
+        for r in self.residents:
+            self._remove(r, [i for i in self.lower if i not in member_set])
+        self.matcher.focus(members, core=self.residents)
         if self.first_round:
             self.g1 = members[: len(members) // 2]
         else:
