@@ -72,6 +72,16 @@ def _played(trf: TrfFile, k: int) -> SwissRound:
     return SwissRound(boards=tuple(boards), pab=pab)
 
 
+def _paired_in(trf: TrfFile, k: int) -> set[int]:
+    """Players the file pairs in round ``k``: with an opponent, or the PAB."""
+    return {
+        p.number
+        for p in trf.players
+        if len(p.rounds) >= k
+        and (p.rounds[k - 1].opponent is not None or p.rounds[k - 1].result.value == "U")
+    }
+
+
 def _initial_colour(trf: TrfFile, played: int) -> TrfColour:
     complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
     return TrfColour(swiss_input_from_trf(complete).initial_colour.value)
@@ -84,6 +94,10 @@ def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_fro
     for k in range(1, played + 1):
         print(f"{name}: Round #{k}")
         request = read(cut_before_round(trf, k, total, colour))
+        # As bbpPairings' checker: whoever the file did not pair in round k was absent.
+        paired = _paired_in(trf, k)
+        absent = {p.number for p in request.players if p.number not in paired}
+        request = request.model_copy(update={"absent": request.absent | absent})
         try:
             ours = pair(request)
         except (NoValidPairingError, PairingError):
