@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from events.domain import Board
+from events.errors import PairingError
 from pairing import dubov, dutch, dutch2017, live
 from pairing.swiss.model import SwissInput, SwissRound
 from projections.state import TournamentState
@@ -40,6 +41,9 @@ def dutch_engine(
 ) -> list[Board]:
     """The Dutch system in the rules edition the tournament was created with."""
     rules = str(state.settings.pairing_params.get("rules", "2025"))
+    if rules not in DUTCH_RULES:
+        known = ", ".join(sorted(DUTCH_RULES))
+        raise PairingError(f"unknown Dutch rules edition '{rules}' (known: {known})")
     pair, explain = DUTCH_RULES[rules]
     return _run(pair, explain, state, round_no, notes)
 
