@@ -28,6 +28,7 @@ class System(StrEnum):
     ROUNDROBIN = "roundrobin"
     DUTCH = "dutch"
     BURSTEIN = "burstein"
+    DUBOV = "dubov"
     MACMAHON = "macmahon"
     SWISS = "swiss"
     KNOCKOUT = "knockout"

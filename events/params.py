@@ -29,6 +29,8 @@ class ChessSettings(Frozen):
 
     initial_colour: Colour | None = None
     """The top seed's colour in round 1; ``None``: white, or read back from an import."""
+    rules: str | None = None
+    """The edition of the Dutch rules: ``2017`` (C.04.3 as in force 2017-2025); ``None``: 2025."""
 
     @field_validator("initial_colour", mode="before")
     @classmethod
@@ -129,6 +131,8 @@ class PairingParams(Frozen):
         flat: dict[str, Any] = {}
         if self.chess.initial_colour is not None:
             flat["initial_colour"] = self.chess.initial_colour.word
+        if self.chess.rules is not None:
+            flat["rules"] = self.chess.rules
         for part in (self.go, self.carrom, self.rating):
             for name in type(part).model_fields:
                 value = getattr(part, name)

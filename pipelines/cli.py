@@ -16,6 +16,7 @@ from events.domain import ByeKind, Game, Scoring, System
 from events.errors import UserError
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
 from pipelines import commands, views
+from pipelines.chess_rules import dutch_rules
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -97,12 +98,21 @@ def tournament_create(
     seeding: Annotated[
         str | None, typer.Option(help="Knockout seeding; 'standard' (1 v last) is supported.")
     ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(help="Chess Dutch: rules edition, 2025 (default) or 2017 (C.04.3 2017-2025)."),
+    ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
 
     params = PairingParams(
-        chess=ChessSettings.model_validate({"initial_colour": initial_colour}),
+        chess=ChessSettings.model_validate(
+            {
+                "initial_colour": initial_colour,
+                "rules": None if rules is None else dutch_rules(rules, game, system),
+            }
+        ),
         go=GoSettings(
             komi=komi,
             mm_bar=None if bar is None else parse_rank(bar),

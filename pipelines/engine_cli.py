@@ -3,6 +3,8 @@
     arbiter-pairings --dutch in.trf -p [out.txt]     pair the next round
     arbiter-pairings --dutch in.trf -c               re-pair every played round and compare
     arbiter-pairings --burstein in.trf -p [out.txt]  the same with bbpPairings' Burstein system
+    arbiter-pairings --dutch-2017 in.trf -p          the Dutch system, 2017 rules (bbpPairings v5)
+    arbiter-pairings --dubov in.trf -p               the Dubov system (2026 rules; XXZ = absent)
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
@@ -29,18 +31,33 @@ from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
-from pairing import burstein, dutch
+from pairing import burstein, dubov, dutch, dutch2017
 from pairing.swiss.model import SwissInput, SwissRound
 from pipelines.exits import report
-from pipelines.swiss_from_trf import swiss_input_from_trf
+from pipelines.swiss_from_trf import swiss_input_from_trf, swiss_input_with_absent
 from projections.exports.trf import cut_before_round
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE = 0, 1, 3, 5
-VERSION = "arbiter-pairings 0.2 (FIDE Dutch 2025 rules and Burstein, bbpPairings v6 compatible)"
+VERSION = (
+    "arbiter-pairings 0.3 (FIDE Dutch 2025 and 2017 rules, Burstein, Dubov 2026; "
+    "bbpPairings v6 and v5 compatible)"
+)
 
 Engine = Callable[[SwissInput], SwissRound]
+Reader = Callable[[TrfFile], SwissInput]
+
+
+def _system(args: argparse.Namespace) -> tuple[str, Engine, Reader]:
+    """The TRF system code expected, the engine and the input reader of the chosen system."""
+    if args.burstein:
+        return "FIDE_BURSTEIN", burstein.pair, swiss_input_from_trf
+    if args.dutch_2017:
+        return "FIDE_DUTCH", dutch2017.pair, swiss_input_from_trf
+    if args.dubov:
+        return "FIDE_DUBOV", dubov.pair, swiss_input_with_absent
+    return "FIDE_DUTCH", dutch.pair, swiss_input_from_trf
 
 
 def format_round(result: SwissRound) -> str:
@@ -64,18 +81,32 @@ def _played(trf: TrfFile, k: int) -> SwissRound:
     return SwissRound(boards=tuple(boards), pab=pab)
 
 
+def _paired_in(trf: TrfFile, k: int) -> set[int]:
+    """Players the file pairs in round ``k``: with an opponent, or the PAB."""
+    return {
+        p.number
+        for p in trf.players
+        if len(p.rounds) >= k
+        and (p.rounds[k - 1].opponent is not None or p.rounds[k - 1].result is ResultCode.PAB)
+    }
+
+
 def _initial_colour(trf: TrfFile, played: int) -> Colour:
     complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
     return swiss_input_from_trf(complete).initial_colour
 
 
-def _check(trf: TrfFile, name: str, pair: Engine) -> None:
+def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_from_trf) -> None:
     played = max((len(p.rounds) for p in trf.players), default=0)
     total = max(trf.total_rounds or played, played)
     colour = _initial_colour(trf, played)
     for k in range(1, played + 1):
         print(f"{name}: Round #{k}")
-        request = swiss_input_from_trf(cut_before_round(trf, k, total, colour))
+        request = read(cut_before_round(trf, k, total, colour))
+        # As bbpPairings' checker: whoever the file did not pair in round k was absent.
+        paired = _paired_in(trf, k)
+        absent = {p.number for p in request.players if p.number not in paired}
+        request = request.model_copy(update={"absent": request.absent | absent})
         try:
             ours = pair(request)
         except PairingError:
@@ -97,6 +128,10 @@ def _parser() -> argparse.ArgumentParser:
     system = parser.add_mutually_exclusive_group()
     system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (2025 rules)")
     system.add_argument("--burstein", action="store_true", help="Burstein (bbpPairings' rules)")
+    system.add_argument(
+        "--dutch-2017", action="store_true", help="FIDE Dutch system, 2017 rules (2017-2025)"
+    )
+    system.add_argument("--dubov", action="store_true", help="FIDE Dubov system (2026 rules)")
     parser.add_argument("-r", action="store_true", help="print the version")
     parser.add_argument("input", nargs="?", help="TRF input file")
     mode = parser.add_mutually_exclusive_group()
@@ -139,17 +174,16 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_INVALID
     for warning in trf.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    expected = "FIDE_BURSTEIN" if args.burstein else "FIDE_DUTCH"
+    expected, pair, read = _system(args)
     system = (trf.system or expected).upper()
-    pair: Engine = burstein.pair if args.burstein else dutch.pair
     if not system.startswith(expected):
         print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
         return EXIT_INVALID
     try:
         if args.c:
-            _check(trf, path.name, pair)
+            _check(trf, path.name, pair, read)
             return EXIT_OK
-        result = pair(swiss_input_from_trf(trf))
+        result = pair(read(trf))
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID

@@ -10,7 +10,7 @@ from pairing import burstein, dutch, gopair, knockout, othello, sol
 from pairing import macmahon as mm
 from pairing.roundrobin import RoundRobinError, cycle_round, pair_round_robin, rounds_per_cycle
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines import live
+from pipelines import chess_swiss, live
 from projections.state import TournamentState
 
 
@@ -55,7 +55,6 @@ def _fide_swiss(pair: Callable[[SwissInput], SwissRound]) -> Engine:
     return engine
 
 
-_dutch = _fide_swiss(dutch.pair)
 _burstein = _fide_swiss(burstein.pair)
 
 
@@ -158,7 +157,8 @@ def _knockout(state: TournamentState, round_no: int, notes: Notes = None) -> lis
 
 ENGINES: dict[System, Engine] = {
     System.ROUNDROBIN: _round_robin,
-    System.DUTCH: _dutch,
+    System.DUTCH: chess_swiss.dutch_engine,
+    System.DUBOV: chess_swiss.dubov_engine,
     System.BURSTEIN: _burstein,
     System.MACMAHON: _macmahon,
     System.GOPAIR: _gopair,
@@ -167,7 +167,7 @@ ENGINES: dict[System, Engine] = {
 
 # Swiss means a different engine in each game's tradition.
 SWISS_BY_GAME: dict[Game, Engine] = {
-    Game.CHESS: _dutch,
+    Game.CHESS: chess_swiss.dutch_engine,
     Game.GO: _macmahon,
     Game.CARROM: _sol,
     Game.OTHELLO: _othello,

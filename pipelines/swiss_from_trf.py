@@ -23,10 +23,11 @@ from ingest.trf import (
     TrfFile,
     XxaRecord,
     XxpRecord,
+    XxzRecord,
 )
 from pairing.swiss.model import HistoryEntry, Scoring, SwissInput, SwissPlayer
 
-__all__ = ["swiss_input_from_trf"]
+__all__ = ["swiss_input_from_trf", "swiss_input_with_absent"]
 
 _BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 _PARTICIPATED = frozenset({ResultCode.PAB, ResultCode.FORFEIT_WIN})
@@ -261,6 +262,14 @@ def _check_tenths(trf: TrfFile, values: Sequence[Decimal], what: str) -> None:
             raise _error(
                 trf, 0, 0, f"{what} points must be multiples of 0.1", str(value), "like 0.5"
             )
+
+
+def swiss_input_with_absent(trf: TrfFile) -> SwissInput:
+    """As :func:`swiss_input_from_trf`, with the players of ``XXZ`` lines absent too (the
+    Dubov engines' convention; bbpPairings ignores the line)."""
+    swiss = swiss_input_from_trf(trf)
+    xxz = {n for r in trf.records if isinstance(r, XxzRecord) for n in r.players}
+    return swiss.model_copy(update={"absent": swiss.absent | xxz})
 
 
 def _check_points(

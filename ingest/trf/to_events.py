@@ -94,6 +94,8 @@ def trf_system(trf: TrfFile) -> tuple[System, int]:
         return System.ROUNDROBIN, 2 if "double" in joined else 1
     if "burstein" in joined:
         return System.BURSTEIN, 1
+    if "dubov" in joined:
+        return System.DUBOV, 1
     if not joined.strip() and _looks_like_round_robin(trf):
         return System.ROUNDROBIN, 1
     return System.DUTCH, 1
@@ -220,8 +222,10 @@ def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
 
 
 def _pairing_params(trf: TrfFile) -> PairingParams:
-    """What a Swiss engine needs beyond the games: the top seed's colour in round 1."""
-    return PairingParams(chess=ChessSettings(initial_colour=trf.initial_colour))
+    """What a Swiss engine needs beyond the games: the top seed's colour in round 1, and the
+    edition of the Dutch rules when the file names the 2017 one (``FIDE_DUTCH_2017``)."""
+    rules = "2017" if "DUTCH_2017" in (trf.system or "").upper() else None
+    return PairingParams(chess=ChessSettings(initial_colour=trf.initial_colour, rules=rules))
 
 
 def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]:

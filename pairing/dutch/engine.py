@@ -11,17 +11,12 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 from __future__ import annotations
 
 from events.errors import PairingError
+from pairing.dutch.bracket import Bracket
+from pairing.dutch.round import dutch_round, present_in_order, round_facts
 from pairing.dutch.weights import RoundContext
-from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
-from pairing.swiss.model import Colour, SwissInput, SwissRound
-from pairing.swiss.state import (
-    PlayerState,
-    build_states,
-    forbidden_opponents,
-    invert,
-    scoring_tenths,
-)
+from pairing.swiss.model import SwissInput, SwissRound
+from pairing.swiss.state import PlayerState
 
 __all__ = ["NoValidPairingError", "pair"]
 
@@ -39,54 +34,9 @@ def pair(swiss: SwissInput) -> SwissRound:
 
     :raises NoValidPairingError: when no pairing satisfies the absolute criteria.
     """
-    states = build_states(swiss)
-    scoring = scoring_tenths(swiss.scoring)
-    forbidden = forbidden_opponents(swiss, states)
-    ctx = RoundContext(
-        players=states,
-        rounds_played=swiss.rounds_played,
-        total_rounds=swiss.total_rounds,
-        win=scoring["win"],
-        draw=scoring["draw"],
-        loss=scoring["loss"],
-        forbidden=forbidden,
-    )
-    present = [p for p in states if p.number not in swiss.absent]
-    # Effective pairing numbers: players absent now who never took part in a pairing are
-    # skipped (they matter for the parity used by the colour rule 5.2.5).
-    rank: dict[int, int] = {}
-    for p in states:
-        if p.number not in swiss.absent or any(r.participated for r in p.rounds):
-            rank[p.index] = len(rank)
-    present.sort(key=lambda p: (-ctx.score[p.index], p.index))
-    matching = _Pairing(ctx, present).run()
-    pairs: list[tuple[PlayerState, PlayerState]] = []
-    pab = None
-    for p in present:
-        mate = matching.get(p.index)
-        if mate is None:
-            pab = p
-        elif p.index < mate:
-            opponent = states[mate]
-            colour = _colour_for(ctx, p, opponent, swiss.initial_colour, rank)
-            white = colour is Colour.WHITE
-            pairs.append((p, opponent) if white else (opponent, p))
-    return swiss_round(pairs, pab)
-
-
-def _colour_for(
-    ctx: RoundContext, p: PlayerState, o: PlayerState, initial: Colour, rank: dict[int, int]
-) -> Colour:
-    """Colour of ``p`` against ``o`` (C.04.3 article 5)."""
-    neutral = neutral_colour(p, o)
-    if neutral is not Colour.NONE:
-        return neutral
-    p_lower = (ctx.score[p.index], -p.index) < (ctx.score[o.index], -o.index)
-    if p.colour_preference is Colour.NONE:
-        if p_lower:
-            return initial if rank[o.index] & 1 else invert(initial)
-        return invert(initial) if rank[p.index] & 1 else initial
-    return invert(o.colour_preference) if p_lower else p.colour_preference
+    ctx = round_facts(swiss, RoundContext)
+    present = present_in_order(swiss, ctx)
+    return dutch_round(swiss, ctx, present, _Pairing(ctx, present).run())
 
 
 def _unpairable() -> NoValidPairingError:
@@ -186,6 +136,12 @@ class _Pairing:
 
 
 class _Brackets:
+    """The brackets of the round paired from the top, on the matcher of the whole round.
+
+    Each bracket holds its moved-down players (MDPs) and its score group's residents; the
+    next score group joins the matcher's focus so that C8 (the next bracket) is weighed.
+    """
+
     def __init__(
         self,
         ctx: RoundContext,
@@ -203,264 +159,96 @@ class _Brackets:
         self.max_weight = max_weight
         self.bye_score = bye_score
         self.single = single
+        self.result: dict[int, int] = {}
+        self.vertices: list[int] = []
+        """Players of the current bracket and the next score group, as vertex indices."""
+        self.nxt = 0
+        """The first vertex not yet in :attr:`vertices`."""
+        self.mdp_count = 0
+        self.group_begin_vertex = 0
 
     def run(self) -> dict[int, int]:
-        ctx, order, score, matcher = self.ctx, self.order, self.score, self.matcher
-        n = len(order)
-        odd = n % 2 == 1
-        result: dict[int, int] = {}
-        matched = [False] * n
-        # players of the current bracket (and next group), as vertex indices
-        vertices: list[int] = []
-        nxt = 0
-        while nxt < n and score[nxt] >= score[0]:
-            vertices.append(nxt)
-            nxt += 1
-        mdp_count = 0
-        group_begin_vertex = 0
-        while len(vertices) > 1 or nxt < n:
-            cur_end = len(vertices)  # nextScoreGroupBegin
-            next_begin_vertex = group_begin_vertex + (cur_end - mdp_count)
-            group_start = nxt
-            while nxt < n and score[nxt] >= score[group_start]:
-                vertices.append(nxt)
-                nxt += 1
-            size = len(vertices)
-            matcher.focus(vertices)
-            players = [order[v] for v in vertices]
-            base: list[list[int]] = [[] for _ in range(size)]
-            for li in range(mdp_count, size):
-                row = base[li]
-                for si in range(li):
-                    row.append(
-                        ctx.edge(
-                            players[si],
-                            players[li],
-                            li < cur_end,
-                            li >= cur_end,
-                            self.bye_score,
-                            self.single,
-                        )
-                    )
-            for li in range(size):
-                for si, w in enumerate(base[li]):
-                    matcher.set(vertices[li], vertices[si], w)
-            bits = ctx.size_bits
-
-            def exchange_weight(
-                si: int,
-                li: int,
-                rem_index: int,
-                rem_pairs: int,
-                base: list[list[int]] = base,
-                bits: int = bits,
-            ) -> int:
-                w = base[li][si]
-                if w:
-                    addend = int(rem_index < rem_pairs)
-                    addend <<= 2 * bits
-                    addend -= rem_index
-                    addend <<= 1
-                    w += addend
-                return w
-
-            def in_bracket(
-                v: int, lo: int = group_begin_vertex, hi: int = next_begin_vertex
-            ) -> bool:
-                return lo <= v < hi
-
-            stable = matcher.solve()
-
-            # Which moved-down players are paired in this bracket.
-            remaining = remaining_matched = 0
-            md_score = 0
-            for pi in range(mdp_count):
-                if pi == 0 or score[vertices[pi]] < md_score:
-                    md_score = score[vertices[pi]]
-                    remaining = remaining_matched = 0
-                    k = pi
-                    while k < size and score[vertices[k]] >= md_score:
-                        remaining += 1
-                        if in_bracket(stable[vertices[k]]):
-                            remaining_matched += 1
-                        k += 1
-                if not remaining_matched:
-                    continue
-                pv = vertices[pi]
-                if remaining <= remaining_matched:
-                    matched[pv] = True
-                    continue
-                remaining -= 1
-                if not in_bracket(stable[pv]):
-                    for oi in range(mdp_count, cur_end):
-                        w = base[oi][pi]
-                        if w:
-                            matcher.set(pv, vertices[oi], w | 1)
-                    stable = matcher.solve()
-                if in_bracket(stable[pv]):
-                    matched[pv] = True
-                    remaining_matched -= 1
-                    for oi in range(mdp_count, cur_end):
-                        w = base[oi][pi]
-                        if w:
-                            matcher.set(pv, vertices[oi], (w | (cur_end - mdp_count)) + 1)
-
-            # Their opponents, higher-ranked residents first.
-            for pi in range(mdp_count):
-                pv = vertices[pi]
-                if not matched[pv]:
-                    continue
-                addend = size
-                for oi in range(cur_end - 1, mdp_count - 1, -1):
-                    ov = vertices[oi]
-                    if matched[ov]:
-                        continue
-                    w = base[oi][pi]
-                    if w:
-                        matcher.set(pv, ov, w + addend)
-                        addend += 1
-                stable = matcher.solve()
-                mate = stable[pv]
-                matched[mate] = True
-                matcher.finalize_pair(pv, mate, self.max_weight)
-
-            # The remainder: S1 = its first rem_pairs players.
-            remainder: list[int] = []
-            rem_pairs = 0
-            for pi in range(mdp_count, cur_end):
-                pv = vertices[pi]
-                if stable[pv] < group_begin_vertex:
-                    continue
-                remainder.append(pi)
-                if stable[pv] < pv:
-                    rem_pairs += 1
-            first_group_end = rem_pairs  # position in remainder
-
-            for ri, oi in enumerate(remainder):
-                ov = vertices[oi]
-                for rj, pi in enumerate(remainder):
-                    if oi <= pi:
-                        break
-                    matcher.set(vertices[pi], ov, exchange_weight(pi, oi, rj, rem_pairs))
-                del ri
-            stable = matcher.solve()
-
-            first_group_end_value = (
-                remainder[first_group_end] if first_group_end < len(remainder) else None
+        """Pair every bracket; each player's opponent by player index (the PAB has none)."""
+        n, score = len(self.order), self.score
+        while self.nxt < n and score[self.nxt] >= score[0]:
+            self.vertices.append(self.nxt)
+            self.nxt += 1
+        while len(self.vertices) > 1 or self.nxt < n:
+            cur_end, group_start = self.add_next_group()
+            base = self.base_weights(cur_end)
+            next_begin_vertex = self.group_begin_vertex + (cur_end - self.mdp_count)
+            bracket = Bracket(
+                self.matcher,
+                self.vertices,
+                [score[v] for v in self.vertices],
+                base,
+                self.mdp_count,
+                cur_end,
+                self.ctx.size_bits,
+                self.max_weight,
+                self.group_begin_vertex,
+                next_begin_vertex,
             )
-            exchange_count = 0
-            for pi in remainder:
-                if first_group_end_value is not None and pi >= first_group_end_value:
-                    break
-                pv = vertices[pi]
-                exchange_count += stable[pv] <= pv or stable[pv] >= next_begin_vertex
+            stable = bracket.pair()
+            self.carry(cur_end, group_start, stable, bracket.matched)
+            self.group_begin_vertex = next_begin_vertex
+        return self.result
 
-            # Lower players of S1 to exchange, where possible.
-            exchanges_left = exchange_count
-            rem_index = rem_pairs
-            pos = first_group_end
-            while pos > 0 and exchanges_left:
-                opp_pos = pos
-                rem_index -= 1
-                pos -= 1
-                pi = remainder[pos]
-                pv = vertices[pi]
-                if pv < stable[pv] < next_begin_vertex:
-                    for q in range(opp_pos, len(remainder)):
-                        w = exchange_weight(pi, remainder[q], rem_index, rem_pairs)
-                        if w:
-                            matcher.set(pv, vertices[remainder[q]], w - 1)
-                    stable = matcher.solve()
-                exchange = stable[pv] <= pv or stable[pv] >= next_begin_vertex
-                exchanges_left -= exchange
-                for q in range(pos + 1, len(remainder)):
-                    if exchange:
-                        base[remainder[q]][pi] = 0
-                    matcher.set(
-                        pv,
-                        vertices[remainder[q]],
-                        exchange_weight(pi, remainder[q], rem_index, rem_pairs),
+    def add_next_group(self) -> tuple[int, int]:
+        """Append the next score group to :attr:`vertices` and focus the matcher on them.
+
+        Returns the end of the current bracket (index into :attr:`vertices`) and the vertex
+        where the next score group begins.
+        """
+        n, score = len(self.order), self.score
+        cur_end = len(self.vertices)
+        group_start = self.nxt
+        while self.nxt < n and score[self.nxt] >= score[group_start]:
+            self.vertices.append(self.nxt)
+            self.nxt += 1
+        self.matcher.focus(self.vertices)
+        return cur_end, group_start
+
+    def base_weights(self, cur_end: int) -> list[list[int]]:
+        """The bracket's edge weights (``base[li][si]``, si < li; MDPs do not meet each
+        other), also set on the matcher."""
+        ctx, vertices = self.ctx, self.vertices
+        size = len(vertices)
+        players = [self.order[v] for v in vertices]
+        base: list[list[int]] = [[] for _ in range(size)]
+        for li in range(self.mdp_count, size):
+            row = base[li]
+            for si in range(li):
+                row.append(
+                    ctx.edge(
+                        players[si],
+                        players[li],
+                        li < cur_end,
+                        li >= cur_end,
+                        self.bye_score,
+                        self.single,
                     )
+                )
+        for li in range(size):
+            for si, w in enumerate(base[li]):
+                self.matcher.set(vertices[li], vertices[si], w)
+        return base
 
-            # Higher players of S2 to exchange, where possible.
-            exchanges_left = exchange_count
-            rem_index = rem_pairs
-            pos = first_group_end
-            while pos < len(remainder) and exchanges_left > 1:
-                pi = remainder[pos]
-                pv = vertices[pi]
-                already = pv < stable[pv] < next_begin_vertex
-                if not already:
-                    for q in range(pos + 1, len(remainder)):
-                        w = exchange_weight(pi, remainder[q], rem_index, rem_pairs)
-                        if w:
-                            matcher.set(pv, vertices[remainder[q]], w + 1)
-                    stable = matcher.solve()
-                exchange = pv < stable[pv] < next_begin_vertex
-                if exchange:
-                    exchanges_left -= 1
-                    for q in range(pos):
-                        base[pi][remainder[q]] = 0
-                        matcher.set(pv, vertices[remainder[q]], 0)
-                    for oi in range(cur_end, size):
-                        base[oi][pi] = 0
-                        matcher.set(pv, vertices[oi], 0)
-                if not already:
-                    for q in range(pos + 1, len(remainder)):
-                        matcher.set(
-                            pv,
-                            vertices[remainder[q]],
-                            exchange_weight(pi, remainder[q], rem_index, rem_pairs),
-                        )
-                rem_index += 1
-                pos += 1
-
-            # Fix who is exchanged; restore the plain weights.
-            for a_pos, pi in enumerate(remainder):
-                pv = vertices[pi]
-                for oi in remainder[a_pos + 1 :]:
-                    ov = vertices[oi]
-                    if (
-                        stable[pv] <= pv
-                        or stable[pv] >= next_begin_vertex
-                        or ov < stable[ov] < next_begin_vertex
-                    ):
-                        base[oi][pi] = 0
-                    matcher.set(pv, ov, base[oi][pi])
-
-            # The opponent of each S1 player, higher players first.
-            for pi in remainder:
-                pv = vertices[pi]
-                if pv < stable[pv] < next_begin_vertex:
-                    addend = 0
-                    for oi in reversed(remainder):
-                        ov = vertices[oi]
-                        if oi <= pi or matched[ov]:
-                            continue
-                        w = base[oi][pi]
-                        if w:
-                            matcher.set(pv, ov, w + addend)
-                        addend += 1
-                    stable = matcher.solve()
-                    mate = stable[pv]
-                    matched[pv] = True
-                    matched[mate] = True
-                    matcher.finalize_pair(pv, mate, self.max_weight)
-
-            # Carry the unpaired players into the next bracket.
-            new_vertices: list[int] = []
-            mdp_count = 0
-            self.single = odd and group_start < n and self.bye_score == score[group_start]
-            for idx, v in enumerate(vertices):
-                if idx < cur_end and matched[v]:
-                    result[order[v].index] = order[stable[v]].index
-                    result[order[stable[v]].index] = order[v].index
-                else:
-                    new_vertices.append(v)
-                    if idx < cur_end:
-                        mdp_count += 1
-                    if score[stable[v]] < self.bye_score:
-                        self.single = False
-            vertices = new_vertices
-            group_begin_vertex = next_begin_vertex
-        return result
+    def carry(self, cur_end: int, group_start: int, stable: list[int], matched: list[bool]) -> None:
+        """Record the bracket's pairs; carry its unpaired players into the next bracket as
+        MDPs; decide whether C9 (the PAB's unplayed games) applies to the next bracket."""
+        order, score, n = self.order, self.score, len(self.order)
+        new_vertices: list[int] = []
+        self.mdp_count = 0
+        self.single = n % 2 == 1 and group_start < n and self.bye_score == score[group_start]
+        for idx, v in enumerate(self.vertices):
+            if idx < cur_end and matched[v]:
+                self.result[order[v].index] = order[stable[v]].index
+                self.result[order[stable[v]].index] = order[v].index
+            else:
+                new_vertices.append(v)
+                if idx < cur_end:
+                    self.mdp_count += 1
+                if score[stable[v]] < self.bye_score:
+                    self.single = False
+        self.vertices = new_vertices

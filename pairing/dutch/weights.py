@@ -12,88 +12,33 @@ bit per score group per member (a score group's bit block is wide enough to coun
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
-from pairing.swiss.model import Colour
-from pairing.swiss.state import PlayerState, invert
+from pairing.dutch.facts import Float, RoundFacts, colour_preferences_compatible
+from pairing.swiss.state import PlayerState, Round
 
 __all__ = ["Float", "RoundContext", "colour_preferences_compatible"]
 
 
-class Float(Enum):
-    """Float direction of a player in a past round."""
-
-    DOWN = 0
-    UP = 1
-    NONE = 2
-
-
-def colour_preferences_compatible(a: Colour, b: Colour) -> bool:
-    """Both preferences can be granted (they differ, or one player has none)."""
-    return a is not b or a is Colour.NONE or b is Colour.NONE
-
-
 @dataclass
-class RoundContext:
-    """Everything the weights need about the round being paired."""
+class RoundContext(RoundFacts):
+    """Everything the 2025 weights need about the round being paired."""
 
-    players: list[PlayerState]
-    rounds_played: int
-    total_rounds: int
-    win: int
-    draw: int
-    loss: int
-    forbidden: list[set[int]]
-    score: list[int] = field(default_factory=list)
-    """Accelerated score (tenths) before the round, by player index."""
     size_bits: int = 1
     groups_shift: int = 0
     group_shift: dict[int, int] = field(default_factory=dict)
     played_games_rank: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.score = [p.score_back(self.rounds_played) for p in self.players]
-        self._floats: dict[tuple[int, int], Float] = {}
-        self._eligible = [
-            not any(not r.played and r.points >= self.win for r in p.rounds) for p in self.players
-        ]
-        # Read for every pair of players: computed once.
-        self._absolute = [p.absolute_preference for p in self.players]
+        super().__post_init__()
         self._not_candidate: dict[int, list[bool]] = {}
 
-    def eligible_for_bye(self, p: PlayerState) -> bool:
-        """C2: no PAB for a player who already scored a win's points without playing."""
-        return self._eligible[p.index]
+    def bye_eligible(self, p: PlayerState) -> bool:
+        """C2 (2025): no PAB for a player who already scored a win's points without playing."""
+        return not any(not r.played and r.points >= self.win for r in p.rounds)
 
-    def compatible(self, a: PlayerState, b: PlayerState) -> bool:
-        """C1 (no rematch, no prohibited pair) and C3 (absolute colour preferences)."""
-        if b.index in self.forbidden[a.index]:
-            return False
-        if not self._absolute[a.index] or not self._absolute[b.index]:
-            return True
-        if a.colour_preference is not b.colour_preference:
-            return True
-        threshold = (self.rounds_played * max(self.win, self.draw)) >> 1
-        return self.rounds_played >= self.total_rounds - 1 and (
-            self.score[a.index] > threshold or self.score[b.index] > threshold
-        )
-
-    def float_of(self, p: PlayerState, rounds_back: int) -> Float:
-        """Float of ``p`` in the round ``rounds_back`` rounds before the one to pair."""
-        key = (p.index, rounds_back)
-        cached = self._floats.get(key)
-        if cached is not None:
-            return cached
-        match = p.rounds[self.rounds_played - rounds_back]
-        if not match.played:
-            # 2025 rules: without a game only scoring more than a loss is a (down)float.
-            result = Float.DOWN if match.points > self.loss else Float.NONE
-        else:
-            own = p.score_back(self.rounds_played, rounds_back)
-            other = self.players[match.opponent].score_back(self.rounds_played, rounds_back)
-            result = Float.DOWN if own > other else Float.UP if own < other else Float.NONE
-        self._floats[key] = result
-        return result
+    def unplayed_float(self, match: Round) -> Float:
+        """2025 rules: without a game only scoring more than a loss is a (down)float."""
+        return Float.DOWN if match.points > self.loss else Float.NONE
 
     def total_shift(self) -> int:
         """Number of bits below the completion field in every edge weight."""
@@ -117,30 +62,6 @@ class RoundContext:
     def max_weight(self) -> int:
         """An upper bound on every edge weight, with two spare bits (finalised pairs use it)."""
         return (1 << (self.total_shift() + 2)) - 1
-
-    def _colour_bits(self, weight: int, p: PlayerState, o: PlayerState) -> int:
-        b = self.size_bits
-        same = p.colour_preference is o.colour_preference
-        weight = (weight << b) | (not p.absolute_imbalance or not o.absolute_imbalance or not same)
-        if p.colour_imbalance == o.colour_imbalance:
-            repeat_ok = (
-                p.repeated_colour is Colour.NONE or p.repeated_colour is not o.repeated_colour
-            )
-        else:
-            wider = o if p.colour_imbalance > o.colour_imbalance else p
-            repeat_ok = wider.repeated_colour is not invert(p.colour_preference)
-        weight = (weight << b) | (
-            not p.absolute_preference or not o.absolute_preference or not same or repeat_ok
-        )
-        weight = (weight << b) | colour_preferences_compatible(
-            p.colour_preference, o.colour_preference
-        )
-        return (weight << b) | (
-            (not p.strong_preference and not p.absolute_preference)
-            or (not o.strong_preference and not o.absolute_preference)
-            or (p.absolute_preference and o.absolute_preference)
-            or not same
-        )
 
     def is_bye_candidate(self, p: PlayerState, bye_score: int) -> bool:
         """Eligible for the PAB and not above the score the PAB goes to."""
@@ -189,7 +110,7 @@ class RoundContext:
         if not in_current:
             # Colour and float fields count in the current bracket only: all zero here.
             return w << self._tail_bits()
-        w = self._colour_bits(w, lower, higher)
+        w = self.colour_bits(w, lower, higher, b)
         for back in (1, 2):
             if self.rounds_played < back:
                 continue

@@ -120,6 +120,11 @@ class FocusGraph:
             if packed is None or max(packed, default=0) < 1 << _HIGH_BITS:
                 break
             packed = narrowing.weights(tight=tight, deduplicate=deduplicate) or packed
+        if packed is not None and max(packed, default=0) >= 1 << _HIGH_BITS:
+            # Borrowing weights (charged fields) narrow only digit by digit, signed.
+            signed = narrowing.signed_weights()
+            if signed is not None and max(signed, default=0) < max(packed, default=0):
+                packed = signed
         if packed is None:
             return None
         spread = max(len(vertices), 2).bit_length()

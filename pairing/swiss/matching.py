@@ -86,6 +86,9 @@ def _matching(
             weights = narrowing.weights(low_bits) or weights
         if max(weights) >= _RUSTWORKX_LIMIT:
             weights = narrowing.weights(low_bits, tight=True) or weights
+        if max(weights) >= _RUSTWORKX_LIMIT:
+            # Borrowing weights (charged fields) narrow only digit by digit, signed.
+            weights = narrowing.signed_weights() or weights
         if slow and max(weights) >= _RUSTWORKX_LIMIT:
             # Last resort before networkx (never tried when the caller has a fallback).
             weights = narrowing.weights(low_bits, deduplicate=True) or weights
@@ -142,16 +145,31 @@ class Matcher:
         self._solved = False
         self._fixed = [False] * size
         self._focus: list[int] = []
+        self._core: set[int] | None = None
+        self._in_focus: set[int] = set()
         self._shift = 0
         self._low_bits = 0
         self._completion: list[int] = []
         self._absorbable: dict[tuple[frozenset[int], tuple[int, ...]], dict[int, int] | None]
         self._absorbable = {}
         self._graph: FocusGraph | None = None
+        self._keep = False
         self._pending: set[tuple[int, int]] = set()
         self.solves = 0
         self.skipped = 0
         self.whole = 0
+
+    def _bracket_edge(self, a: int, b: int) -> bool:
+        """Whether edge a-b belongs to the focus graph (not only to completions)."""
+        focus, core = self._in_focus, self._core
+        if a not in focus or b not in focus:
+            return False
+        return core is None or a in core or b in core
+
+    def load(self, rows: list[list[int]]) -> None:
+        """All weights at once, before the first solve: ``rows[a][b]`` (symmetric)."""
+        assert not self._solved
+        self._weights = rows
 
     def weight(self, a: int, b: int) -> int:
         """Current weight of edge a-b."""
@@ -163,6 +181,8 @@ class Matcher:
         if old != weight:
             if self._solved:  # before the first solve there is nothing to compare with
                 self._changed.setdefault((a, b) if a < b else (b, a), old)
+            if self._absorbable and not self._bracket_edge(a, b):
+                self._absorbable.clear()  # a completion edge changed: no answer holds
             self._weights[a][b] = weight
             self._weights[b][a] = weight
 
@@ -178,9 +198,23 @@ class Matcher:
         self._absorbable.clear()
         self._graph = None
 
-    def focus(self, vertices: list[int]) -> None:
-        """Solve the bracket part on ``vertices`` only (see the module docstring)."""
+    def keep_graph(self, low_bits: int) -> None:
+        """Solve the whole graph through a kept graph, narrowed once and patched between
+        solves (:mod:`pairing.swiss.focus_graph`); the lowest ``low_bits`` bits hold the
+        engine's small signed tie-break adjustments."""
+        self._keep = True
+        self._low_bits = low_bits
+        self._graph = None
+
+    def focus(self, vertices: list[int], core: list[int] | None = None) -> None:
+        """Solve the bracket part on ``vertices`` only (see the module docstring).
+
+        With ``core``, only edges with an end in ``core`` have a bracket part; the others
+        (both ends outside ``core``) serve the completion alone, among focus players too.
+        """
         self._focus = list(vertices)
+        self._in_focus = set(vertices)
+        self._core = None if core is None else set(core)
         self._absorbable.clear()
         self._graph = None
 
@@ -222,7 +256,12 @@ class Matcher:
                 mates[v] = mate
         free = [v for v in range(self.size) if not fixed[v]]
         focused = SHORTCUTS and self._completion and self._focus
-        found = self._solve_focused(free) if focused else None
+        if focused:
+            found = self._solve_focused(free)
+        elif SHORTCUTS and self._keep:
+            found = self._solve_kept(free)
+        else:
+            found = None
         if found is None:
             self.whole += 1
             rows = self._weights
@@ -304,7 +343,7 @@ class Matcher:
         focus = [v for v in self._focus if not self._fixed[v]]
         in_focus = set(focus)
         rest = tuple(v for v in free if v not in in_focus)
-        if not rest:
+        if not rest and self._core is None:
             return None
         mates = self._patched_matching()
         if mates is None:
@@ -318,6 +357,17 @@ class Matcher:
                 mates = self._narrowed_matching(focus, edges, rest)
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
+
+    def _solve_kept(self, free: list[int]) -> dict[int, int] | None:
+        """The whole graph's matching from the kept graph (built anew when it cannot be
+        patched); None when it is too wide for rustworkx."""
+        mates = self._patched_matching()
+        if mates is None:
+            rows = self._weights
+            edges = [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]]
+            self._graph = FocusGraph.build(free, edges, self._low_bits)
+            mates = None if self._graph is None else self._graph.solve()
+        return mates
 
     def _narrowed_matching(
         self, focus: list[int], edges: list[tuple[int, int, int]], rest: tuple[int, ...]
@@ -339,8 +389,8 @@ class Matcher:
     def _bracket_weight(self, a: int, b: int) -> int | None:
         """Edge a-b less its completion part (0 if no edge); None if it has no such shape."""
         w = self._weights[a][b]
-        if not w:
-            return 0
+        if not w or not self._completion:
+            return w
         limit = 1 << self._shift
         w -= limit * (1 + self._completion[a] + self._completion[b])
         return w if 0 <= w < limit else None
@@ -351,6 +401,22 @@ class Matcher:
         rows, nc = self._weights, self._completion
         limit = 1 << self._shift
         completion = [limit, 2 * limit, 3 * limit]
+        core = self._core
+        if core is not None:
+            ends = [v for v in focus if v in core]
+            position = {v: k for k, v in enumerate(ends)}
+            for i, a in enumerate(ends):
+                row, nc_a = rows[a], nc[a]
+                for b in focus:
+                    if position.get(b, -1) >= i:
+                        continue
+                    w = row[b]
+                    if w:
+                        w -= completion[nc_a + nc[b]]
+                        if not 0 <= w < limit:
+                            return None
+                        edges.append((a, b, w))
+            return edges
         for i, a in enumerate(focus):
             row, nc_a = rows[a], nc[a]
             for b in focus[:i]:
@@ -389,6 +455,14 @@ class Matcher:
             self._absorbable[key] = self._complete(*key)
         return self._absorbable[key]
 
+    def _joinable(self, a: int, b: int, left: frozenset[int]) -> bool:
+        """Whether the completion may pair ``a`` with ``b``: not two players the focus left
+        unpaired, unless that edge has no bracket part (both ends outside the core)."""
+        if a not in left or b not in left:
+            return True
+        core = self._core
+        return core is not None and a not in core and b not in core
+
     def _complete(self, left: frozenset[int], rest: tuple[int, ...]) -> dict[int, int] | None:
         """Pair ``rest`` and ``left`` (not among themselves) leaving at most one bye candidate."""
         rows, nc = self._weights, self._completion
@@ -400,7 +474,7 @@ class Matcher:
             (a, b, 1 + nc[a] + nc[b])
             for i, a in enumerate(vertices)
             for b in vertices[:i]
-            if rows[a][b] and not (a in left and b in left)
+            if rows[a][b] and self._joinable(a, b, left)
         ]
         mates = max_weight_matching(edges)
         unpaired = sum(1 + 2 * nc[v] for v in vertices if v not in mates)
@@ -418,10 +492,13 @@ class Matcher:
         """
         rows, nc = self._weights, self._completion
         mates: dict[int, int] = {}
+        outside = () if self._core is None else tuple(v for v in left if v not in self._core)
         for v in left:
+            if v in mates:
+                continue
             row = rows[v]
-            for u in rest:
-                if row[u] and u not in mates:
+            for u in (*rest, *outside):
+                if u != v and row[u] and u not in mates and self._joinable(v, u, left):
                     mates[v] = u
                     mates[u] = v
                     break
@@ -451,7 +528,7 @@ class Matcher:
         for i, u in enumerate(unpaired):
             row_u = rows[u]
             for v in unpaired[i + 1 :]:
-                if row_u[v] and not (u in left and v in left):
+                if row_u[v] and self._joinable(u, v, left):
                     mates[u], mates[v] = v, u
                     unpaired.remove(u)
                     unpaired.remove(v)
@@ -461,8 +538,8 @@ class Matcher:
                     if (
                         row_u[x]
                         and row_v[y]
-                        and not (u in left and x in left)
-                        and not (v in left and y in left)
+                        and self._joinable(u, x, left)
+                        and self._joinable(v, y, left)
                     ):
                         mates[u], mates[x], mates[y], mates[v] = x, u, v, y
                         unpaired.remove(u)

@@ -4,6 +4,10 @@ A weight is read as digits in bit ranges; each range is packed into just the bit
 sum over a matching can reach, so every maximum-weight matching stays one (pairing.md 2.5).
 The weights are held as rows of little-endian uint64 words, so each step is a few array
 operations instead of a Python loop over the edges.
+
+Weights built with subtractions (a field that charges a pair borrows from the fields above it)
+hold long runs of ones that no digit range can narrow. :meth:`Narrowing.signed_weights` reads
+them in non-adjacent form instead, as sums of signed powers of two, which are sparse again.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ __all__ = ["Narrowing"]
 
 Words = NDArray[np.uint64]
 _ALL = (1 << 64) - 1
+# Above this many edges a digit's count bound skips the greedy vertex cover (a Python loop).
+_GREEDY_COVER_EDGES = 4096
 
 
 def _to_words(values: list[int], words: int) -> Words:
@@ -200,6 +206,52 @@ class Narrowing:
             return packed
         return [(h << shift) + lo for h, lo in zip(packed, lows, strict=True)]
 
+    def signed_weights(self) -> list[int] | None:
+        """The weights narrowed digit by digit in non-adjacent form (signed), by edge.
+
+        Exact for any weights: two matchings compare as they did. None when there is nothing
+        to narrow.
+        """
+        if not self.edges:
+            return []
+        values = _to_ints(self._words)
+        plus, minus = zip(*(_non_adjacent(v) for v in values), strict=True)
+        words = max(1, (max(values).bit_length() + 65) // 64)
+        plus_words, minus_words = _to_words(list(plus), words), _to_words(list(minus), words)
+        used = _mask(plus_words) | _mask(minus_words)
+        positions = [k for k in range(used.bit_length()) if used >> k & 1]
+        reach = {
+            k: self._count_bound(_chunk(plus_words, k, 1).astype(bool))
+            + self._count_bound(_chunk(minus_words, k, 1).astype(bool))
+            for k in positions
+        }
+        layout = _signed_layout(positions, reach)
+        if layout is None:
+            return None
+        narrowed = [0] * len(values)
+        for lo, hi, new_lo in layout:
+            gains = _to_ints(_field(plus_words, lo, hi + 1))
+            costs = _to_ints(_field(minus_words, lo, hi + 1))
+            narrowed = [
+                w + ((g - c) << new_lo) for w, g, c in zip(narrowed, gains, costs, strict=True)
+            ]
+        return narrowed
+
+    def _count_bound(self, chosen: NDArray[np.bool_]) -> int:
+        """An upper bound on how many of the chosen edges one matching holds."""
+        count = int(chosen.sum())
+        if count <= 1:
+            return count
+        a, b = self._a[chosen], self._b[chosen]
+        ends = min(
+            int(np.count_nonzero(np.bincount(a, minlength=self._vertices))),
+            int(np.count_nonzero(np.bincount(b, minlength=self._vertices))),
+        )
+        bound = min(self.pairs, count, ends)
+        if bound > 2 and count <= _GREEDY_COVER_EDGES:
+            bound = min(bound, len(self._cover(chosen)))
+        return bound
+
     def _pack(self, words: Words) -> Words:
         parts: list[tuple[Words, int]] = []
         position = 0
@@ -281,6 +333,43 @@ class Narrowing:
         cover = [v for v in range(self._vertices) if chosen[v]]
         self._covers[key] = cover
         return cover
+
+
+def _non_adjacent(value: int) -> tuple[int, int]:
+    """The non-adjacent form of ``value``: bit masks ``plus``, ``minus`` with
+    ``value == plus - minus`` and no two adjacent bits set in ``plus | minus``."""
+    half = value >> 1
+    triple = value + half
+    changed = half ^ triple
+    return triple & changed, half & changed
+
+
+def _signed_layout(
+    positions: list[int], reach: dict[int, int]
+) -> list[tuple[int, int, int]] | None:
+    """Segments ``(lo, hi, new_lo)`` of the signed digit positions and where each goes.
+
+    ``reach[k]`` bounds how much the digit sum at position ``k`` can differ between two
+    matchings. A position starts a new segment when everything below it cannot reach it;
+    segments keep their inner layout and are stacked as tightly as those reaches allow, so
+    every comparison of two matchings keeps its sign.
+    """
+    segments: list[list[int]] = []
+    below = 0
+    for k in positions:
+        if below < 1 << k:
+            segments.append([k, k])
+        else:
+            segments[-1][1] = k
+        below += reach[k] << k
+    layout: list[tuple[int, int, int]] = []
+    stacked = 0
+    for lo, hi in segments:
+        spread = sum(reach[k] << (k - lo) for k in positions if lo <= k <= hi)
+        new_lo = stacked.bit_length()
+        layout.append((lo, hi, new_lo))
+        stacked += spread << new_lo
+    return layout
 
 
 def _mask(words: Words) -> int:

@@ -286,6 +286,10 @@ def _header(view: LogView) -> list[Record]:
         )
     elif s.system is System.BURSTEIN:
         records.append(HeaderRecord("092", "FIDE_BURSTEIN"))
+    elif s.system is System.DUBOV:
+        records.append(HeaderRecord("092", "FIDE_DUBOV"))
+    elif s.pairing_params.chess.rules == "2017":
+        records.append(HeaderRecord("092", "FIDE_DUTCH_2017"))
     if s.scoring != Scoring():
         # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
         values = [(code, getattr(s.scoring, XXS_FIELDS[code])) for code in XXS_WRITTEN]

@@ -88,6 +88,37 @@ def test_repeated_fields_are_dropped_and_the_order_kept(high: list[int], low: li
     assert _same_order(_totals(dict(zip(EDGES, raw, strict=True))), _totals(weights))
 
 
+# Weights as the 2017 engine builds them: a top field, then fields that add and subtract
+# powers of two (a pair charged its score difference), which borrow through the fields above.
+signed_term = st.tuples(st.integers(0, 250), st.sampled_from([-2, -1, 1, 2]))
+borrowing = st.lists(signed_term, max_size=5).map(
+    lambda terms: (1 << 300) + sum(s << p for p, s in terms)
+)
+
+
+@given(st.lists(borrowing, min_size=len(EDGES), max_size=len(EDGES)))
+def test_signed_narrowing_keeps_the_order_of_every_pair_of_matchings(raw: list[int]) -> None:
+    edges = [(a, b, w) for (a, b), w in zip(EDGES, raw, strict=True)]
+    narrowed = Narrowing(edges).signed_weights()
+    assert narrowed is not None
+    assert all(w > 0 for w in narrowed)
+    weights = dict(zip(EDGES, narrowed, strict=True))
+    assert _same_order(_totals(dict(zip(EDGES, raw, strict=True))), _totals(weights))
+
+
+def test_signed_narrowing_reads_borrows_as_single_digits() -> None:
+    # Each weight charges 2**150 against a field at 2**200: a run of fifty ones in binary.
+    raw = [(3 << 200) + (1 << (100 + i)) - (1 << 150) for i, _ in enumerate(EDGES)]
+    edges = [(a, b, w) for (a, b), w in zip(EDGES, raw, strict=True)]
+    narrowed = Narrowing(edges).signed_weights()
+    assert narrowed is not None
+    assert max(narrowed).bit_length() < 64
+    assert _same_order(
+        _totals(dict(zip(EDGES, raw, strict=True))),
+        _totals(dict(zip(EDGES, narrowed, strict=True))),
+    )
+
+
 def test_max_weight_matching_prefers_the_heavier_pair_of_edges() -> None:
     big = 1 << 200
     mates = max_weight_matching([(0, 1, big + 3), (1, 2, big + 10), (2, 3, big + 3)])

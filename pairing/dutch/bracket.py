@@ -1,0 +1,280 @@
+"""One pairing bracket of the Dutch system, decided as bbpPairings decides it (pairing.md 2.5).
+
+Both editions pair a bracket the same way once its edge weights are set: a first matching,
+then decisions fixed one at a time, re-solving after each change, in this order:
+
+1. which moved-down players (MDPs) are paired in the bracket;
+2. their opponents, higher-ranked residents first;
+3. the remainder is split into S1 and S2, and the exchanges between them are chosen: fewest,
+   then the smallest difference of the exchanged BSNs, then the lower players of S1 and the
+   higher players of S2 where possible;
+4. the opponent of each S1 player, higher players first.
+
+The editions differ in the weights (:mod:`pairing.dutch.weights`,
+:mod:`pairing.dutch2017.weights`) and in the graph the matcher holds: the 2025 engine keeps
+every player of the round in it, the 2017 engine only the bracket and the next score group.
+Either way the bracket's players are matcher vertices in rank order: MDPs, then residents
+(vertices ``first_resident`` to ``next_group - 1``), then the players below.
+"""
+
+from __future__ import annotations
+
+from pairing.swiss.matching import Matcher
+
+__all__ = ["Bracket"]
+
+
+class Bracket:
+    """The decisions of one pairing bracket, fixed phase by phase on a shared matcher."""
+
+    def __init__(
+        self,
+        matcher: Matcher,
+        vertices: list[int],
+        scores: list[int],
+        base: list[list[int]],
+        mdp_count: int,
+        cur_end: int,
+        bits: int,
+        max_weight: int,
+        first_resident: int,
+        next_group: int,
+    ) -> None:
+        """``vertices``: the matcher vertex of each bracket index (MDPs, residents, then the
+        players below); ``scores``: their accelerated scores; ``base[li][si]``: the weight of
+        the pair si < li (rows of MDPs are empty); ``cur_end``: the number of MDPs and
+        residents; ``bits``: the width of the exchange fields; ``max_weight``: the weight of
+        a fixed pair."""
+        self.matcher = matcher
+        self.vertices = vertices
+        self.scores = scores
+        self.base = base
+        self.mdp_count = mdp_count
+        self.cur_end = cur_end
+        self.bits = bits
+        self.max_weight = max_weight
+        self.first_resident = first_resident
+        self.next_group = next_group
+        self.stable: list[int] = []
+        self.matched = [False] * matcher.size
+        """By matcher vertex: paired in this bracket (fixed or about to be)."""
+        self.remainder: list[int] = []
+        self.rem_pairs = 0
+        self.exchange_count = 0
+
+    def pair(self) -> list[int]:
+        """Fix every pair of the bracket; the final matching by matcher vertex.
+
+        A bracket player ``v`` is paired in the bracket when ``matched[v]``; the others float
+        down.
+        """
+        self.stable = self.matcher.solve()
+        self.choose_paired_mdps()
+        self.choose_mdp_opponents()
+        self.split_remainder()
+        self.exchange_from_s1()
+        self.exchange_from_s2()
+        self.fix_exchanges()
+        self.pair_s1()
+        return self.stable
+
+    def _in_bracket(self, v: int) -> bool:
+        return self.first_resident <= v < self.next_group
+
+    def _exchange_weight(self, si: int, li: int, rem_index: int) -> int:
+        """The base weight of si-li plus the exchange fields: S1 membership of ``si`` (fewest
+        exchanges), minus its remainder index (smallest BSN difference), one free bit."""
+        w = self.base[li][si]
+        if w:
+            addend = int(rem_index < self.rem_pairs)
+            addend <<= 2 * self.bits
+            addend -= rem_index
+            addend <<= 1
+            w += addend
+        return w
+
+    def choose_paired_mdps(self) -> None:
+        """Which moved-down players are paired in this bracket (highest first, C6/C7)."""
+        matcher, vertices, base, score = self.matcher, self.vertices, self.base, self.scores
+        mdp_count, cur_end, size = self.mdp_count, self.cur_end, len(vertices)
+        remaining = remaining_matched = 0
+        md_score = 0
+        for pi in range(mdp_count):
+            if pi == 0 or score[pi] < md_score:
+                md_score = score[pi]
+                remaining = remaining_matched = 0
+                k = pi
+                while k < size and score[k] >= md_score:
+                    remaining += 1
+                    if self._in_bracket(self.stable[vertices[k]]):
+                        remaining_matched += 1
+                    k += 1
+            if not remaining_matched:
+                continue
+            pv = vertices[pi]
+            if remaining <= remaining_matched:
+                self.matched[pv] = True
+                continue
+            remaining -= 1
+            if not self._in_bracket(self.stable[pv]):
+                for oi in range(mdp_count, cur_end):
+                    w = base[oi][pi]
+                    if w:
+                        matcher.set(pv, vertices[oi], w | 1)
+                self.stable = matcher.solve()
+            if self._in_bracket(self.stable[pv]):
+                self.matched[pv] = True
+                remaining_matched -= 1
+                for oi in range(mdp_count, cur_end):
+                    w = base[oi][pi]
+                    if w:
+                        matcher.set(pv, vertices[oi], (w | (cur_end - mdp_count)) + 1)
+
+    def choose_mdp_opponents(self) -> None:
+        """The opponent of each paired MDP, higher-ranked residents first."""
+        matcher, vertices, base = self.matcher, self.vertices, self.base
+        mdp_count, cur_end, size = self.mdp_count, self.cur_end, len(vertices)
+        for pi in range(mdp_count):
+            pv = vertices[pi]
+            if not self.matched[pv]:
+                continue
+            addend = size
+            for oi in range(cur_end - 1, mdp_count - 1, -1):
+                ov = vertices[oi]
+                if self.matched[ov]:
+                    continue
+                w = base[oi][pi]
+                if w:
+                    matcher.set(pv, ov, w + addend)
+                    addend += 1
+            self.stable = matcher.solve()
+            mate = self.stable[pv]
+            self.matched[mate] = True
+            matcher.finalize_pair(pv, mate, self.max_weight)
+
+    def split_remainder(self) -> None:
+        """The residents not paired with an MDP: S1 is its first ``rem_pairs`` players. Then
+        the number of exchanges the best matching needs, with the exchange fields set."""
+        matcher, vertices = self.matcher, self.vertices
+        remainder: list[int] = []
+        rem_pairs = 0
+        for pi in range(self.mdp_count, self.cur_end):
+            pv = vertices[pi]
+            if self.stable[pv] < self.first_resident:
+                continue
+            remainder.append(pi)
+            if self.stable[pv] < pv:
+                rem_pairs += 1
+        self.remainder, self.rem_pairs = remainder, rem_pairs
+        for oi in remainder:
+            ov = vertices[oi]
+            for rj, pi in enumerate(remainder):
+                if oi <= pi:
+                    break
+                matcher.set(vertices[pi], ov, self._exchange_weight(pi, oi, rj))
+        self.stable = matcher.solve()
+        s1_end = remainder[rem_pairs] if rem_pairs < len(remainder) else None
+        count = 0
+        for pi in remainder:
+            if s1_end is not None and pi >= s1_end:
+                break
+            count += not self._pairs_down(vertices[pi])
+        self.exchange_count = count
+
+    def _pairs_down(self, pv: int) -> bool:
+        """``pv`` is paired with a lower resident: it is (or becomes) an S1 player."""
+        return pv < self.stable[pv] < self.next_group
+
+    def exchange_from_s1(self) -> None:
+        """Exchange the lowest players of S1 where the exchange count allows it."""
+        matcher, vertices, base, remainder = self.matcher, self.vertices, self.base, self.remainder
+        exchanges_left = self.exchange_count
+        rem_index = self.rem_pairs
+        pos = self.rem_pairs
+        while pos > 0 and exchanges_left:
+            opp_pos = pos
+            rem_index -= 1
+            pos -= 1
+            pi = remainder[pos]
+            pv = vertices[pi]
+            if self._pairs_down(pv):
+                for q in range(opp_pos, len(remainder)):
+                    w = self._exchange_weight(pi, remainder[q], rem_index)
+                    if w:
+                        matcher.set(pv, vertices[remainder[q]], w - 1)
+                self.stable = matcher.solve()
+            exchange = not self._pairs_down(pv)
+            exchanges_left -= exchange
+            for q in range(pos + 1, len(remainder)):
+                if exchange:
+                    base[remainder[q]][pi] = 0
+                matcher.set(
+                    pv, vertices[remainder[q]], self._exchange_weight(pi, remainder[q], rem_index)
+                )
+
+    def exchange_from_s2(self) -> None:
+        """Exchange the highest players of S2 where the exchange count allows it."""
+        matcher, vertices, base, remainder = self.matcher, self.vertices, self.base, self.remainder
+        exchanges_left = self.exchange_count
+        rem_index = self.rem_pairs
+        pos = self.rem_pairs
+        while pos < len(remainder) and exchanges_left > 1:
+            pi = remainder[pos]
+            pv = vertices[pi]
+            already = self._pairs_down(pv)
+            if not already:
+                for q in range(pos + 1, len(remainder)):
+                    w = self._exchange_weight(pi, remainder[q], rem_index)
+                    if w:
+                        matcher.set(pv, vertices[remainder[q]], w + 1)
+                self.stable = matcher.solve()
+            if self._pairs_down(pv):
+                exchanges_left -= 1
+                for q in range(pos):
+                    base[pi][remainder[q]] = 0
+                    matcher.set(pv, vertices[remainder[q]], 0)
+                for oi in range(self.cur_end, len(vertices)):
+                    base[oi][pi] = 0
+                    matcher.set(pv, vertices[oi], 0)
+            if not already:
+                for q in range(pos + 1, len(remainder)):
+                    matcher.set(
+                        pv,
+                        vertices[remainder[q]],
+                        self._exchange_weight(pi, remainder[q], rem_index),
+                    )
+            rem_index += 1
+            pos += 1
+
+    def fix_exchanges(self) -> None:
+        """Fix who is in S1 and who in S2 after the exchanges; restore the plain weights."""
+        matcher, vertices, base, remainder = self.matcher, self.vertices, self.base, self.remainder
+        for a_pos, pi in enumerate(remainder):
+            pv = vertices[pi]
+            for oi in remainder[a_pos + 1 :]:
+                ov = vertices[oi]
+                if not self._pairs_down(pv) or self._pairs_down(ov):
+                    base[oi][pi] = 0
+                matcher.set(pv, ov, base[oi][pi])
+
+    def pair_s1(self) -> None:
+        """The opponent of each S1 player, higher players first, preferring higher S2 players."""
+        matcher, vertices, base, remainder = self.matcher, self.vertices, self.base, self.remainder
+        for pi in remainder:
+            pv = vertices[pi]
+            if not self._pairs_down(pv):
+                continue
+            addend = 0
+            for oi in reversed(remainder):
+                ov = vertices[oi]
+                if oi <= pi or self.matched[ov]:
+                    continue
+                w = base[oi][pi]
+                if w:
+                    matcher.set(pv, ov, w + addend)
+                addend += 1
+            self.stable = matcher.solve()
+            mate = self.stable[pv]
+            self.matched[pv] = True
+            self.matched[mate] = True
+            matcher.finalize_pair(pv, mate, self.max_weight)
