@@ -47,15 +47,18 @@ def cache_folder() -> Path:
     return Path(base) / "arbiter"
 
 
-def _connect(path: str, timeout: float) -> duckdb.DuckDBPyConnection:
+def _connect(path: str, name: str, timeout: float) -> duckdb.DuckDBPyConnection:
     deadline = time.monotonic() + timeout
     while True:
         try:
             return duckdb.connect(path)
         except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
-                first = str(exc).splitlines()[0]
-                raise CacheBusy(f"{path}: cache is busy or unreadable ({first}); retry") from exc
+            locked = "lock" in str(exc).lower()
+            if not locked or time.monotonic() >= deadline:
+                why = "held by another process" if locked else str(exc).splitlines()[0][:200]
+                raise CacheBusy(
+                    f"{path}: {name} cache is busy or unreadable: {why}; retry"
+                ) from exc
             time.sleep(0.05)
 
 
@@ -68,12 +71,21 @@ class TableCache:
     ([1, 2], {'checkpoint': 2})
     """
 
-    def __init__(self, path: str, tables: Mapping[str, Schema], *, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        tables: Mapping[str, Schema],
+        *,
+        name: str = "projection",
+        timeout: float = 10.0,
+    ) -> None:
         self.path = path
+        self.name = name
+        """What the cache holds, for messages (``games`` → "games cache is busy")."""
         self.tables = dict(tables)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._con = _connect(path, timeout)
+        self._con = _connect(path, name, timeout)
         self._con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT)")
         self._create_tables()
 

@@ -585,9 +585,9 @@ class DuckDBStore:
         """Beside the file (``arbiter.duckdb`` → ``arbiter.games.duckdb``); in memory for an
         in-memory store."""
         if self.path == ":memory:":
-            return TableCache(":memory:", tables)
+            return TableCache(":memory:", tables, name=name)
         path = Path(self.path)
-        return TableCache(str(path.with_name(f"{path.stem}.{name}.duckdb")), tables)
+        return TableCache(str(path.with_name(f"{path.stem}.{name}.duckdb")), tables, name=name)
 
     def export_image(self) -> LogImage:
         with self._lock:

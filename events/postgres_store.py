@@ -770,7 +770,7 @@ class PostgresStore:
         """In the user's cache folder, named after the server and database; the cache checks
         its checkpoint against the log, so a recreated database is noticed and rebuilt."""
         key = hashlib.sha256(self.url.encode()).hexdigest()[:16]
-        return TableCache(str(cache_folder() / f"pg-{key}.{name}.duckdb"), tables)
+        return TableCache(str(cache_folder() / f"pg-{key}.{name}.duckdb"), tables, name=name)
 
     def export_image(self) -> LogImage:
         with self._connection() as con, con.transaction():

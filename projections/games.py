@@ -145,10 +145,7 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
                 klass.replace_strict(CLASS_WEIGHTS, default=None, return_dtype=pl.Float64),
                 pl.when(klass.is_null()).then(pl.lit(1.0)),
             ).alias("weight"),
-            pl.col("rating_type")
-            .str.strip_chars()
-            .str.to_lowercase()
-            .alias("rating_type"),
+            pl.col("rating_type").str.strip_chars().str.to_lowercase().alias("rating_type"),
         )
         # A stream created twice cannot happen in a valid log; keep the latest anyway.
         .unique("stream_id", keep="last", maintain_order=True)
@@ -414,7 +411,11 @@ class GamesCache:
     def __init__(
         self, cache: TableCache | str = ":memory:", *, incremental_limit: int = 64
     ) -> None:
-        self._cache = cache if isinstance(cache, TableCache) else TableCache(cache, CACHE_TABLES)
+        self._cache = (
+            cache
+            if isinstance(cache, TableCache)
+            else TableCache(cache, CACHE_TABLES, name="games")
+        )
         self.path = self._cache.path
         self.incremental_limit = incremental_limit
         """Above this many touched streams, re-read all tournament streams in one scan."""
