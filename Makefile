@@ -5,9 +5,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: venv test lint demo bench clean
 
-# Every test runs, the large reference files too (about a minute of the total); for a quick
-# local loop: make test PYTEST_ARGS='-m "not slow"'.
+# Every test runs, the large reference files too, on every core (pytest-xdist; TEST_JOBS=1
+# for one process); for a quick local loop: make test PYTEST_ARGS='-m "not slow"'.
 PYTEST_ARGS ?=
+TEST_JOBS ?= auto
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,7 +26,7 @@ lint: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 demo: $(STAMP)
 	rm -rf demo-output && mkdir -p demo-output

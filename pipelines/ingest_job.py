@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from events.domain import System
 from events.errors import UserError
-from events.params import ChessSettings, PairingParams
+from events.params import PairingParams
 from events.provenance import current_origin
 from events.schema import (
     EventBase,
@@ -295,8 +295,9 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
         players = live.swiss_input(state, 2)[0].players
     except live.MissingResult:  # a round-1 result is missing: nothing to read back
         return conversion
-    chess = ChessSettings(initial_colour=infer_initial_colour(players))
-    params = created.pairing_params.model_copy(update={"chess": chess})
+    old = created.pairing_params
+    chess = old.chess.model_copy(update={"initial_colour": infer_initial_colour(players)})
+    params = old.model_copy(update={"chess": chess})
     created = created.model_copy(update={"pairing_params": params})
     return replace(conversion, events=[created, *conversion.events[1:]])
 
