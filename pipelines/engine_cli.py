@@ -5,6 +5,7 @@
     arbiter-pairings --burstein in.trf -p [out.txt]  the same with bbpPairings' Burstein system
     arbiter-pairings --dutch-2017 in.trf -p          the Dutch system, 2017 rules (bbpPairings v5)
     arbiter-pairings --dubov in.trf -p               the Dubov system (2026 rules; XXZ = absent)
+    arbiter-pairings --team in.trf -p [out.txt]      FIDE Team Swiss (C.04.6), TRF-2026 team records
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
@@ -33,6 +34,7 @@ from ingest.errors import IngestError
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
 from pairing import burstein, dubov, dutch, dutch2017
 from pairing.swiss.model import SwissInput, SwissRound
+from pairing.team.model import TeamRound
 from pipelines.exits import report
 from pipelines.swiss_from_trf import swiss_input_from_trf, swiss_input_with_absent
 from projections.exports.trf import cut_before_round
@@ -132,6 +134,9 @@ def _parser() -> argparse.ArgumentParser:
         "--dutch-2017", action="store_true", help="FIDE Dutch system, 2017 rules (2017-2025)"
     )
     system.add_argument("--dubov", action="store_true", help="FIDE Dubov system (2026 rules)")
+    system.add_argument(
+        "--team", action="store_true", help="FIDE Team Swiss (C.04.6): pairs teams, not players"
+    )
     parser.add_argument("-r", action="store_true", help="print the version")
     parser.add_argument("input", nargs="?", help="TRF input file")
     mode = parser.add_mutually_exclusive_group()
@@ -174,6 +179,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_INVALID
     for warning in trf.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if args.team:
+        return _run_team(trf, path, args)
     expected, pair, read = _system(args)
     system = (trf.system or expected).upper()
     if not system.startswith(expected):
@@ -202,6 +209,50 @@ def _run(argv: Sequence[str] | None) -> int:
         except OSError as exc:
             print(f"error: {args.p}: {exc.strerror}", file=sys.stderr)
             return EXIT_FILE
+    return EXIT_OK
+
+
+def _run_team(trf: TrfFile, path: Path, args: argparse.Namespace) -> int:
+    """``--team``: the team pairing of the next round (``white black`` per match, ``TPN 0``)."""
+    from pairing import team
+    from pipelines.team_from_trf import team_input_from_trf
+
+    if args.c:
+        print("error: -c is not available with --team", file=sys.stderr)
+        return EXIT_INVALID
+    system = (trf.system or "FIDE_TEAM").upper()
+    if "TEAM" not in system:
+        print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        result = team.pair(team_input_from_trf(trf))
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except PairingError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return EXIT_NO_PAIRING
+    text = format_team_round(result)
+    return _write(args.p, text)
+
+
+def format_team_round(result: TeamRound) -> str:
+    """The ``--team -p`` output: number of lines, ``white black`` per match, ``TPN 0``."""
+    lines = [f"{p.white} {p.black}" for p in result.pairs]
+    if result.pab is not None:
+        lines.append(f"{result.pab} 0")
+    return "\n".join([str(len(lines)), *lines]) + "\n"
+
+
+def _write(target: str, text: str) -> int:
+    if target == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"error: {target}: {exc.strerror}", file=sys.stderr)
+        return EXIT_FILE
     return EXIT_OK
 
 
