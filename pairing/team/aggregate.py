@@ -1,0 +1,281 @@
+"""Team rounds from board results: the one place that turns member games into team matches.
+
+Per team and round (C.04.6 1.4-1.6 and the TRF-2026 team records):
+
+* the opponent team is the team of any member's opponent; game points are the sum of the
+  members' points under the individual scoring (a board won by forfeit inside a match counts
+  as a win);
+* the match was played when a board was played over the board; its colour is board 1's (the
+  first member, in line-up order, with a colour that round);
+* match points compare the two teams' game points (record ``362``: 2 / 1 / 0 by default); a
+  match without a game is a forfeit (a declared forfeited match says who won, else the game
+  points do);
+* a round without an opponent is the team PAB (board 1 ``U``, or the round's declared PAB:
+  the ``320`` values, default a drawn match), or a full, half or zero-point bye;
+* ``299`` overrides the match and game points of a type of round; a blank type adds to them.
+
+Callers (`pipelines.team_from_trf`, `pipelines.team_live`) fill a `TeamSource`; both reach
+the same `TeamEntry` histories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from events.domain import Colour
+from events.result_codes import ResultCode
+from pairing.swiss.model import HistoryEntry, Scoring
+from pairing.team.model import MatchKind, TeamEntry, TeamHistory
+
+__all__ = [
+    "Adjustment",
+    "DeclaredForfeit",
+    "MatchScoring",
+    "Roster",
+    "TeamSource",
+    "board_points",
+    "team_histories",
+]
+
+_BLANK = HistoryEntry(opponent=None, colour=Colour.NONE, result=ResultCode.BLANK)
+_BYE_KIND = {"F": MatchKind.FULL_BYE, "H": MatchKind.HALF_BYE, "Z": MatchKind.ZERO_BYE}
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A team's pairing number, name and members in board order; line-ups per round."""
+
+    number: int
+    name: str
+    members: tuple[int, ...]
+    lineups: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def order(self, round_no: int) -> tuple[int, ...]:
+        """Who counts as board 1, 2, … in a round: its line-up, then the roster."""
+        lineup = self.lineups.get(round_no, ())
+        return (*lineup, *(m for m in self.members if m not in lineup))
+
+
+@dataclass(frozen=True)
+class MatchScoring:
+    """Match points of a won, drawn, lost match (``362``) and of the team PAB (``320``)."""
+
+    win: Decimal = Decimal(2)
+    draw: Decimal = Decimal(1)
+    loss: Decimal = Decimal(0)
+    pab_match_points: Decimal | None = None
+    """None: a drawn match (C.04.6 1.4)."""
+    pab_game_points: Decimal | None = None
+    """None: every board drawn."""
+
+
+@dataclass(frozen=True)
+class DeclaredForfeit:
+    """A forfeited match (``330``): ``+-`` the white team wins, ``-+``, ``--``."""
+
+    kind: str
+    round: int
+    white: int
+    black: int
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """Abnormal points (``299``): a type letter (blank: added), values, round, teams."""
+
+    kind: str
+    match_points: Decimal | None
+    game_points: Decimal | None
+    round: int | None = None
+    teams: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TeamSource:
+    """What the aggregation reads: rosters, every member's rounds, and the team records."""
+
+    rosters: Sequence[Roster]
+    rounds_of: Mapping[int, Sequence[HistoryEntry]]
+    """Member player number → its rounds (index 0 = round 1)."""
+    rounds_played: int
+    boards: int
+    scoring: Scoring = field(default_factory=Scoring)
+    match_scoring: MatchScoring = field(default_factory=MatchScoring)
+    pab_teams: Mapping[int, int] = field(default_factory=dict)
+    """Round → the team that had the PAB (``320``)."""
+    forfeits: Sequence[DeclaredForfeit] = ()
+    byes: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    """(round, team) → requested bye type ``F``/``H``/``Z`` (``240``)."""
+    adjustments: Sequence[Adjustment] = ()
+
+
+def board_points(entry: HistoryEntry, scoring: Scoring, in_match: bool) -> Decimal:
+    """A member's points in a round; a board won without an opponent inside a match is a win.
+
+    >>> from pairing.swiss.model import HistoryEntry as H
+    >>> board_points(H(opponent=None, result=ResultCode.FORFEIT_WIN), Scoring(), True)
+    Decimal('1')
+    """
+    result = entry.result
+    if result is ResultCode.BLANK:
+        return Decimal(0)
+    if in_match and entry.opponent is None and result in _WON_WITHOUT_GAME:
+        return scoring.win
+    if result in (ResultCode.DRAW, ResultCode.DRAW_UNRATED, ResultCode.HALF_BYE):
+        return scoring.draw
+    if result in (ResultCode.WIN, ResultCode.WIN_UNRATED, *_WON_WITHOUT_GAME[:2]):
+        return scoring.win
+    if result is ResultCode.PAB:
+        return scoring.pab
+    if entry.opponent is not None and result is ResultCode.FORFEIT_LOSS:
+        return scoring.forfeit_loss
+    if entry.opponent is not None:
+        return scoring.loss
+    return scoring.zero_bye
+
+
+_WON_WITHOUT_GAME = (ResultCode.FORFEIT_WIN, ResultCode.FULL_BYE, ResultCode.PAB)
+
+
+@dataclass(frozen=True)
+class _Raw:
+    opponent: int | None
+    game_points: Decimal
+    played: bool
+    colour: Colour
+    code: ResultCode
+
+
+def team_histories(source: TeamSource) -> tuple[TeamEntry, ...]:
+    """Every team's rounds 1..``rounds_played`` (module docstring)."""
+    return _Aggregation(source).entries()
+
+
+class _Aggregation:
+    def __init__(self, source: TeamSource) -> None:
+        self.source = source
+        self.rosters = {r.number: r for r in source.rosters}
+        self.team_of = {m: r.number for r in source.rosters for m in r.members}
+        self.forfeits = {(f.round, f.white): f for f in source.forfeits} | {
+            (f.round, f.black): f for f in source.forfeits
+        }
+        self._raw: dict[tuple[int, int], _Raw] = {}
+
+    def entries(self) -> tuple[TeamEntry, ...]:
+        played = self.source.rounds_played
+        return tuple(
+            TeamEntry(
+                number=r.number,
+                name=r.name,
+                history=tuple(self.round(r.number, k) for k in range(1, played + 1)),
+            )
+            for r in sorted(self.source.rosters, key=lambda r: r.number)
+        )
+
+    def member_entry(self, member: int, k: int) -> HistoryEntry:
+        rounds = self.source.rounds_of.get(member, ())
+        return rounds[k - 1] if len(rounds) >= k else _BLANK
+
+    def raw(self, team: int, k: int) -> _Raw:
+        key = (team, k)
+        if key not in self._raw:
+            self._raw[key] = self._aggregate(team, k)
+        return self._raw[key]
+
+    def _aggregate(self, team: int, k: int) -> _Raw:
+        entries = [self.member_entry(m, k) for m in self.rosters[team].order(k)]
+        opponent = next(
+            (self.team_of[e.opponent] for e in entries if e.opponent in self.team_of), None
+        )
+        points = sum(
+            (board_points(e, self.source.scoring, opponent is not None) for e in entries),
+            Decimal(0),
+        )
+        played = any(e.result.is_played_game and e.opponent is not None for e in entries)
+        first = next((e for e in entries if e.colour is not Colour.NONE), None)
+        if first is None:
+            first = next((e for e in entries if e.result is not ResultCode.BLANK), _BLANK)
+        colour = first.colour if played else Colour.NONE
+        return _Raw(opponent, points, played, colour, first.result)
+
+    def round(self, team: int, k: int) -> TeamHistory:
+        raw = self.raw(team, k)
+        ms = self.source.match_scoring
+        forfeit = self.forfeits.get((k, team))
+        bye = self.source.byes.get((k, team))
+        if forfeit is not None:
+            white = forfeit.white == team
+            won = forfeit.kind[0 if white else 1] == "+"
+            other = forfeit.black if white else forfeit.white
+            gp = self.source.scoring.win * self.source.boards if won else raw.game_points
+            record = TeamHistory(
+                kind=MatchKind.FORFEIT_WIN if won else MatchKind.FORFEIT_LOSS,
+                opponent=other if other in self.rosters else None,
+                match_points=ms.win if won else ms.loss,
+                game_points=gp,
+            )
+        elif bye in _BYE_KIND:
+            kind = _BYE_KIND[bye]
+            mp = {MatchKind.FULL_BYE: ms.win, MatchKind.HALF_BYE: ms.draw}.get(kind, ms.loss)
+            record = TeamHistory(kind=kind, match_points=mp, game_points=raw.game_points)
+        elif raw.opponent is None:
+            record = self._bye(team, k, raw)
+        else:
+            record = self._match(raw, self.raw(raw.opponent, k))
+        return self._adjust(record, team, k)
+
+    def _match(self, mine: _Raw, theirs: _Raw) -> TeamHistory:
+        ms = self.source.match_scoring
+        gp, other = mine.game_points, theirs.game_points
+        if mine.played:
+            kind = MatchKind.WIN if gp > other else MatchKind.LOSS if gp < other else MatchKind.DRAW
+        else:
+            kind = MatchKind.FORFEIT_WIN if gp > other else MatchKind.FORFEIT_LOSS
+        mp = {
+            MatchKind.WIN: ms.win,
+            MatchKind.DRAW: ms.draw,
+            MatchKind.FORFEIT_WIN: ms.win,
+        }.get(kind, ms.loss)
+        return TeamHistory(
+            kind=kind, opponent=mine.opponent, colour=mine.colour, match_points=mp, game_points=gp
+        )
+
+    def _bye(self, team: int, k: int, raw: _Raw) -> TeamHistory:
+        ms = self.source.match_scoring
+        if raw.code is ResultCode.PAB or self.source.pab_teams.get(k) == team:
+            mp = ms.draw if ms.pab_match_points is None else ms.pab_match_points
+            gp = ms.pab_game_points
+            if gp is None:
+                gp = self.source.scoring.draw * self.source.boards
+            return TeamHistory(kind=MatchKind.PAB, match_points=mp, game_points=gp)
+        if raw.code in (ResultCode.FULL_BYE, ResultCode.FORFEIT_WIN):
+            kind, mp = MatchKind.FULL_BYE, ms.win
+        elif raw.code in (ResultCode.HALF_BYE, ResultCode.DRAW):
+            kind, mp = MatchKind.HALF_BYE, ms.draw
+        else:
+            kind, mp = MatchKind.ZERO_BYE, ms.loss
+        return TeamHistory(kind=kind, match_points=mp, game_points=raw.game_points)
+
+    def _adjust(self, record: TeamHistory, team: int, k: int) -> TeamHistory:
+        def applies(a: Adjustment) -> bool:
+            return (a.round is None or a.round == k) and (not a.teams or team in a.teams)
+
+        mp, gp = record.match_points, record.game_points
+        best = -1
+        for a in self.source.adjustments:
+            if a.kind != record.kind.value or not applies(a):
+                continue
+            specificity = (2 if a.teams else 0) + (1 if a.round is not None else 0)
+            if specificity >= best:
+                best = specificity
+                mp = a.match_points if a.match_points is not None else mp
+                gp = a.game_points if a.game_points is not None else gp
+        for a in self.source.adjustments:
+            if a.kind == " " and applies(a):
+                mp += a.match_points or 0
+                gp += a.game_points or 0
+        if (mp, gp) == (record.match_points, record.game_points):
+            return record
+        return record.model_copy(update={"match_points": mp, "game_points": gp})
