@@ -100,7 +100,11 @@ def team_source_from_trf(trf: TrfFile) -> tuple[TeamSource, list[TeamRoster]]:
             pab.match_points if pab else None,
             pab.game_points if pab else None,
         ),
-        pab_teams={k: t for k, t in enumerate(pab.teams if pab else (), start=1) if t},
+        pab_teams=(
+            {k: t for k, t in enumerate(pab.teams, start=1) if t}
+            if pab is not None
+            else _inferred_pabs(teams, players, played)
+        ),
         forfeits=[DeclaredForfeit(f.kind, f.round, f.white, f.black) for f in team_forfeits(trf)],
         byes={
             (r.round, team): r.kind
@@ -141,6 +145,30 @@ def _played_rounds(trf: TrfFile, players: dict[int, PlayerRecord]) -> int:
             if team is not None:
                 last = max(last, k)
     return last
+
+
+def _inferred_pabs(
+    teams: Sequence[TeamRoster], players: dict[int, PlayerRecord], rounds: int
+) -> dict[int, int]:
+    """Without ``320``: the team PAB of a round is the one team nobody paired when the
+    teams are odd in number (TRF16 files write its members as ``0000 - -``)."""
+    found: dict[int, int] = {}
+    if len(teams) % 2 == 0:
+        return found
+    for k in range(1, rounds + 1):
+        unpaired = [
+            t.number
+            for t in teams
+            if not any(
+                m in players
+                and len(players[m].rounds) >= k
+                and players[m].rounds[k - 1].opponent is not None
+                for m in t.members
+            )
+        ]
+        if len(unpaired) == 1:
+            found[k] = unpaired[0]
+    return found
 
 
 def _boards(teams: Sequence[TeamRoster], players: dict[int, PlayerRecord], rounds: int) -> int:
