@@ -13,6 +13,16 @@ from decimal import Decimal
 
 from events.domain import Colour
 from events.result_codes import ResultCode
+from events.team_results import (
+    Adjustment,
+    BoardScoring,
+    DeclaredForfeit,
+    HistoryEntry,
+    MatchScoring,
+    Roster,
+    TeamSource,
+    team_histories,
+)
 from ingest.errors import IngestError
 from ingest.trf import (
     AccelerationRecord,
@@ -30,15 +40,6 @@ from ingest.trf.teams import (
     team_forfeits,
     team_pab,
     team_scoring,
-)
-from pairing.swiss.model import HistoryEntry
-from pairing.team.aggregate import (
-    Adjustment,
-    DeclaredForfeit,
-    MatchScoring,
-    Roster,
-    TeamSource,
-    team_histories,
 )
 from pairing.team.model import ColourType, PrimaryScore, TeamEntry, TeamSwissInput
 from pipelines.swiss_from_trf import _scoring
@@ -92,7 +93,7 @@ def team_source_from_trf(trf: TrfFile) -> tuple[TeamSource, list[TeamRoster]]:
         rounds_of={n: _history(p) for n, p in players.items()},
         rounds_played=played,
         boards=boards,
-        scoring=_scoring(trf),
+        scoring=BoardScoring.model_validate(_scoring(trf).model_dump()),
         match_scoring=MatchScoring(
             ms.win,
             ms.draw,

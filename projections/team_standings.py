@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from events.errors import UserError
-from pairing.team.model import MatchKind, PrimaryScore, TeamEntry
+from events.team_results import MatchKind, TeamEntry
 
 __all__ = [
     "DEFAULT_CHAIN",
@@ -113,7 +113,7 @@ def _direct_encounter(group: Sequence[TeamEntry]) -> dict[int, Decimal]:
 def team_standings(
     teams: Sequence[TeamEntry],
     chain: Sequence[str] = DEFAULT_CHAIN,
-    primary: PrimaryScore = PrimaryScore.MATCH_POINTS,
+    primary: str = "MP",
 ) -> list[TeamStanding]:
     """Teams ranked by the primary score, then ``chain``; equal on everything: same rank.
 
@@ -126,7 +126,7 @@ def team_standings(
             )
     codes = [c.upper() for c in chain]
     mp, gp = _totals(teams)
-    first = "MP" if primary is PrimaryScore.MATCH_POINTS else "GP"
+    first = "GP" if primary.upper() == "GP" else "MP"
     values = {
         t.number: {c: _value(c, t, mp, gp) for c in [first, *codes] if c != "DE"} for t in teams
     }

@@ -8,12 +8,12 @@ caller's job (`ingest.trf.teams`, `projections.teams`).
 
 from __future__ import annotations
 
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.domain import Colour
+from events.team_results import MatchKind, TeamEntry, TeamHistory
 
 __all__ = [
     "ColourType",
@@ -31,30 +31,6 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class MatchKind(StrEnum):
-    """How a team's round went (the `299` type letters where one exists)."""
-
-    WIN = "W"
-    DRAW = "D"
-    LOSS = "L"
-    FORFEIT_WIN = "+"
-    FORFEIT_LOSS = "-"
-    PAB = "U"
-    FULL_BYE = "F"
-    HALF_BYE = "H"
-    ZERO_BYE = "Z"
-
-    @property
-    def played(self) -> bool:
-        """Over the board (C.04.6 1.6.1: only these count for colours)."""
-        return self in (MatchKind.WIN, MatchKind.DRAW, MatchKind.LOSS)
-
-    @property
-    def blocks_pab(self) -> bool:
-        """C.04.6 2.1.2 [C2]: a PAB, a forfeit win or a full-point bye bars a further PAB."""
-        return self in (MatchKind.PAB, MatchKind.FORFEIT_WIN, MatchKind.FULL_BYE)
-
-
 class ColourType(StrEnum):
     """C.04.6 1.7: colour preferences of Type A (simple), Type B (strong/mild) or none."""
 
@@ -68,28 +44,6 @@ class PrimaryScore(StrEnum):
 
     MATCH_POINTS = "MP"
     GAME_POINTS = "GP"
-
-
-class TeamHistory(_Frozen):
-    """One round of a team."""
-
-    kind: MatchKind
-    opponent: int | None = None
-    """The opponent's team pairing number (forfeits included); None for byes."""
-    colour: Colour = Colour.NONE
-    """Board 1's colour, only when the match was played."""
-    match_points: Decimal = Decimal(0)
-    game_points: Decimal = Decimal(0)
-
-
-class TeamEntry(_Frozen):
-    """A team: its pairing number (TPN) and its history."""
-
-    number: int = Field(ge=1)
-    name: str = ""
-    history: tuple[TeamHistory, ...] = ()
-    accelerations: tuple[tuple[Decimal, Decimal], ...] = ()
-    """Fictitious (match points, game points) per round, index 0 = round 1 (record 250)."""
 
 
 class TeamSwissInput(_Frozen):

@@ -14,8 +14,8 @@ Per team and round (C.04.6 1.4-1.6 and the TRF-2026 team records):
   the ``320`` values, default a drawn match), or a full, half or zero-point bye;
 * ``299`` overrides the match and game points of a type of round; a blank type adds to them.
 
-Callers (`pipelines.team_from_trf`, `pipelines.team_live`) fill a `TeamSource`; both reach
-the same `TeamEntry` histories.
+Callers (`pipelines.team_from_trf`, the live tournament) fill a `TeamSource`; both reach the
+same `TeamEntry` histories, which the team Swiss and the team standings read.
 """
 
 from __future__ import annotations
@@ -23,21 +23,93 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 
-from events.domain import Colour
+from pydantic import Field
+
+from events.domain import Colour, Frozen
 from events.result_codes import ResultCode
-from pairing.swiss.model import HistoryEntry, Scoring
-from pairing.team.model import MatchKind, TeamEntry, TeamHistory
 
 __all__ = [
     "Adjustment",
+    "BoardScoring",
     "DeclaredForfeit",
+    "HistoryEntry",
+    "MatchKind",
     "MatchScoring",
     "Roster",
+    "TeamEntry",
+    "TeamHistory",
     "TeamSource",
     "board_points",
     "team_histories",
 ]
+
+
+class HistoryEntry(Frozen):
+    """A member's round: opponent (player number), colour, result code."""
+
+    opponent: int | None = None
+    colour: Colour = Colour.NONE
+    result: ResultCode = ResultCode.ZERO_BYE
+
+
+class BoardScoring(Frozen):
+    """Points of a board result (the individual scoring, TRF ``162``)."""
+
+    win: Decimal = Decimal(1)
+    draw: Decimal = Decimal("0.5")
+    loss: Decimal = Decimal(0)
+    zero_bye: Decimal = Decimal(0)
+    forfeit_loss: Decimal = Decimal(0)
+    pab: Decimal = Decimal(1)
+
+
+class MatchKind(StrEnum):
+    """How a team's round went (the `299` type letters where one exists)."""
+
+    WIN = "W"
+    DRAW = "D"
+    LOSS = "L"
+    FORFEIT_WIN = "+"
+    FORFEIT_LOSS = "-"
+    PAB = "U"
+    FULL_BYE = "F"
+    HALF_BYE = "H"
+    ZERO_BYE = "Z"
+
+    @property
+    def played(self) -> bool:
+        """Over the board (C.04.6 1.6.1: only these count for colours)."""
+        return self in (MatchKind.WIN, MatchKind.DRAW, MatchKind.LOSS)
+
+    @property
+    def blocks_pab(self) -> bool:
+        """C.04.6 2.1.2 [C2]: a PAB, a forfeit win or a full-point bye bars a further PAB."""
+        return self in (MatchKind.PAB, MatchKind.FORFEIT_WIN, MatchKind.FULL_BYE)
+
+
+class TeamHistory(Frozen):
+    """One round of a team."""
+
+    kind: MatchKind
+    opponent: int | None = None
+    """The opponent's team pairing number (forfeits included); None for byes."""
+    colour: Colour = Colour.NONE
+    """Board 1's colour, only when the match was played."""
+    match_points: Decimal = Decimal(0)
+    game_points: Decimal = Decimal(0)
+
+
+class TeamEntry(Frozen):
+    """A team: its pairing number (TPN) and its history."""
+
+    number: int = Field(ge=1)
+    name: str = ""
+    history: tuple[TeamHistory, ...] = ()
+    accelerations: tuple[tuple[Decimal, Decimal], ...] = ()
+    """Fictitious (match points, game points) per round, index 0 = round 1 (record 250)."""
+
 
 _BLANK = HistoryEntry(opponent=None, colour=Colour.NONE, result=ResultCode.BLANK)
 _BYE_KIND = {"F": MatchKind.FULL_BYE, "H": MatchKind.HALF_BYE, "Z": MatchKind.ZERO_BYE}
@@ -101,7 +173,7 @@ class TeamSource:
     """Member player number → its rounds (index 0 = round 1)."""
     rounds_played: int
     boards: int
-    scoring: Scoring = field(default_factory=Scoring)
+    scoring: BoardScoring = field(default_factory=BoardScoring)
     match_scoring: MatchScoring = field(default_factory=MatchScoring)
     pab_teams: Mapping[int, int] = field(default_factory=dict)
     """Round → the team that had the PAB (``320``)."""
@@ -111,11 +183,11 @@ class TeamSource:
     adjustments: Sequence[Adjustment] = ()
 
 
-def board_points(entry: HistoryEntry, scoring: Scoring, in_match: bool) -> Decimal:
+def board_points(entry: HistoryEntry, scoring: BoardScoring, in_match: bool) -> Decimal:
     """A member's points in a round; a board won without an opponent inside a match is a win.
 
-    >>> from pairing.swiss.model import HistoryEntry as H
-    >>> board_points(H(opponent=None, result=ResultCode.FORFEIT_WIN), Scoring(), True)
+    >>> entry = HistoryEntry(opponent=None, result=ResultCode.FORFEIT_WIN)
+    >>> board_points(entry, BoardScoring(), True)
     Decimal('1')
     """
     result = entry.result
