@@ -34,6 +34,13 @@ class System(StrEnum):
     KNOCKOUT = "knockout"
     GOPAIR = "gopair"
     IMPORTED = "imported"  # pairings came from a result file; arbiter does not pair further rounds
+    TEAM_SWISS = "team-swiss"  # FIDE Team Swiss (C.04.6): teams are paired, boards follow
+    TEAM_ROUNDROBIN = "team-roundrobin"  # Berger tables for teams
+
+    @property
+    def is_team(self) -> bool:
+        """Teams are paired (the boards follow from the line-ups)."""
+        return self in (System.TEAM_SWISS, System.TEAM_ROUNDROBIN)
 
 
 class Colour(Enum):

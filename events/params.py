@@ -21,7 +21,14 @@ from pydantic import Field, JsonValue, field_validator, model_serializer, model_
 
 from events.domain import Colour, Frozen
 
-__all__ = ["CarromSettings", "ChessSettings", "GoSettings", "PairingParams", "RatingSettings"]
+__all__ = [
+    "CarromSettings",
+    "ChessSettings",
+    "GoSettings",
+    "PairingParams",
+    "RatingSettings",
+    "TeamSettings",
+]
 
 
 class ChessSettings(Frozen):
@@ -85,11 +92,31 @@ class RatingSettings(Frozen):
     """Chess: the FIDE rating type the event counts for (standard, rapid, blitz)."""
 
 
+class TeamSettings(Frozen):
+    """Team events (TRF-2026 ``192``, ``352``, ``362``, ``320``)."""
+
+    team_boards: int | None = Field(None, ge=1, le=64)
+    """Boards per match."""
+    team_match_points: str | None = None
+    """Match points of a won/drawn/lost match, ``2/1/0`` (the default)."""
+    team_type: str | None = None
+    """Colour preferences of the team Swiss (C.04.6 1.7): ``A`` (default), ``B`` or ``none``."""
+    team_primary: str | None = None
+    """``MP`` (default) or ``GP``: the score that makes scoregroups and ranks first."""
+    team_secondary: bool | None = None
+    """Whether the secondary score chooses the first team for colours (default yes)."""
+    team_board_colours: str | None = None
+    """Board colours of the team with White on board 1 (``352``), default ``WBWB…``."""
+    team_pab_points: str | None = None
+    """Match and game points of the team PAB, ``1/2`` (default: a drawn match)."""
+
+
 _PARTS: dict[str, type[Frozen]] = {
     "chess": ChessSettings,
     "go": GoSettings,
     "carrom": CarromSettings,
     "rating": RatingSettings,
+    "team": TeamSettings,
 }
 _OWNER = {name: part for part, cls in _PARTS.items() for name in cls.model_fields}
 del _OWNER["opengotha"]
@@ -109,6 +136,7 @@ class PairingParams(Frozen):
     go: GoSettings = GoSettings()
     carrom: CarromSettings = CarromSettings()
     rating: RatingSettings = RatingSettings()
+    team: TeamSettings = TeamSettings()
 
     @model_validator(mode="before")
     @classmethod
@@ -133,7 +161,7 @@ class PairingParams(Frozen):
             flat["initial_colour"] = self.chess.initial_colour.word
         if self.chess.rules is not None:
             flat["rules"] = self.chess.rules
-        for part in (self.go, self.carrom, self.rating):
+        for part in (self.go, self.carrom, self.rating, self.team):
             for name in type(part).model_fields:
                 value = getattr(part, name)
                 if name == "opengotha":

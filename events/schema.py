@@ -182,6 +182,78 @@ class RatingListPublished(EventBase):
     parameters: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+# ------------------------------------------------------------------ team events (issue 15)
+
+
+class TeamRegistered(EventBase):
+    """A team: its pairing number (TPN), name and members (player ids) in board order."""
+
+    type: Literal["TeamRegistered"] = "TeamRegistered"
+    team: int = Field(ge=1, description="team pairing number")
+    name: str = Field(min_length=1)
+    federation: str | None = None
+    nickname: str | None = None
+    members: tuple[int, ...] = ()
+
+
+class TeamMemberAdded(EventBase):
+    """A registered player joins a team's roster, at board ``board`` (None: last)."""
+
+    type: Literal["TeamMemberAdded"] = "TeamMemberAdded"
+    team: int = Field(ge=1)
+    player: int = Field(ge=1)
+    board: int | None = Field(None, ge=1)
+
+
+class LineupSet(EventBase):
+    """Who plays a round for a team, board 1 first."""
+
+    type: Literal["LineupSet"] = "LineupSet"
+    team: int = Field(ge=1)
+    round: int = Field(ge=1)
+    players: tuple[int, ...]
+    out_of_order: bool = False
+    """The line-up does not keep the roster's board order (flagged, C.04.6 regulations)."""
+
+
+class TeamMatch(Frozen):
+    """A match of a team round: the team with White on board 1, the other, their boards."""
+
+    match: int = Field(ge=1)
+    white: int = Field(ge=1)
+    black: int = Field(ge=1)
+
+
+class TeamRoundPaired(EventBase):
+    """The team pairing of a round (the board pairing follows as `RoundPaired`)."""
+
+    type: Literal["TeamRoundPaired"] = "TeamRoundPaired"
+    round: int = Field(ge=1)
+    matches: tuple[TeamMatch, ...]
+    pab: int | None = None
+    boards: int = Field(
+        1, ge=1, description="boards per match: match m board b is board (m-1)*boards+b"
+    )
+
+
+class TeamRecord(EventBase):
+    """A TRF-2026 team record a director or an imported file stated, kept typed:
+    ``240`` bye (``kind`` F/H/Z), ``260`` prohibited pairing, ``299`` abnormal points,
+    ``330`` forfeited match."""
+
+    type: Literal["TeamRecord"] = "TeamRecord"
+    code: Literal["240", "260", "299", "330"]
+    kind: str = ""
+    round: int | None = Field(None, ge=1)
+    last_round: int | None = Field(None, ge=1)
+    teams: tuple[int, ...] = ()
+    match_points: float | None = None
+    game_points: float | None = None
+
+
+TEAM_EVENTS = (TeamRegistered, TeamMemberAdded, LineupSet, TeamRoundPaired, TeamRecord)
+
+
 Event = Annotated[
     TournamentCreated
     | TiebreaksChanged
@@ -196,7 +268,12 @@ Event = Annotated[
     | FileIngested
     | FederationPlayerRegistered
     | FederationPlayerUpdated
-    | RatingListPublished,
+    | RatingListPublished
+    | TeamRegistered
+    | TeamMemberAdded
+    | LineupSet
+    | TeamRoundPaired
+    | TeamRecord,
     Field(discriminator="type"),
 ]
 
@@ -219,6 +296,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         FederationPlayerRegistered,
         FederationPlayerUpdated,
         RatingListPublished,
+        *TEAM_EVENTS,
     )
 }
 

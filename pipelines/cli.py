@@ -102,6 +102,18 @@ def tournament_create(
         str | None,
         typer.Option(help="Chess Dutch: rules edition, 2025 (default) or 2017 (C.04.3 2017-2025)."),
     ] = None,
+    boards: Annotated[
+        int | None, typer.Option(min=1, max=64, help="Team events: boards per match.")
+    ] = None,
+    match_points: Annotated[
+        str | None, typer.Option(help="Team events: match points win/draw/loss (default 2/1/0).")
+    ] = None,
+    team_type: Annotated[
+        str | None, typer.Option(help="Team Swiss colour preferences: A (default), B or none.")
+    ] = None,
+    board_colours: Annotated[
+        str | None, typer.Option(help="Team events: board colours of the first team (WBWB).")
+    ] = None,
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
@@ -123,6 +135,9 @@ def tournament_create(
             delaytoppairing=delay_top_players,
             delaycompatriotpairing=delay_compatriots,
             phantomscore=phantom_score,
+        ),
+        team=cli_teams.team_settings(
+            boards or (4 if system.is_team else None), match_points, team_type, board_colours
         ),
     )
     if seeding not in (None, "standard"):
@@ -263,8 +278,13 @@ def pair(
     notes: list[str] | None = [] if explain else None
     with open_store() as store:
         event = commands.pair(store, tournament, notes)
-        state = commands.load(store, tournament).state
+        loaded = commands.load(store, tournament)
+    state = loaded.state
     err.print(f"round {event.round} paired", markup=False)
+    if state.system.is_team:
+        teams = cli_teams.team_state(e.event for e in loaded.events)
+        cli_teams.show_team_round(teams, event.round, fmt)
+        return
     emit(views.pairings_view(state, event.round), fmt)
     for line in notes or []:
         err.print(line, markup=False)
@@ -320,15 +340,16 @@ def pairing_report_command(
 def result(
     tournament: TournamentArg,
     round_no: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    board: Annotated[int, typer.Argument(help="Board number.")],
+    board: Annotated[str, typer.Argument(help="Board number; M.B (match, board) for teams.")],
     outcome: Annotated[
         str, typer.Argument(metavar="RESULT", help="1-0, 0-1, 1/2-1/2, +-, B+, 40-24, ...")
     ],
     correct: Annotated[bool, typer.Option(help="Replace a result already entered.")] = False,
 ) -> None:
     """Enter (or --correct) the result of a board."""
+    board_no = cli_teams.board_spec(tournament, board)
     with open_store() as store:
-        commands.record_result(store, tournament, round_no, board, outcome, correct=correct)
+        commands.record_result(store, tournament, round_no, board_no, outcome, correct=correct)
 
 
 @app.command("standings")
@@ -345,11 +366,17 @@ def standings(
     fmt: Annotated[
         PageFormat, typer.Option("--format", "-f", case_sensitive=False, help="Output format.")
     ] = PageFormat.TEXT,
+    players: Annotated[
+        bool, typer.Option(help="Team events: the players' scores by board (board prizes).")
+    ] = False,
 ) -> None:
     """Standings: points, then the tie-break chain; remaining ties share a place."""
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
+    if state.system.is_team:
+        cli_teams.team_standings_output(tournament, at_round, chain, fmt, players)
+        return
     rows = compute_standings(state, chain)
     if fmt is PageFormat.HTML:
         sys.stdout.write(html.standings_html(state.settings.name, rows))
@@ -457,4 +484,4 @@ def main() -> None:
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_ingest, cli_ratings, cli_store  # noqa: E402, F401
+from pipelines import cli_ingest, cli_ratings, cli_store, cli_teams  # noqa: E402, F401

@@ -180,7 +180,7 @@ def create_tournament(
 ) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
     for code in tiebreaks:
-        lookup_tiebreak(code)
+        _check_tiebreak(system, code)
     base = tournament_id or slugify(name)
     tid, n = base, 1
     while store.stream_version(stream_of(tid)) >= 0:
@@ -205,8 +205,24 @@ def create_tournament(
     return tid
 
 
+def _check_tiebreak(system: System, code: str) -> None:
+    if system.is_team:
+        from projections.team_standings import TEAM_TIEBREAKS
+
+        if code.upper() not in TEAM_TIEBREAKS:
+            raise CommandError(
+                f"unknown team tie-break '{code}' (known: {', '.join(TEAM_TIEBREAKS)})"
+            )
+        return
+    lookup_tiebreak(code)
+
+
 def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
     """The usual chain of each game and system (C.07 recommendations; OpenGotha's defaults)."""
+    if system.is_team:
+        from projections.team_standings import DEFAULT_CHAIN
+
+        return DEFAULT_CHAIN
     if game is Game.GO:
         if system is System.MACMAHON:
             return ("MMS", "SOSM", "SOSOSM")
@@ -311,6 +327,12 @@ def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> Ro
             )
     if len(state.players) < 2:
         raise CommandError(f"{tournament_id}: register at least two players before pairing")
+    if state.system.is_team:
+        from pipelines.team_commands import pair_teams
+
+        team_events = pair_teams(loaded, next_round)
+        _append(store, loaded, team_events, command="pair")
+        return next(e for e in team_events if isinstance(e, RoundPaired))
     from pipelines.engines import pair_next_round
 
     try:

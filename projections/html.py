@@ -49,6 +49,11 @@ def _page(title: str, head: Sequence[str], rows: Iterable[Sequence[str]], name_c
     )
 
 
+def page(title: str, head: Sequence[str], rows: Iterable[Sequence[str]], name_col: int) -> str:
+    """A page with one table (the team pages use it too)."""
+    return _page(title, head, rows, name_col)
+
+
 def standings_html(title: str, rows: Sequence[StandingRow]) -> str:
     """A standings page: rank, name, rating, federation, points and the tie-break columns."""
     codes = list(rows[0].tiebreaks) if rows else []

@@ -16,7 +16,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ingest.trf import parse_trf
-from pipelines.team_from_trf import team_tournament_from_trf
+from ingest.trf.teams import team_tournament_from_trf
 from projections.team_standings import team_standings
 from tests.conftest import require_testdata
 

@@ -1,0 +1,255 @@
+"""Team events on the command line: ``arbiter team add``, ``team member add``, ``lineup``,
+and the team views that ``pair``, ``standings`` and ``crosstable`` show for team tournaments.
+
+    arbiter tournament create --name "Oslo League" --system team-swiss --rounds 7 --boards 4
+    arbiter team add oslo-league --name "SK Oslo" --federation NOR
+    arbiter team member add oslo-league "SK Oslo" --name "Hansen, Ola" --rating 2350
+    arbiter lineup oslo-league "SK Oslo" --round 3 1 2 4 5
+    arbiter pair oslo-league
+    arbiter result oslo-league 3 2.1 1-0          # round 3, match 2, board 1
+    arbiter standings oslo-league --format json [--players]
+"""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+from typing import Annotated, Any
+
+import typer
+
+from events.errors import UserError
+from events.params import TeamSettings
+from pipelines import commands, team_commands
+from pipelines.cli_common import FormatOpt, TournamentArg, app, err, open_store, user_errors
+from pipelines.output import Format, PageFormat, emit
+from projections.state import TournamentState
+from projections.team_standings import TeamStanding, team_standings
+from projections.teams import TeamsState, board_prizes, team_entries, team_state
+
+__all__ = [
+    "board_spec",
+    "show_team_round",
+    "team_settings",
+    "team_standings_output",
+    "team_state",
+]
+
+team_app = typer.Typer(help="Teams of a team tournament.", no_args_is_help=True)
+member_app = typer.Typer(help="Team rosters.", no_args_is_help=True)
+team_app.add_typer(member_app, name="member")
+app.add_typer(team_app, name="team")
+
+
+def team_settings(
+    boards: int | None, match_points: str | None, team_type: str | None, board_colours: str | None
+) -> TeamSettings:
+    """The ``tournament create`` options of team events, checked."""
+    if match_points is not None:
+        parts = match_points.replace(",", "/").split("/")
+        try:
+            values = [Decimal(p) for p in parts]
+        except ArithmeticError:
+            values = []
+        if len(values) != 3 or not values[0] >= values[1] >= values[2]:
+            raise UserError(
+                f"--match-points '{match_points}': give win/draw/loss, as 2/1/0 "
+                "(win >= draw >= loss)"
+            )
+        match_points = "/".join(str(v) for v in values)
+    if team_type is not None and team_type.upper() not in ("A", "B", "NONE"):
+        raise UserError(f"--team-type '{team_type}': A, B or none (C.04.6 1.7)")
+    if board_colours is not None and (not board_colours or set(board_colours.upper()) - {"W", "B"}):
+        raise UserError(f"--board-colours '{board_colours}': a sequence of W and B, as WBWB")
+    return TeamSettings(
+        team_boards=boards,
+        team_match_points=match_points,
+        team_type=None if team_type is None else team_type.upper().replace("NONE", "none"),
+        team_board_colours=None if board_colours is None else board_colours.upper(),
+    )
+
+
+@team_app.command("add")
+@user_errors
+def team_add(
+    tournament: TournamentArg,
+    name: Annotated[str, typer.Option(help="Team name.")],
+    federation: Annotated[str | None, typer.Option(help="Federation (3 letters).")] = None,
+    nickname: Annotated[str | None, typer.Option(help="Short name (TRF 310, 5 letters).")] = None,
+) -> None:
+    """Register a team; prints its pairing number."""
+    with open_store() as store:
+        number = team_commands.add_team(store, tournament, name, federation, nickname)
+    err.print(f"team {number}: {name}", markup=False)
+    sys.stdout.write(f"{number}\n")
+
+
+@member_app.command("add")
+@user_errors
+def member_add(
+    tournament: TournamentArg,
+    team: Annotated[str, typer.Argument(help="Team name or pairing number.")],
+    name: Annotated[str, typer.Option(help="Player name, 'Lastname, Firstname'.")],
+    rating: Annotated[int | None, typer.Option(min=0, help="Rating.")] = None,
+    federation: Annotated[str | None, typer.Option(help="Federation.")] = None,
+    fide_id: Annotated[str | None, typer.Option(help="FIDE id.")] = None,
+    title: Annotated[str | None, typer.Option(help="Title.")] = None,
+    board: Annotated[
+        int | None, typer.Option(min=1, help="Roster position (board order); default: last.")
+    ] = None,
+) -> None:
+    """Register a player on a team's roster; prints the player's id."""
+    fields: dict[str, Any] = {"name": name, "rating": rating, "federation": federation}
+    fields |= {"fide_id": fide_id, "title": title}
+    with open_store() as store:
+        pid = team_commands.add_member(store, tournament, team, board, **fields)
+    sys.stdout.write(f"{pid}\n")
+
+
+@app.command("lineup")
+@user_errors
+def lineup(
+    tournament: TournamentArg,
+    team: Annotated[str, typer.Argument(help="Team name or pairing number.")],
+    positions: Annotated[
+        list[int], typer.Argument(help="Roster positions playing boards 1, 2, … this round.")
+    ],
+    round_no: Annotated[int, typer.Option("--round", "-r", min=1, help="Round.")],
+) -> None:
+    """Set who plays a round for a team (roster positions, board 1 first).
+
+    A line-up that does not keep the roster's order is accepted and flagged.
+    """
+    with open_store() as store:
+        players, out_of_order = team_commands.set_lineup(
+            store, tournament, team, round_no, positions
+        )
+    if out_of_order:
+        err.print(
+            f"warning: the line-up of {team} leaves the roster's board order "
+            f"({' '.join(map(str, positions))})",
+            markup=False,
+        )
+    sys.stdout.write(" ".join(map(str, players)) + "\n")
+
+
+def board_spec(tournament: str, text: str) -> int:
+    """A ``result`` board argument: ``N``, or ``M.B`` in a team tournament."""
+    if "." not in text:
+        try:
+            return int(text)
+        except ValueError:
+            raise UserError(f"bad board '{text}': give N, or M.B for a team match") from None
+    with open_store() as store:
+        loaded = commands.load(store, tournament)
+    return team_commands.board_number(loaded, text)
+
+
+def _teams(tournament: str, at_round: int | None) -> tuple[TournamentState, TeamsState]:
+    with open_store() as store:
+        loaded = commands.load(store, tournament, at_round=at_round)
+    teams = team_state((e.event for e in loaded.events), loaded.state.last_round)
+    return loaded.state, teams
+
+
+def _standing_row(r: TeamStanding) -> dict[str, Any]:
+    return {
+        "rank": r.rank,
+        "team": {"number": r.number, "name": r.name},
+        "played": r.played,
+        "won": r.won,
+        "drawn": r.drawn,
+        "lost": r.lost,
+        "match_points": float(r.match_points),
+        "game_points": float(r.game_points),
+        "tiebreaks": {k: float(v) for k, v in r.tiebreaks.items()},
+    }
+
+
+def team_standings_output(
+    tournament: str,
+    at_round: int | None,
+    chain: list[str] | None,
+    fmt: PageFormat,
+    players: bool,
+) -> None:
+    """``standings`` of a team tournament: teams, or the board prizes with ``--players``."""
+    state, teams = _teams(tournament, at_round)
+    through = state.last_round
+    if players:
+        prizes = board_prizes(state, teams, through)
+        rows: list[dict[str, Any]] = [
+            {
+                "board": p.board,
+                "player": {"id": p.player, "name": p.name},
+                "team": p.team,
+                "games": p.games,
+                "points": p.points,
+                "percentage": round(p.percentage, 1),
+            }
+            for p in prizes
+        ]
+        emit(rows, Format(fmt.value) if fmt is not PageFormat.HTML else Format.TEXT)
+        return
+    settings = state.settings.pairing_params.team
+    table = team_standings(
+        team_entries(state, teams, through),
+        chain if chain is not None else state.tiebreaks,
+        settings.team_primary or "MP",
+    )
+    if fmt is PageFormat.HTML:
+        from projections.html_teams import team_standings_html
+
+        sys.stdout.write(team_standings_html(state.settings.name, table))
+        return
+    emit([_standing_row(r) for r in table], Format(fmt.value))
+
+
+def show_team_round(teams: TeamsState, round_no: int, fmt: Format) -> None:
+    """The matches of a team round (the boards: ``arbiter pairings``)."""
+    paired = teams.rounds[round_no]
+    names = {t.number: t.name for t in teams.teams.values()}
+    rows: list[dict[str, Any]] = [
+        {
+            "match": m.match,
+            "white": {"number": m.white, "name": names.get(m.white, "")},
+            "black": {"number": m.black, "name": names.get(m.black, "")},
+        }
+        for m in paired.matches
+    ]
+    if paired.pab is not None:
+        rows.append(
+            {
+                "match": None,
+                "white": {"number": paired.pab, "name": names.get(paired.pab, "")},
+                "black": None,
+            }
+        )
+    emit(rows, fmt)
+
+
+@app.command("team-crosstable")
+@user_errors
+def team_crosstable(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """Crosstable by teams: each team's opponent, colour and game points per round."""
+    state, teams = _teams(tournament, None)
+    entries = team_entries(state, teams, state.last_round)
+    rows = [
+        {
+            "number": e.number,
+            "team": e.name,
+            "rounds": [
+                {
+                    "round": k,
+                    "opponent": h.opponent,
+                    "colour": h.colour.value,
+                    "result": h.kind.value,
+                    "game_points": float(h.game_points),
+                    "match_points": float(h.match_points),
+                }
+                for k, h in enumerate(e.history, start=1)
+            ],
+        }
+        for e in entries
+    ]
+    emit(rows, fmt)

@@ -1,0 +1,245 @@
+"""Director commands of team events: teams, rosters, line-ups, the team pairing of a round.
+
+Same contract as `pipelines.commands`: read the stream once, validate, append with the version
+read; every refusal is a `CommandError` before anything is appended.
+"""
+
+from __future__ import annotations
+
+from events.domain import Board, Colour, System
+from events.errors import PairingError
+from events.schema import (
+    EventBase,
+    LineupSet,
+    PlayerRegistered,
+    RoundPaired,
+    TeamMatch,
+    TeamMemberAdded,
+    TeamRegistered,
+    TeamRoundPaired,
+)
+from events.store import Store
+from pairing.team import (
+    ColourType,
+    PrimaryScore,
+    TeamRound,
+    TeamSwissInput,
+    board_colours,
+    pair,
+    pair_team_round_robin,
+)
+from pipelines.commands import CommandError, Loaded, _append, _event, load
+from projections.state import TournamentState
+from projections.teams import TeamInfo, TeamsState, team_entries, team_state
+
+__all__ = [
+    "add_member",
+    "add_team",
+    "board_number",
+    "pair_teams",
+    "set_lineup",
+    "teams_of",
+]
+
+
+def teams_of(loaded: Loaded) -> TeamsState:
+    return team_state(e.event for e in loaded.events)
+
+
+def _team_event(loaded: Loaded) -> None:
+    if not loaded.state.system.is_team:
+        raise CommandError(
+            f"{loaded.state.id}: not a team tournament (system {loaded.state.system.value}); "
+            "create it with --system team-swiss or team-roundrobin"
+        )
+
+
+def _team(loaded: Loaded, teams: TeamsState, name: str) -> TeamInfo:
+    found = teams.by_name(name)
+    if found is None:
+        known = ", ".join(t.name for t in teams.teams.values()) or "none yet"
+        raise CommandError(f"{loaded.state.id}: no team '{name}' (teams: {known})")
+    return found
+
+
+def add_team(
+    store: Store, tournament_id: str, name: str, federation: str | None, nickname: str | None
+) -> int:
+    """Register a team; its pairing number is the next free one."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    teams = teams_of(loaded)
+    if teams.by_name(name) is not None:
+        raise CommandError(f"{tournament_id}: team '{name}' already exists")
+    if loaded.state.rounds and loaded.state.system is System.TEAM_ROUNDROBIN:
+        raise CommandError(
+            f"{tournament_id}: a round robin's field is fixed once round 1 is paired"
+        )
+    number = max(teams.teams, default=0) + 1
+    event = _event(
+        TeamRegistered,
+        tournament_id,
+        team=number,
+        name=name,
+        federation=federation,
+        nickname=nickname,
+    )
+    _append(store, loaded, [event])
+    return number
+
+
+def add_member(
+    store: Store, tournament_id: str, team_name: str, board: int | None, **player: object
+) -> int:
+    """Register a player and put them on a team's roster (at ``board``, else last)."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    team = _team(loaded, teams_of(loaded), team_name)
+    if board is not None and not 1 <= board <= len(team.members) + 1:
+        raise CommandError(
+            f"{tournament_id}: board {board} is outside 1..{len(team.members) + 1} "
+            f"for {team.name}'s roster"
+        )
+    pid = max(loaded.state.players, default=0) + 1
+    events: list[EventBase] = [
+        _event(PlayerRegistered, tournament_id, player=pid, **player),
+        _event(TeamMemberAdded, tournament_id, team=team.number, player=pid, board=board),
+    ]
+    _append(store, loaded, events)
+    return pid
+
+
+def set_lineup(
+    store: Store, tournament_id: str, team_name: str, round_no: int, positions: list[int]
+) -> tuple[list[int], bool]:
+    """Set who plays ``round_no`` for a team, by roster position (board order), board 1 first.
+
+    Returns the player ids and whether the line-up leaves the roster's board order (allowed,
+    but flagged: a player may not play above a player listed before him on the roster).
+    """
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    state = loaded.state
+    team = _team(loaded, teams_of(loaded), team_name)
+    boards = state.settings.pairing_params.team.team_boards or 1
+    if round_no in state.rounds:
+        raise CommandError(f"{tournament_id}: round {round_no} is already paired")
+    if round_no > state.total_rounds:
+        raise CommandError(f"{tournament_id}: round {round_no} > {state.total_rounds} rounds")
+    if len(positions) != boards:
+        raise CommandError(
+            f"{tournament_id}: {team.name}'s line-up names {len(positions)} players "
+            f"for {boards} boards"
+        )
+    if len(set(positions)) != len(positions):
+        raise CommandError(f"{tournament_id}: a player appears twice in {team.name}'s line-up")
+    for position in positions:
+        if not 1 <= position <= len(team.members):
+            raise CommandError(
+                f"{tournament_id}: {team.name} has no roster board {position} "
+                f"(roster boards 1..{len(team.members)})"
+            )
+    players = [team.members[p - 1] for p in positions]
+    out_of_order = positions != sorted(positions)
+    event = _event(
+        LineupSet,
+        tournament_id,
+        team=team.number,
+        round=round_no,
+        players=tuple(players),
+        out_of_order=out_of_order,
+    )
+    _append(store, loaded, [event])
+    return players, out_of_order
+
+
+def board_number(loaded: Loaded, text: str) -> int:
+    """``M.B`` (match M, board B) of a team round → the round's board number; ``N`` as is."""
+    if "." not in text:
+        try:
+            return int(text)
+        except ValueError:
+            raise CommandError(f"bad board '{text}': give N, or M.B for a team match") from None
+    match_text, _, board_text = text.partition(".")
+    try:
+        match_no, board_no = int(match_text), int(board_text)
+    except ValueError:
+        raise CommandError(f"bad board '{text}': give M.B, as 2.1 (match 2, board 1)") from None
+    boards = loaded.state.settings.pairing_params.team.team_boards or 1
+    if not loaded.state.system.is_team:
+        raise CommandError(f"{loaded.state.id}: M.B boards are for team tournaments")
+    if not 1 <= board_no <= boards or match_no < 1:
+        raise CommandError(f"bad board '{text}': boards of a match are 1..{boards}")
+    return (match_no - 1) * boards + board_no
+
+
+def _request(state: TournamentState, teams: TeamsState, round_no: int) -> TeamSwissInput:
+    settings = state.settings.pairing_params.team
+    absent = {t for r in teams.records if r.code == "240" and r.round == round_no for t in r.teams}
+    forbidden = {
+        frozenset((a, b))
+        for r in teams.records
+        if r.code == "260" and (r.round or 1) <= round_no <= (r.last_round or r.round or round_no)
+        for a in r.teams
+        for b in r.teams
+        if a < b
+    }
+    return TeamSwissInput(
+        teams=team_entries(state, teams, round_no - 1),
+        rounds_played=round_no - 1,
+        total_rounds=state.total_rounds,
+        initial_colour=state.settings.pairing_params.chess.initial_colour or Colour.WHITE,
+        colour_type=ColourType(settings.team_type or "A"),
+        primary=PrimaryScore(settings.team_primary or "MP"),
+        secondary_for_colour=True if settings.team_secondary is None else settings.team_secondary,
+        absent=frozenset(absent),
+        forbidden=frozenset(forbidden),
+    )
+
+
+def _lineup(state: TournamentState, team: TeamInfo, round_no: int, boards: int) -> list[int]:
+    chosen = team.lineups.get(round_no)
+    if chosen is None:
+        chosen = tuple(m for m in team.members if state.players[m].active_in(round_no))[:boards]
+    if len(chosen) < boards:
+        raise CommandError(
+            f"{state.id}: {team.name} has {len(chosen)} player(s) for {boards} boards in "
+            f"round {round_no}; add members or set a line-up"
+        )
+    return list(chosen)
+
+
+def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
+    """The team pairing of ``round_no`` and its boards: `TeamRoundPaired` then `RoundPaired`."""
+    state = loaded.state
+    teams = teams_of(loaded)
+    if len(teams.teams) < 2:
+        raise CommandError(f"{state.id}: register at least two teams before pairing")
+    settings = state.settings.pairing_params.team
+    boards = settings.team_boards or 1
+    try:
+        if state.system is System.TEAM_ROUNDROBIN:
+            result: TeamRound = pair_team_round_robin(
+                sorted(teams.teams), round_no, state.settings.cycles
+            )
+        else:
+            result = pair(_request(state, teams, round_no))
+    except PairingError as exc:
+        raise CommandError(f"{state.id}: {exc}") from exc
+    matches = tuple(
+        TeamMatch(match=m, white=p.white, black=p.black)
+        for m, p in enumerate(result.pairs, start=1)
+    )
+    colours = board_colours(boards, Colour.WHITE, settings.team_board_colours)
+    board_list: list[Board] = []
+    for match in matches:
+        white = _lineup(state, teams.teams[match.white], round_no, boards)
+        black = _lineup(state, teams.teams[match.black], round_no, boards)
+        for i, (w, b, colour) in enumerate(zip(white, black, colours, strict=True), start=1):
+            first, second = (w, b) if colour is Colour.WHITE else (b, w)
+            number = (match.match - 1) * boards + i
+            board_list.append(Board(board=number, white=first, black=second))
+    return [
+        TeamRoundPaired(round=round_no, matches=matches, pab=result.pab, boards=boards),
+        RoundPaired(round=round_no, boards=tuple(board_list)),
+    ]

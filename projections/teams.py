@@ -1,0 +1,256 @@
+"""Team state: a pure fold of a team tournament's events, and the views built on it.
+
+`team_state(events)` reads the team events (`TeamRegistered`, `TeamMemberAdded`, `LineupSet`,
+`TeamRoundPaired`, `TeamRecord`) next to the board-level `TournamentState`; `team_source`
+turns both into the aggregation input of `events.team_results`, from which the team Swiss,
+the team standings, the board prizes and the crosstable by teams read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from events.domain import ByeKind, Colour, Outcome
+from events.params import TeamSettings
+from events.result_codes import ResultCode
+from events.schema import (
+    Event,
+    LineupSet,
+    TeamMemberAdded,
+    TeamRecord,
+    TeamRegistered,
+    TeamRoundPaired,
+)
+from events.team_results import (
+    Adjustment,
+    BoardScoring,
+    DeclaredForfeit,
+    HistoryEntry,
+    MatchScoring,
+    Roster,
+    TeamEntry,
+    TeamSource,
+    team_histories,
+)
+from projections.state import Pairing, TournamentState
+
+__all__ = [
+    "BoardPrizeRow",
+    "TeamInfo",
+    "TeamsState",
+    "board_prizes",
+    "match_scoring",
+    "team_entries",
+    "team_source",
+    "team_state",
+]
+
+
+@dataclass(slots=True)
+class TeamInfo:
+    """A team as registered: number, name, federation, roster in board order, line-ups."""
+
+    number: int
+    name: str
+    federation: str | None = None
+    nickname: str | None = None
+    members: list[int] = field(default_factory=list)
+    lineups: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    out_of_order: dict[int, bool] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TeamsState:
+    """Every team event of a tournament, folded."""
+
+    teams: dict[int, TeamInfo] = field(default_factory=dict)
+    rounds: dict[int, TeamRoundPaired] = field(default_factory=dict)
+    records: list[TeamRecord] = field(default_factory=list)
+
+    def team_of(self, player: int) -> int | None:
+        """The team whose roster holds ``player``."""
+        return next((t.number for t in self.teams.values() if player in t.members), None)
+
+    def by_name(self, name: str) -> TeamInfo | None:
+        """A team by name (case-insensitive) or by its pairing number."""
+        wanted = name.strip().casefold()
+        for team in self.teams.values():
+            if team.name.casefold() == wanted or str(team.number) == wanted:
+                return team
+        return None
+
+
+def team_state(events: Iterable[Event], at_round: int | None = None) -> TeamsState:
+    """Fold the team events of one tournament stream (as it stood after ``at_round``)."""
+    state = TeamsState()
+    for event in events:
+        if at_round is not None and isinstance(event, TeamRoundPaired) and event.round > at_round:
+            continue
+        match event:
+            case TeamRegistered():
+                state.teams[event.team] = TeamInfo(
+                    event.team, event.name, event.federation, event.nickname, list(event.members)
+                )
+            case TeamMemberAdded(team=team, player=player, board=board):
+                members = state.teams[team].members
+                if player in members:
+                    members.remove(player)
+                members.insert(len(members) if board is None else board - 1, player)
+            case LineupSet(team=team, round=r, players=players, out_of_order=flag):
+                state.teams[team].lineups[r] = players
+                state.teams[team].out_of_order[r] = flag
+            case TeamRoundPaired(round=r):
+                state.rounds[r] = event
+            case TeamRecord():
+                state.records.append(event)
+    return state
+
+
+def _decimal(x: float) -> Decimal:
+    return Decimal(str(x))
+
+
+def match_scoring(settings: TeamSettings) -> MatchScoring:
+    """Match points (``2/1/0`` by default) and the team PAB's points from the settings."""
+    values = [Decimal(v) for v in (settings.team_match_points or "2/1/0").split("/")]
+    win, draw, loss = (values + [Decimal(0)] * 3)[:3]
+    pab_mp: Decimal | None = None
+    pab_gp: Decimal | None = None
+    if settings.team_pab_points:
+        parts = settings.team_pab_points.split("/")
+        pab_mp = Decimal(parts[0]) if parts[0] else None
+        pab_gp = Decimal(parts[1]) if len(parts) > 1 and parts[1] else None
+    return MatchScoring(win, draw, loss, pab_mp, pab_gp)
+
+
+def _code(p: Pairing) -> ResultCode:
+    if p.bye is not None:
+        return ResultCode.for_bye(p.bye)
+    if p.outcome is None or p.outcome is Outcome.UNKNOWN:
+        return ResultCode.BLANK
+    return ResultCode.for_outcome(p.outcome, white=p.colour is Colour.WHITE)
+
+
+def _board_order(state: TournamentState, teams: TeamsState, team: int, r: int) -> tuple[int, ...]:
+    """Who played board 1, 2, … for ``team`` in round ``r`` (from the paired boards)."""
+    paired = teams.rounds.get(r)
+    rnd = state.rounds.get(r)
+    if paired is None or rnd is None:
+        return teams.teams[team].lineups.get(r, ())
+    members = set(teams.teams[team].members)
+    order = []
+    for board in sorted(rnd.boards, key=lambda b: b.board):
+        for pid in (board.white, board.black):
+            if pid in members:
+                order.append(pid)
+    return tuple(order)
+
+
+def team_source(state: TournamentState, teams: TeamsState, through_round: int) -> TeamSource:
+    """The aggregation input of rounds 1..``through_round``."""
+    settings = state.settings.pairing_params.team
+    s = state.scoring
+    rosters = [
+        Roster(
+            t.number,
+            t.name,
+            tuple(t.members),
+            {r: _board_order(state, teams, t.number, r) for r in range(1, through_round + 1)},
+        )
+        for t in sorted(teams.teams.values(), key=lambda t: t.number)
+    ]
+    rounds_of = {
+        pid: tuple(
+            HistoryEntry(opponent=p.opponent, colour=p.colour or Colour.NONE, result=_code(p))
+            for p in state.pairings(pid, through_round)
+        )
+        for pid in state.players
+    }
+    records = teams.records
+    return TeamSource(
+        rosters=rosters,
+        rounds_of=rounds_of,
+        rounds_played=through_round,
+        boards=settings.team_boards or 1,
+        scoring=BoardScoring(
+            win=_decimal(s.win),
+            draw=_decimal(s.draw),
+            loss=_decimal(s.loss),
+            zero_bye=_decimal(s.zero_bye),
+            forfeit_loss=_decimal(s.forfeit_loss),
+            pab=_decimal(s.for_bye(ByeKind.PAIRING)),
+        ),
+        match_scoring=match_scoring(settings),
+        pab_teams={r: e.pab for r, e in teams.rounds.items() if e.pab is not None},
+        forfeits=[
+            DeclaredForfeit(r.kind, r.round or 0, r.teams[0], r.teams[1])
+            for r in records
+            if r.code == "330" and len(r.teams) == 2
+        ],
+        byes={(r.round or 0, team): r.kind for r in records if r.code == "240" for team in r.teams},
+        adjustments=[
+            Adjustment(
+                r.kind or " ",
+                None if r.match_points is None else _decimal(r.match_points),
+                None if r.game_points is None else _decimal(r.game_points),
+                r.round,
+                r.teams,
+            )
+            for r in records
+            if r.code == "299"
+        ],
+    )
+
+
+def team_entries(
+    state: TournamentState, teams: TeamsState, through_round: int
+) -> tuple[TeamEntry, ...]:
+    """Every team's history through ``through_round``."""
+    return team_histories(team_source(state, teams, through_round))
+
+
+@dataclass(frozen=True)
+class BoardPrizeRow:
+    """A player's score on one board of a team (board prizes)."""
+
+    board: int
+    team: str
+    player: int
+    name: str
+    games: int
+    points: float
+
+    @property
+    def percentage(self) -> float:
+        return 100.0 * self.points / self.games if self.games else 0.0
+
+
+def board_prizes(
+    state: TournamentState, teams: TeamsState, through_round: int
+) -> list[BoardPrizeRow]:
+    """Individual scores by board number (a player's board is where the match placed them),
+    best percentage first on each board."""
+    tally: dict[tuple[int, int], list[float]] = {}
+    for team in teams.teams.values():
+        for r in range(1, through_round + 1):
+            for board, pid in enumerate(_board_order(state, teams, team.number, r), start=1):
+                p = state.pairing(pid, r)
+                if p.opponent is None or p.points is None:
+                    continue
+                games_points = tally.setdefault((board, pid), [0, 0.0])
+                games_points[0] += 1
+                games_points[1] += p.points
+    rows = [
+        BoardPrizeRow(
+            board,
+            teams.teams[teams.team_of(pid) or 0].name if teams.team_of(pid) else "",
+            pid,
+            state.players[pid].name,
+            int(games),
+            points,
+        )
+        for (board, pid), (games, points) in tally.items()
+    ]
+    return sorted(rows, key=lambda r: (r.board, -r.percentage, -r.points, r.name))
