@@ -222,6 +222,9 @@ class TeamMatch(Frozen):
     match: int = Field(ge=1)
     white: int = Field(ge=1)
     black: int = Field(ge=1)
+    white_players: tuple[int, ...] = ()
+    """The white team's players, board 1 first (empty: the roster's order, as imported)."""
+    black_players: tuple[int, ...] = ()
 
 
 class TeamRoundPaired(EventBase):

@@ -31,6 +31,8 @@ from events.domain import Colour, Frozen
 from events.result_codes import ResultCode
 
 __all__ = [
+    "DEFAULT_CHAIN",
+    "TEAM_TIEBREAKS",
     "Adjustment",
     "BoardScoring",
     "DeclaredForfeit",
@@ -44,6 +46,12 @@ __all__ = [
     "board_points",
     "team_histories",
 ]
+
+
+TEAM_TIEBREAKS = ("MP", "GP", "BH:MP", "BH:GP", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "DE", "WON")
+DEFAULT_CHAIN = ("GP", "EGGSB", "BH:MP")
+"""The team tie-break chain after match points: game points, EGGSB, Buchholz on match points
+(as the Greek team events published in chess/real/ rank)."""
 
 
 class HistoryEntry(Frozen):

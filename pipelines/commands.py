@@ -207,7 +207,7 @@ def create_tournament(
 
 def _check_tiebreak(system: System, code: str) -> None:
     if system.is_team:
-        from projections.team_standings import TEAM_TIEBREAKS
+        from events.team_results import TEAM_TIEBREAKS
 
         if code.upper() not in TEAM_TIEBREAKS:
             raise CommandError(
@@ -220,7 +220,7 @@ def _check_tiebreak(system: System, code: str) -> None:
 def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
     """The usual chain of each game and system (C.07 recommendations; OpenGotha's defaults)."""
     if system.is_team:
-        from projections.team_standings import DEFAULT_CHAIN
+        from events.team_results import DEFAULT_CHAIN
 
         return DEFAULT_CHAIN
     if game is Game.GO:

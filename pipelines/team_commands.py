@@ -227,14 +227,19 @@ def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
     except PairingError as exc:
         raise CommandError(f"{state.id}: {exc}") from exc
     matches = tuple(
-        TeamMatch(match=m, white=p.white, black=p.black)
+        TeamMatch(
+            match=m,
+            white=p.white,
+            black=p.black,
+            white_players=tuple(_lineup(state, teams.teams[p.white], round_no, boards)),
+            black_players=tuple(_lineup(state, teams.teams[p.black], round_no, boards)),
+        )
         for m, p in enumerate(result.pairs, start=1)
     )
     colours = board_colours(boards, Colour.WHITE, settings.team_board_colours)
     board_list: list[Board] = []
     for match in matches:
-        white = _lineup(state, teams.teams[match.white], round_no, boards)
-        black = _lineup(state, teams.teams[match.black], round_no, boards)
+        white, black = match.white_players, match.black_players
         for i, (w, b, colour) in enumerate(zip(white, black, colours, strict=True), start=1):
             first, second = (w, b) if colour is Colour.WHITE else (b, w)
             number = (match.match - 1) * boards + i

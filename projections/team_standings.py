@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from events.errors import UserError
-from events.team_results import MatchKind, TeamEntry
+from events.team_results import DEFAULT_CHAIN, TEAM_TIEBREAKS, MatchKind, TeamEntry
 
 __all__ = [
     "DEFAULT_CHAIN",
@@ -30,11 +30,6 @@ __all__ = [
     "UnknownTeamTiebreak",
     "team_standings",
 ]
-
-TEAM_TIEBREAKS = ("MP", "GP", "BH:MP", "BH:GP", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "DE", "WON")
-DEFAULT_CHAIN = ("GP", "EGGSB", "BH:MP")
-"""After match points: game points, EGGSB, Buchholz on match points (as the Greek team
-events published in chess/real/ rank)."""
 
 
 class UnknownTeamTiebreak(UserError):

@@ -133,19 +133,18 @@ def _code(p: Pairing) -> ResultCode:
     return ResultCode.for_outcome(p.outcome, white=p.colour is Colour.WHITE)
 
 
-def _board_order(state: TournamentState, teams: TeamsState, team: int, r: int) -> tuple[int, ...]:
-    """Who played board 1, 2, … for ``team`` in round ``r`` (from the paired boards)."""
+def _board_order(teams: TeamsState, team: int, r: int) -> tuple[int, ...]:
+    """Who played board 1, 2, … for ``team`` in round ``r``: the line-up the pairing used,
+    else the round's line-up, else the roster's order."""
     paired = teams.rounds.get(r)
-    rnd = state.rounds.get(r)
-    if paired is None or rnd is None:
-        return teams.teams[team].lineups.get(r, ())
-    members = set(teams.teams[team].members)
-    order = []
-    for board in sorted(rnd.boards, key=lambda b: b.board):
-        for pid in (board.white, board.black):
-            if pid in members:
-                order.append(pid)
-    return tuple(order)
+    for match in paired.matches if paired is not None else ():
+        if match.white == team and match.white_players:
+            return match.white_players
+        if match.black == team and match.black_players:
+            return match.black_players
+    info = teams.teams[team]
+    lineup = info.lineups.get(r, ())
+    return (*lineup, *(m for m in info.members if m not in lineup))
 
 
 def team_source(state: TournamentState, teams: TeamsState, through_round: int) -> TeamSource:
@@ -157,7 +156,7 @@ def team_source(state: TournamentState, teams: TeamsState, through_round: int) -
             t.number,
             t.name,
             tuple(t.members),
-            {r: _board_order(state, teams, t.number, r) for r in range(1, through_round + 1)},
+            {r: _board_order(teams, t.number, r) for r in range(1, through_round + 1)},
         )
         for t in sorted(teams.teams.values(), key=lambda t: t.number)
     ]
@@ -235,9 +234,13 @@ def board_prizes(
     tally: dict[tuple[int, int], list[float]] = {}
     for team in teams.teams.values():
         for r in range(1, through_round + 1):
-            for board, pid in enumerate(_board_order(state, teams, team.number, r), start=1):
-                p = state.pairing(pid, r)
-                if p.opponent is None or p.points is None:
+            seated = [
+                (pid, p)
+                for pid in _board_order(teams, team.number, r)
+                if pid in state.players and (p := state.pairing(pid, r)).opponent is not None
+            ]
+            for board, (pid, p) in enumerate(seated, start=1):
+                if p.points is None:
                     continue
                 games_points = tally.setdefault((board, pid), [0, 0.0])
                 games_points[0] += 1

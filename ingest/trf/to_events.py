@@ -24,6 +24,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.team_results import DEFAULT_CHAIN
 from ingest.dates import parse_header_date
 from ingest.errors import IngestError
 from ingest.trf.records import (
@@ -34,6 +35,8 @@ from ingest.trf.records import (
     TrfFile,
     XxsRecord,
 )
+from ingest.trf.team_events import team_settings_from_trf, trf_team_events
+from ingest.trf.teams import is_team_file
 
 __all__ = ["trf_scoring", "trf_system", "trf_to_events"]
 
@@ -223,9 +226,13 @@ def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
 
 def _pairing_params(trf: TrfFile) -> PairingParams:
     """What a Swiss engine needs beyond the games: the top seed's colour in round 1, and the
-    edition of the Dutch rules when the file names the 2017 one (``FIDE_DUTCH_2017``)."""
+    edition of the Dutch rules when the file names the 2017 one (``FIDE_DUTCH_2017``); for a
+    team file, the team settings."""
     rules = "2017" if "DUTCH_2017" in (trf.system or "").upper() else None
-    return PairingParams(chess=ChessSettings(initial_colour=trf.initial_colour, rules=rules))
+    chess = ChessSettings(initial_colour=trf.initial_colour, rules=rules)
+    if is_team_file(trf):
+        return PairingParams(chess=chess, team=team_settings_from_trf(trf))
+    return PairingParams(chess=chess)
 
 
 def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]:
@@ -238,6 +245,9 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
     numbered = sorted(players, key=lambda p: p.number)
     scoring = trf_scoring(trf)
     system, cycles = trf_system(trf)
+    team = is_team_file(trf)
+    if team:
+        system, cycles = System.TEAM_SWISS, 1
     games = _games(trf, by_number)
     last_round = max((len(p.rounds) for p in players), default=0)
     rounds = _total_rounds(trf, last_round)
@@ -253,7 +263,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
             rounds=rounds // cycles,
             cycles=cycles,
             scoring=scoring,
-            tiebreaks=_tiebreak_chain(trf),
+            tiebreaks=_tiebreak_chain(trf) if not team else DEFAULT_CHAIN,
             start_date=parse_header_date(trf.header("042")),
             end_date=parse_header_date(trf.header("052")),
             city=_opt((trf.header("022") or "").strip()),
@@ -262,6 +272,8 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
         )
     ]
     events.extend(_register(p) for p in numbered)
+    if team:
+        events.extend(trf_team_events(trf))
 
     games_by_round: dict[int, list[_Game]] = {}
     for g in games:
