@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from events.result_codes import ResultCode
@@ -58,7 +58,7 @@ class TeamRoster:
     members: tuple[int, ...]
     nickname: str = ""
     code: str = "310"
-    line: int = 0
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

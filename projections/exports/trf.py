@@ -330,4 +330,9 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
                 rounds=tuple(_entry(view, p, r, numbers) for r in range(1, last + 1)),
             )
         )
+    if state.system.is_team:
+        from projections.exports.trf_teams import team_header, team_records
+
+        records[1:1] = team_header(state)
+        records += team_records([e.event for e in events], state, numbers)
     return TrfFile(tuple(records))
