@@ -106,6 +106,52 @@ def member_add(
     sys.stdout.write(f"{pid}\n")
 
 
+@team_app.command("bye")
+@user_errors
+def team_bye(
+    tournament: TournamentArg,
+    team: Annotated[str, typer.Argument(help="Team name or pairing number.")],
+    round_no: Annotated[int, typer.Argument(metavar="ROUND", min=1, help="Round.")],
+    kind: Annotated[str, typer.Option(help="full, half or zero (TRF 240 F/H/Z).")] = "zero",
+) -> None:
+    """A team's requested bye: it is not paired that round."""
+    code = {"full": "F", "half": "H", "zero": "Z"}.get(kind.lower())
+    if code is None:
+        raise UserError(f"--kind '{kind}': full, half or zero")
+    with open_store() as store:
+        team_commands.team_bye(store, tournament, team, round_no, code)
+
+
+@team_app.command("forbid")
+@user_errors
+def team_forbid(
+    tournament: TournamentArg,
+    teams: Annotated[list[str], typer.Argument(help="Teams that must not meet.")],
+    first: Annotated[int, typer.Option("--from", min=1, help="First round.")] = 1,
+    last: Annotated[int | None, typer.Option("--to", min=1, help="Last round.")] = None,
+) -> None:
+    """Teams that must not meet each other (TRF 260; not in FIDE-rated events)."""
+    with open_store() as store:
+        numbers = team_commands.forbid_teams(store, tournament, teams, first, last)
+    sys.stdout.write(" ".join(map(str, numbers)) + "\n")
+
+
+@team_app.command("forfeit")
+@user_errors
+def team_forfeit(
+    tournament: TournamentArg,
+    round_no: Annotated[int, typer.Argument(metavar="ROUND", min=1, help="Round.")],
+    match: Annotated[int, typer.Argument(min=1, help="Match number.")],
+    winner: Annotated[
+        str, typer.Argument(help="Who wins: white (the first-named team), black, or none.")
+    ],
+) -> None:
+    """A whole match forfeited (TRF 330): every board gets the forfeit result."""
+    kind = {"white": "+-", "black": "-+", "none": "--"}.get(winner.lower(), winner)
+    with open_store() as store:
+        team_commands.forfeit_match(store, tournament, round_no, match, kind)
+
+
 @app.command("lineup")
 @user_errors
 def lineup(

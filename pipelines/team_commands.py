@@ -6,15 +6,18 @@ read; every refusal is a `CommandError` before anything is appended.
 
 from __future__ import annotations
 
-from events.domain import Board, Colour, System
+from events.domain import Board, Colour, Outcome, System
 from events.errors import PairingError
 from events.schema import (
     EventBase,
     LineupSet,
     PlayerRegistered,
+    ResultCorrected,
+    ResultRecorded,
     RoundPaired,
     TeamMatch,
     TeamMemberAdded,
+    TeamRecord,
     TeamRegistered,
     TeamRoundPaired,
 )
@@ -36,8 +39,11 @@ __all__ = [
     "add_member",
     "add_team",
     "board_number",
+    "forbid_teams",
+    "forfeit_match",
     "pair_teams",
     "set_lineup",
+    "team_bye",
     "teams_of",
 ]
 
@@ -248,3 +254,91 @@ def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
         TeamRoundPaired(round=round_no, matches=matches, pab=result.pab, boards=boards),
         RoundPaired(round=round_no, boards=tuple(board_list)),
     ]
+
+
+def team_bye(store: Store, tournament_id: str, team_name: str, round_no: int, kind: str) -> None:
+    """A team's requested bye for a round (TRF ``240``): ``F``ull, ``H``alf or ``Z``ero."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    team = _team(loaded, teams_of(loaded), team_name)
+    if round_no in loaded.state.rounds:
+        raise CommandError(f"{tournament_id}: round {round_no} is already paired")
+    if round_no > loaded.state.total_rounds:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} > {loaded.state.total_rounds} rounds"
+        )
+    event = _event(
+        TeamRecord, tournament_id, code="240", kind=kind, round=round_no, teams=(team.number,)
+    )
+    _append(store, loaded, [event])
+
+
+def forbid_teams(
+    store: Store, tournament_id: str, names: list[str], first: int, last: int | None
+) -> tuple[int, ...]:
+    """Teams that must not meet from round ``first`` to ``last`` (TRF ``260``)."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    teams = teams_of(loaded)
+    numbers = tuple(_team(loaded, teams, n).number for n in names)
+    if len(set(numbers)) < 2:
+        raise CommandError(f"{tournament_id}: name at least two different teams")
+    event = _event(
+        TeamRecord,
+        tournament_id,
+        code="260",
+        round=first,
+        last_round=last or loaded.state.total_rounds,
+        teams=numbers,
+    )
+    _append(store, loaded, [event])
+    return numbers
+
+
+def forfeit_match(
+    store: Store, tournament_id: str, round_no: int, match_no: int, kind: str
+) -> None:
+    """A whole match forfeited (TRF ``330``): ``+-`` the team with White on board 1 wins,
+    ``-+`` the other, ``--`` both lose. Every board of the match gets the forfeit result."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    teams = teams_of(loaded)
+    paired = teams.rounds.get(round_no)
+    if paired is None:
+        raise CommandError(f"{tournament_id}: round {round_no} is not paired")
+    match = next((m for m in paired.matches if m.match == match_no), None)
+    if match is None:
+        raise CommandError(
+            f"{tournament_id}: round {round_no} has no match {match_no} "
+            f"(matches 1..{len(paired.matches)})"
+        )
+    if kind not in ("+-", "-+", "--"):
+        raise CommandError(f"bad forfeit '{kind}': white, black or none (the team that wins)")
+    rnd = loaded.state.rounds[round_no]
+    events: list[EventBase] = [
+        _event(
+            TeamRecord,
+            tournament_id,
+            code="330",
+            kind=kind,
+            round=round_no,
+            teams=(match.white, match.black),
+        )
+    ]
+    white_team = set(teams.teams[match.white].members)
+    for b in range(1, paired.boards + 1):
+        board = rnd.board((match_no - 1) * paired.boards + b)
+        if board is None:
+            continue
+        white_side_won = kind == "+-" if board.white in white_team else kind == "-+"
+        outcome = (
+            Outcome.DOUBLE_FORFEIT
+            if kind == "--"
+            else Outcome.WHITE_WINS_FORFEIT
+            if white_side_won
+            else Outcome.BLACK_WINS_FORFEIT
+        )
+        known = board.outcome is not None and board.outcome.is_known
+        cls = ResultCorrected if known else ResultRecorded
+        events.append(cls(round=round_no, board=board.board, outcome=outcome))
+    _append(store, loaded, events)

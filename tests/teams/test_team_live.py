@@ -161,3 +161,32 @@ def test_greek_team_event_standings_through_the_log(tmp_path: Path) -> None:
     assert [(r["team"]["name"], r["match_points"], r["tiebreaks"]["BH:MP"]) for r in rows] == [
         (name, mp, bh) for name, _, _, _, mp, _, _, bh in PUBLISHED
     ]
+
+
+def test_team_bye_forbidden_pair_and_forfeited_match(tmp_path: Path) -> None:
+    arbiter = Arbiter(tmp_path / "store.duckdb")
+    tid = arbiter(
+        "tournament", "create", "--name", "Cup", "--system", "team-swiss", "--rounds", "3",
+        "--boards", "2",
+    ).split()[-1]  # fmt: skip
+    for team in ("A", "B", "C", "D"):
+        arbiter("team", "add", tid, "--name", team)
+        for i in (1, 2):
+            arbiter("team", "member", "add", tid, team, "--name", f"{team} {i}")
+    arbiter("team", "bye", tid, "D", "1", "--kind", "half")
+    arbiter("team", "forbid", tid, "A", "B", "--to", "1")
+    rows = json.loads(arbiter("pair", tid, "--format", "json"))
+    # D asked for a bye; A-B may not meet in round 1: A meets C, B gets the PAB (C.04.6 3.4:
+    # lowest score, then largest TPN, among those leaving a legal pairing)
+    assert [(r["white"]["number"], (r["black"] or {}).get("number")) for r in rows] == [
+        (1, 3), (2, None),
+    ]  # fmt: skip
+    arbiter("team", "forfeit", tid, "1", "1", "black")  # C wins match 1 by forfeit
+    table = {
+        r["team"]["name"]: (r["match_points"], r["game_points"], r["played"])
+        for r in json.loads(arbiter("standings", tid, "--format", "json"))
+    }
+    # 2/1/0; forfeit win: every board won (2 GP); PAB: a drawn match (1 MP, 2 × ½ GP);
+    # a half-point bye: a drawn match's match point, no games
+    assert table == {"C": (2, 2, 1), "A": (0, 0, 1), "B": (1, 1, 0), "D": (1, 0, 0)}
+    assert "bad forfeit" in arbiter.err("team", "forfeit", tid, "1", "1", "1-0")
