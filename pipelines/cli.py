@@ -405,6 +405,9 @@ def crosstable(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
+    if state.system.is_team:
+        cli_teams.team_crosstable_output(tournament, at_round, fmt)
+        return
     table = xt.crosstable(state, chain, order="rank" if sort else "start")
     match fmt:
         case PageFormat.HTML:

@@ -21,7 +21,7 @@ import typer
 from events.errors import UserError
 from events.params import TeamSettings
 from pipelines import commands, team_commands
-from pipelines.cli_common import FormatOpt, TournamentArg, app, err, open_store, user_errors
+from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
 from pipelines.output import Format, PageFormat, emit
 from projections.state import TournamentState
 from projections.team_standings import TeamStanding, team_standings
@@ -30,6 +30,7 @@ from projections.teams import TeamsState, board_prizes, team_entries, team_state
 __all__ = [
     "board_spec",
     "show_team_round",
+    "team_crosstable_output",
     "team_settings",
     "team_standings_output",
     "team_state",
@@ -274,16 +275,24 @@ def show_team_round(teams: TeamsState, round_no: int, fmt: Format) -> None:
     emit(rows, fmt)
 
 
-@app.command("team-crosstable")
-@user_errors
-def team_crosstable(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
-    """Crosstable by teams: each team's opponent, colour and game points per round."""
-    state, teams = _teams(tournament, None)
+def team_crosstable_output(tournament: str, at_round: int | None, fmt: PageFormat) -> None:
+    """``crosstable`` of a team tournament: per round the opponent team, board 1's colour and
+    the game points, then match points and game points (rows in standings order)."""
+    state, teams = _teams(tournament, at_round)
+    settings = state.settings.pairing_params.team
     entries = team_entries(state, teams, state.last_round)
-    rows = [
+    ranked = team_standings(entries, state.tiebreaks, settings.team_primary or "MP")
+    by_number = {e.number: e for e in entries}
+    if fmt is PageFormat.HTML:
+        from projections.html_teams import team_crosstable_html
+
+        sys.stdout.write(team_crosstable_html(state.settings.name, ranked, by_number))
+        return
+    rows: list[dict[str, Any]] = [
         {
-            "number": e.number,
-            "team": e.name,
+            "rank": r.rank,
+            "number": r.number,
+            "team": r.name,
             "rounds": [
                 {
                     "round": k,
@@ -293,9 +302,32 @@ def team_crosstable(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> 
                     "game_points": float(h.game_points),
                     "match_points": float(h.match_points),
                 }
-                for k, h in enumerate(e.history, start=1)
+                for k, h in enumerate(by_number[r.number].history, start=1)
             ],
+            "match_points": float(r.match_points),
+            "game_points": float(r.game_points),
         }
-        for e in entries
+        for r in ranked
     ]
-    emit(rows, fmt)
+    if fmt is PageFormat.JSON:
+        emit(rows, Format.JSON)
+        return
+    flat = [
+        {
+            "rank": row["rank"],
+            "no": row["number"],
+            "team": row["team"],
+            **{
+                f"r{c['round']}": (
+                    f"{c['opponent']}{c['colour']} {c['game_points']:g}"
+                    if c["opponent"]
+                    else f"{c['result']} {c['game_points']:g}"
+                )
+                for c in row["rounds"]
+            },
+            "MP": f"{row['match_points']:g}",
+            "GP": f"{row['game_points']:g}",
+        }
+        for row in rows
+    ]
+    emit(flat, Format(fmt.value))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from events.team_results import TeamEntry
 from projections.html import page
 from projections.team_standings import TeamStanding
 
-__all__ = ["team_standings_html"]
+__all__ = ["team_crosstable_html", "team_standings_html"]
 
 
 def _num(value: Decimal) -> str:
@@ -38,4 +39,25 @@ def team_standings_html(title: str, rows: Sequence[TeamStanding]) -> str:
         ]
         for r in rows
     ]
+    return page(title, head, body, name_col=2)
+
+
+def team_crosstable_html(
+    title: str, rows: Sequence[TeamStanding], entries: dict[int, TeamEntry]
+) -> str:
+    """Crosstable by teams: per round the opponent's number, board 1's colour and the game
+    points (``PAB``/bye letters without an opponent), then match and game points."""
+    rounds = max((len(e.history) for e in entries.values()), default=0)
+    head = ["Rank", "No", "Team", *(str(k) for k in range(1, rounds + 1)), "MP", "GP"]
+    body = []
+    for r in rows:
+        cells = []
+        for h in entries[r.number].history:
+            if h.opponent is None:
+                cells.append(f"{h.kind.value} {_num(h.game_points)}")
+            else:
+                cells.append(f"{h.opponent}{h.colour.value} {_num(h.game_points)}")
+        body.append(
+            [str(r.rank), str(r.number), r.name, *cells, _num(r.match_points), _num(r.game_points)]
+        )
     return page(title, head, body, name_col=2)

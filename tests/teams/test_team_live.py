@@ -190,3 +190,26 @@ def test_team_bye_forbidden_pair_and_forfeited_match(tmp_path: Path) -> None:
     # a half-point bye: a drawn match's match point, no games
     assert table == {"C": (2, 2, 1), "A": (0, 0, 1), "B": (1, 1, 0), "D": (1, 0, 0)}
     assert "bad forfeit" in arbiter.err("team", "forfeit", tid, "1", "1", "1-0")
+
+
+def test_crosstable_by_teams(tmp_path: Path) -> None:
+    source = require_testdata("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
+    arbiter = Arbiter(tmp_path / "store.duckdb")
+    arbiter("ingest", str(source))
+    tid = "heltour-friendship-cup-2024-heraklion-team"
+    rows = json.loads(arbiter("crosstable", tid, "--format", "json"))
+    assert [r["rank"] for r in rows] == list(range(1, 16))
+    by_number = {r["number"]: r for r in rows}
+    for row in rows:
+        assert sum(c["game_points"] for c in row["rounds"]) == row["game_points"]
+        for cell in row["rounds"]:
+            if cell["opponent"] is None:
+                assert cell["result"] == "U"  # 15 teams: the PAB
+                assert cell["game_points"] == 3  # a drawn match on 6 boards
+                continue
+            theirs = by_number[cell["opponent"]]["rounds"][cell["round"] - 1]
+            assert theirs["opponent"] == row["number"]
+            assert cell["game_points"] + theirs["game_points"] <= 6
+            assert {cell["colour"], theirs["colour"]} == {"w", "b"}
+    page = arbiter("crosstable", tid, "--format", "html")
+    assert page.count("<tr") == 16  # header and 15 teams
