@@ -216,7 +216,8 @@ def _lineup(state: TournamentState, team: TeamInfo, round_no: int, boards: int) 
 
 
 def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
-    """The team pairing of ``round_no`` and its boards: `TeamRoundPaired` then `RoundPaired`."""
+    """The boards of ``round_no`` and its team pairing: `RoundPaired` then `TeamRoundPaired`
+    (in that order, so that ``undo`` to before the round takes both away)."""
     state = loaded.state
     teams = teams_of(loaded)
     if len(teams.teams) < 2:
@@ -251,8 +252,8 @@ def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
             number = (match.match - 1) * boards + i
             board_list.append(Board(board=number, white=first, black=second))
     return [
-        TeamRoundPaired(round=round_no, matches=matches, pab=result.pab, boards=boards),
         RoundPaired(round=round_no, boards=tuple(board_list)),
+        TeamRoundPaired(round=round_no, matches=matches, pab=result.pab, boards=boards),
     ]
 
 

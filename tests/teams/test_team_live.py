@@ -92,6 +92,10 @@ def test_team_swiss_run_through_the_command_line(tmp_path: Path) -> None:
     pairs = {frozenset((m["white"]["number"], m["black"]["number"])) for m in second}
     assert not pairs & {frozenset((1, 3)), frozenset((2, 4))}  # no rematch ([C1])
     assert frozenset((1, 2)) in pairs or frozenset((1, 4)) in pairs  # leader meets a 1-MP team
+    arbiter("undo", tid, "--round", "2")  # takes the team pairing away with the boards
+    assert json.loads(arbiter("pair", tid, "--format", "json")) == second
+    log = json.loads(arbiter("log", tid, "--format", "json"))
+    assert [e["payload"]["round"] for e in log if e["type"] == "TeamRoundPaired"] == [1, 2]
     html_page = arbiter("standings", tid, "--format", "html")
     assert "<table" in html_page
     assert "SK Oslo" in html_page
