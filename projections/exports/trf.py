@@ -152,8 +152,9 @@ _162_FROM_BB = {"BBW": "W", "BBD": "D", "BBL": "L", "BBZ": "A", "BBU": "P"}
 def to_trf16(trf: TrfFile) -> TrfFile:
     """TRF-2026 records that have a TRF16/TRF(x)/TRF(bx) equivalent, rewritten to it.
 
-    ``142`` becomes ``XXR``, ``152`` becomes ``XXC white1|black1`` and ``162`` becomes
-    ``BB*`` lines; records without an equivalent are kept (TRF16 readers skip them).
+    ``142`` becomes ``XXR``, ``152`` becomes ``XXC white1|black1``, ``162`` becomes
+    ``BB*`` lines and ``310`` team lines ``013``; records without an equivalent are kept
+    (TRF16 readers skip them).
     """
     out: list[Record] = []
     for record in trf.records:
@@ -171,6 +172,10 @@ def to_trf16(trf: TrfFile) -> TrfFile:
                 )
             case _:
                 out.append(record)
+    if any(isinstance(r, RawRecord) and r.code == "310" for r in out):
+        from projections.exports.trf_teams import rosters_as_013
+
+        out = rosters_as_013(out)
     return replace(trf, records=tuple(out))
 
 
@@ -200,6 +205,10 @@ def to_trf26(trf: TrfFile) -> TrfFile:
                 out.append(record)
     if scoring:
         out.append(ScoringRecord(tuple(scoring)))
+    if any(isinstance(r, RawRecord) and r.code == "013" for r in out):
+        from projections.exports.trf_teams import rosters_as_310
+
+        out = rosters_as_310(out)
     return replace(trf, records=tuple(out))
 
 

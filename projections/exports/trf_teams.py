@@ -18,7 +18,7 @@ from projections.state import TournamentState
 from projections.team_standings import team_standings
 from projections.teams import TeamsState, match_scoring, team_entries, team_state
 
-__all__ = ["team_header", "team_records"]
+__all__ = ["rosters_as_013", "rosters_as_310", "team_header", "team_records"]
 
 
 def _pts(value: Decimal | float | None, width: int) -> str:
@@ -111,3 +111,41 @@ def team_records(
                 RawRecord(f"330 {r.kind:<2} {r.round or 0:>3} {r.teams[0]:>3} {r.teams[1]:>3}")
             )
     return records
+
+
+def _roster_lines(trf_records: Sequence[Record], to_code: str) -> list[Record]:
+    """The records with every team line rewritten as ``to_code`` (``013`` ↔ ``310``), in team
+    pairing-number order, where the first team line was."""
+    from ingest.trf.records import TrfFile
+    from ingest.trf.teams import rosters
+
+    rows = rosters(TrfFile(tuple(trf_records)))
+    lines: list[Record] = []
+    for r in rows:
+        members = " ".join(f"{m:>4}" for m in r.members)
+        if to_code == "013":
+            lines.append(RawRecord(f"013 {r.name[:32]:<32}{members}".rstrip()))
+        else:
+            lines.append(
+                RawRecord(
+                    f"310 {r.number:>3} {r.name[:32]:<32} {r.nickname[:5]:<5}{'':>27}{members}"
+                )
+            )
+    out: list[Record] = []
+    for record in trf_records:
+        if isinstance(record, RawRecord) and record.code in ("013", "310"):
+            out.extend(lines)
+            lines = []
+        else:
+            out.append(record)
+    return out
+
+
+def rosters_as_013(records: Sequence[Record]) -> list[Record]:
+    """TRF-2026 ``310`` team lines as TRF16 ``013`` lines (name, members)."""
+    return _roster_lines(records, "013")
+
+
+def rosters_as_310(records: Sequence[Record]) -> list[Record]:
+    """TRF16 ``013`` team lines as TRF-2026 ``310`` (pairing number = order of the lines)."""
+    return _roster_lines(records, "310")
