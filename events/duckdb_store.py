@@ -706,6 +706,10 @@ class DuckDBStore:
             position = self._meta(self._con, "next_position") - 1
             return chain.ChainHead(position, _log_hash_at(self._con, position))
 
+    def chain_at(self, position: int) -> chain.ChainHead:
+        with self._lock:
+            return chain.ChainHead(position, _log_hash_at(self._con, position))
+
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
         """Polls: a DuckDB file has one process at a time, so only this process's own
         threads can append meanwhile."""

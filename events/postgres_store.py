@@ -804,6 +804,10 @@ class PostgresStore:
             position = int(row[0]) - 1
             return chain.ChainHead(position, _log_hash_at(con, position))
 
+    def chain_at(self, position: int) -> chain.ChainHead:
+        with self._connection() as con:
+            return chain.ChainHead(position, _log_hash_at(con, position))
+
     # ---------------------------------------------------------------- truncation
 
     def truncate(

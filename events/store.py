@@ -289,6 +289,10 @@ class Store(Protocol):
         """The last position given out and its log hash (see `events.chain`)."""
         ...
 
+    def chain_at(self, position: int) -> ChainHead:
+        """The log hash at ``position``: what a list computed from the log up to it records."""
+        ...
+
     def import_image(self, image: LogImage) -> None:
         """Load a `LogImage` into this store, which must be empty (one transaction)."""
         ...

@@ -32,7 +32,7 @@ def _postgres_sql(store: str, *statements: str) -> None:
     with psycopg.connect(store, autocommit=True) as con:
         con.execute("ALTER TABLE events DISABLE TRIGGER USER")  # as the table's owner could
         for statement in statements:
-            con.execute(statement)  # type: ignore[arg-type]
+            con.execute(statement)
         con.execute("ALTER TABLE events ENABLE TRIGGER USER")
 
 
