@@ -23,7 +23,7 @@ from typing import Any, Self
 import duckdb
 import polars as pl
 
-from events import chain
+from events import chain, ticket_lock
 from events.cache import TableCache
 from events.schema import schema_version
 from events.store import (
@@ -229,14 +229,32 @@ class DuckDBStore:
             busy_timeout = float(os.environ.get("ARBITER_STORE_TIMEOUT", "10"))
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._con = _connect(self.path, busy_timeout)
+        self._queued = False
+        if self.path != ":memory:" and os.environ.get("ARBITER_STORE_QUEUE", "1") != "0":
+            # Processes wait for the file in arrival order (events.ticket_lock), then open it.
+            # ARBITER_STORE_QUEUE=0 turns the queue off (the benchmark's "before").
+            started = time.monotonic()
+            holder = ticket_lock.enter(self.path, busy_timeout)
+            if holder is not None:
+                raise StoreBusy(self.path, holder or None)
+            self._queued = True
+            busy_timeout = max(0.0, busy_timeout - (time.monotonic() - started))
+        try:
+            self._con = _connect(self.path, busy_timeout)
+        except BaseException:
+            self._leave_queue()
+            raise
         self._lock = threading.Lock()
         # Commands open and close the file each time; a checkpoint at every close would cost
         # more than the command. Commits are still fsynced to the WAL, and a small threshold
         # keeps the WAL (replayed at open) short.
         self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
         self._con.execute("SET checkpoint_threshold = '1MB'")
-        self.migrated = self._migrate()
+        try:
+            self.migrated = self._migrate()
+        except BaseException:
+            self.close()
+            raise
 
     def _migrate(self) -> tuple[int, int]:
         """Create or bring the schema up to date; (version before, version now)."""
@@ -287,8 +305,16 @@ class DuckDBStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _leave_queue(self) -> None:
+        if self._queued:
+            self._queued = False
+            ticket_lock.leave(self.path)
+
     def close(self) -> None:
-        self._con.close()
+        try:
+            self._con.close()
+        finally:
+            self._leave_queue()
 
     def checkpoint(self) -> None:
         """Write everything into the file itself (no WAL beside it), e.g. for a backup."""
