@@ -227,6 +227,7 @@ class DuckDBStore:
         self.url = self.path
         if busy_timeout is None:
             busy_timeout = float(os.environ.get("ARBITER_STORE_TIMEOUT", "10"))
+        self._busy_timeout = busy_timeout
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._queued = False
@@ -245,11 +246,7 @@ class DuckDBStore:
             self._leave_queue()
             raise
         self._lock = threading.Lock()
-        # Commands open and close the file each time; a checkpoint at every close would cost
-        # more than the command. Commits are still fsynced to the WAL, and a small threshold
-        # keeps the WAL (replayed at open) short.
-        self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
-        self._con.execute("SET checkpoint_threshold = '1MB'")
+        self._configure()
         try:
             self.migrated = self._migrate()
         except BaseException:
@@ -318,13 +315,43 @@ class DuckDBStore:
 
     def checkpoint(self) -> None:
         """Write everything into the file itself (no WAL beside it), e.g. for a backup."""
-        with self._lock:
+        with self._turn():
             self._con.execute("FORCE CHECKPOINT")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with self._lock, transaction(self._con) as con:
+        with self._turn(), transaction(self._con) as con:
             yield con
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This store's lock, after giving way to any process queued for the file meanwhile:
+        a long-running command (an ingest, a rating run) lets a director's `standings` or
+        `result` in between two of its store operations instead of holding the file for its
+        whole run. It then queues again, behind them."""
+        with self._lock:
+            if self._queued and ticket_lock.others_waiting(self.path):
+                self._give_way()
+            yield
+
+    def _give_way(self) -> None:
+        self._con.close()
+        self._queued = False
+        ticket_lock.leave(self.path)
+        holder = ticket_lock.enter(self.path, self._busy_timeout)
+        if holder is not None:
+            self._con = duckdb.connect(":memory:")  # closed by close(); the file is not ours
+            raise StoreBusy(self.path, holder or None)
+        self._queued = True
+        self._con = _connect(self.path, self._busy_timeout)
+        self._configure()
+
+    def _configure(self) -> None:
+        # Commands open and close the file each time; a checkpoint at every close would cost
+        # more than the command. Commits are still fsynced to the WAL, and a small threshold
+        # keeps the WAL (replayed at open) short.
+        self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
+        self._con.execute("SET checkpoint_threshold = '1MB'")
 
     def _meta(self, con: duckdb.DuckDBPyConnection, key: str) -> int:
         row = _first(con.execute("SELECT value FROM log_meta WHERE key = ?", [key]).fetchall())
@@ -469,9 +496,9 @@ class DuckDBStore:
             pl.col("stream_version").max().alias("hi"),
             pl.len().alias("n"),
         )
-        self._con.register("_spans", spans.select("stream_id").to_arrow())
         try:
             with self._transaction() as con:
+                con.register("_spans", spans.select("stream_id").to_arrow())
                 heads = self._check_bulk_versions(con, spans)
                 first = self._take(con, "next_position", frame.height)
                 rows = frame.select(
@@ -491,9 +518,9 @@ class DuckDBStore:
                 f"bulk append rejected, nothing appended: {str(exc).splitlines()[0]}"
             ) from exc
         finally:
-            with contextlib.suppress(duckdb.Error):
-                self._con.unregister("_bulk")
-            self._con.unregister("_spans")
+            for name in ("_bulk", "_spans"):
+                with contextlib.suppress(duckdb.Error):
+                    self._con.unregister(name)
         return frame.height
 
     @staticmethod
@@ -536,12 +563,12 @@ class DuckDBStore:
     # ---------------------------------------------------------------- reads
 
     def stream_version(self, stream_id: str) -> int:
-        with self._lock:
+        with self._turn():
             return self._version(self._con, stream_id)
 
     def read_stream(self, stream_id: str, to_version: int | None = None) -> list[RecordedEvent]:
         limit = to_version if to_version is not None else 2**62
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? "
                 "AND stream_version <= ? ORDER BY stream_version",
@@ -550,7 +577,7 @@ class DuckDBStore:
         return [_row_to_event(r) for r in rows]
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[RecordedEvent]:
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > ? "
                 "ORDER BY global_position LIMIT ?",
@@ -559,7 +586,7 @@ class DuckDBStore:
         return [_row_to_event(r) for r in rows]
 
     def read_frame(self, after_position: int = 0, stream_prefix: str | None = None) -> pl.DataFrame:
-        with self._lock:
+        with self._turn():
             rel = self._con.sql(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE global_position > $after "
                 "AND starts_with(stream_id, $prefix) ORDER BY global_position",
@@ -569,7 +596,7 @@ class DuckDBStore:
             return frame
 
     def streams(self, prefix: str = "") -> list[str]:
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 "SELECT DISTINCT stream_id FROM events WHERE starts_with(stream_id, ?) "
                 "ORDER BY stream_id",
@@ -578,7 +605,7 @@ class DuckDBStore:
         return [str(r[0]) for r in rows]
 
     def log_epoch(self) -> int:
-        with self._lock:
+        with self._turn():
             return self._meta(self._con, "epoch")
 
     # ---------------------------------------------------------------- truncation
@@ -692,7 +719,7 @@ class DuckDBStore:
         return self._truncation(tid)
 
     def truncations(self, stream_id: str | None = None) -> list[Truncation]:
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 "SELECT * FROM truncations WHERE ? IS NULL OR stream_id = ? ORDER BY truncation_id",
                 [stream_id, stream_id],
@@ -700,7 +727,7 @@ class DuckDBStore:
         return [Truncation(*r) for r in rows]
 
     def _truncation(self, tid: int) -> Truncation:
-        with self._lock:
+        with self._turn():
             row = _first(
                 self._con.execute(
                     "SELECT * FROM truncations WHERE truncation_id = ?", [tid]
@@ -710,7 +737,7 @@ class DuckDBStore:
         return Truncation(*row)
 
     def archived(self, truncation_id: int) -> list[RecordedEvent]:
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events_archive WHERE truncation_id = ? "
                 "ORDER BY stream_version",
@@ -721,19 +748,19 @@ class DuckDBStore:
     # ---------------------------------------------------------------- followers, caches, images
 
     def head_position(self) -> int:
-        with self._lock:
+        with self._turn():
             rows = self._con.execute(
                 "SELECT coalesce(max(global_position), 0) FROM events"
             ).fetchall()
         return int(rows[0][0])
 
     def chain_head(self) -> chain.ChainHead:
-        with self._lock:
+        with self._turn():
             position = self._meta(self._con, "next_position") - 1
             return chain.ChainHead(position, _log_hash_at(self._con, position))
 
     def chain_at(self, position: int) -> chain.ChainHead:
-        with self._lock:
+        with self._turn():
             return chain.ChainHead(position, _log_hash_at(self._con, position))
 
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
@@ -759,7 +786,7 @@ class DuckDBStore:
         return TableCache(str(path.with_name(f"{path.stem}.{name}.duckdb")), tables, name=name)
 
     def export_image(self) -> LogImage:
-        with self._lock:
+        with self._turn():
             self._con.begin()
             try:
                 events = self._con.sql(

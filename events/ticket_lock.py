@@ -20,7 +20,7 @@ import struct
 import threading
 import time
 
-__all__ = ["TicketLock", "enter", "leave"]
+__all__ = ["TicketLock", "enter", "leave", "others_waiting"]
 
 TICKETS = 1 << 20
 """Where the ticket bytes start (past the counter)."""
@@ -97,6 +97,15 @@ class TicketLock:
             time.sleep(delay)
             delay = min(delay * 2, 0.02)
 
+    def others_waiting(self) -> bool:
+        """Whether a process took a ticket after this one's and waits (or died waiting)."""
+        if self._fd is None or self.ticket is None:
+            return False
+        raw = os.pread(self._fd, 8, 0)
+        issued = struct.unpack("q", raw)[0] if len(raw) == 8 else 0
+        fd = self._fd
+        return any(_held_by_other(fd, TICKETS + t) for t in range(self.ticket + 1, issued))
+
     def release(self) -> None:
         if self._fd is not None:
             os.close(self._fd)  # drops the ticket's lock
@@ -139,3 +148,13 @@ def leave(path: str) -> None:
             return
         del _held[key]
     lock.release()
+
+
+def others_waiting(path: str) -> bool:
+    """Whether another process queues for ``path`` while this process holds the turn alone
+    (a turn shared by several stores of this process is never given away: the file would
+    stay open through the others)."""
+    key = os.path.realpath(path)
+    with _guard:
+        held = _held.get(key)
+    return held is not None and held[1] == 1 and held[0].others_waiting()

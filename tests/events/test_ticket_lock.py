@@ -62,3 +62,53 @@ def test_a_killed_holder_does_not_block_the_queue(tmp_path: Path) -> None:
     child.kill()
     child.wait()
     assert TicketLock(path).acquire(timeout=5)
+
+
+HOLDER = """
+import os, sys, time
+from events.schema import FileIngested
+from events.store import NewEvent
+from events.stores import open_store
+with open_store(sys.argv[1]) as store:  # held for the whole run, as a long ingest holds it
+    print("ready", flush=True)
+    until = time.monotonic() + 300
+    version = -1
+    while time.monotonic() < until and not os.path.exists(sys.argv[2]):
+        event = FileIngested(sha256="0" * 64, path="x", format="elo")
+        store.append("bench-holder", [NewEvent(event)], version)
+        version += 1
+        time.sleep(0.05)
+print(version + 1, flush=True)
+"""
+
+
+def test_a_reader_gets_in_while_a_writer_holds_the_store(tmp_path: Path) -> None:
+    """A writer that keeps the DuckDB file open until told to stop gives way at its next store
+    operation to the director's `standings` queued behind it, then carries on."""
+    from tests.events.test_store_cli import director_session
+
+    store = str(tmp_path / "log.duckdb")
+    tid = director_session(store)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, store, str(tmp_path / "stop")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "ready"
+        env = {**os.environ, "ARBITER_STORE": store, "ARBITER_STORE_TIMEOUT": "5"}
+        for command in (["standings", tid], ["log", tid], ["verify"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "pipelines", *command],
+                env=env, capture_output=True, text=True, timeout=120, check=False,
+            )  # fmt: skip
+            assert done.returncode == 0, (command, done.stderr)
+        assert holder.poll() is None  # the writer still runs: the readers got in meanwhile
+        (tmp_path / "stop").touch()
+        appended = int(holder.stdout.readline())
+        assert holder.wait(timeout=60) == 0
+        assert appended > 10
+    finally:
+        holder.kill()
+        holder.wait()
