@@ -37,6 +37,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 from threadpoolctl import threadpool_limits
 
+from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
@@ -284,6 +285,7 @@ def _write_files(
     meta: dict[str, str],
     histories: dict[str, list[HistoryPoint]],
     counts: dict[str, int],
+    chain: ChainHead | None = None,
 ) -> None:
     """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json."""
     write_folder_atomic(
@@ -307,7 +309,13 @@ def _write_files(
         chart_href=lambda pid: "charts/" + chart_file(pid),
     )
     write_atomic(out / "index.html", page.encode("utf-8"))
-    manifest = {**meta, "players": listing.height, "diff": dict(sorted(counts.items()))}
+    manifest: dict[str, object] = {
+        **meta,
+        "players": listing.height,
+        "diff": dict(sorted(counts.items())),
+    }
+    if chain is not None:  # not in the parquet: the same log on two backends differs here
+        manifest["log_chain_head"] = chain.as_json()
     write_atomic(
         out / "manifest.json", (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     )
@@ -348,7 +356,8 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     histories, chart_notes = _histories(earlier, request.as_of, listing)
     notes += chart_notes
     counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
-    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts)
+    head = store.chain_at(position)
+    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts, head)
 
     published = False
     if request.publish:
