@@ -42,6 +42,7 @@ from events.schema import RatingListPublished
 from events.store import NewEvent, Store
 from pipelines.files import write_atomic, write_folder_atomic
 from projections.charts import HistoryPoint, history_svg
+from projections.csv_safe import neutralise_frame
 from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
 from ratings.games import GameKind
@@ -236,7 +237,9 @@ def _sha256(data: bytes) -> str:
 
 
 def _csv(frame: pl.DataFrame) -> bytes:
-    return frame.write_csv(include_header=True, line_terminator="\n").encode("utf-8")
+    """A frame as CSV, its text cells safe in a spreadsheet (:mod:`projections.csv_safe`)."""
+    csv = neutralise_frame(frame).write_csv(include_header=True, line_terminator="\n")
+    return csv.encode("utf-8")
 
 
 def _parquet(frame: pl.DataFrame, metadata: dict[str, str], folder: Path) -> bytes:
