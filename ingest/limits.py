@@ -38,6 +38,7 @@ __all__ = [
     "check_conversion",
     "check_event",
     "check_text",
+    "clean_text",
     "display_path",
     "excerpt",
     "file_kind",
@@ -101,6 +102,18 @@ def text_problem(value: str, limit: int = MAX_TEXT) -> str | None:
     return None
 
 
+def clean_text(value: str) -> str:
+    """``value`` with every control character (a newline, an escape, a line separator) made a
+    space: what a writer puts in a line-oriented file, so a stored name can never forge a line.
+
+    >>> clean_text("Smith, J\\n001    2  Forged\\x1b[31m")
+    'Smith, J 001    2  Forged [31m'
+    """
+    if not any(unicodedata.category(c) in _BAD_CATEGORIES for c in value):
+        return value
+    return "".join(" " if unicodedata.category(c) in _BAD_CATEGORIES else c for c in value)
+
+
 def check_text(field: str, value: str, limit: int = MAX_TEXT) -> str:
     """``value`` when it is acceptable free text for ``field``.
 
@@ -112,7 +125,7 @@ def check_text(field: str, value: str, limit: int = MAX_TEXT) -> str:
     return value
 
 
-def _number_problem(field: str, value: float) -> str | None:
+def _number_problem(field: str, value: int | float) -> str | None:
     if isinstance(value, float) and not math.isfinite(value):
         return "is not a finite number"
     low, high = _NUMBER_RANGES.get(field, (-MAX_INTEGER, MAX_INTEGER))
