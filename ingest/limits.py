@@ -200,6 +200,8 @@ def display_path(path: str | os.PathLike[str]) -> str:
 
 
 _KINDS = (
+    (stat.S_ISREG, "a regular file"),
+    (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
@@ -209,8 +211,8 @@ _KINDS = (
 
 
 def file_kind(mode: int) -> str:
-    """What a non-regular file is, in words (``a FIFO``, ``a character device`` ...)."""
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    """What a file is, in words (``a FIFO``, ``a character device`` ...)."""
+    return next((name for test, name in _KINDS if test(mode)), "an unknown kind of file")
 
 
 def read_input(path: Path, shown: str | None = None) -> bytes:

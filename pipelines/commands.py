@@ -187,6 +187,12 @@ def create_tournament(
     tournament_id: str | None = None,
 ) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
+    try:
+        check_text("--name", name)
+        if tournament_id is not None:
+            check_text("--id", tournament_id)
+    except LimitError as exc:
+        raise CommandError(str(exc)) from None
     for code in tiebreaks:
         lookup_tiebreak(code)
     base = tournament_id or slugify(name)
