@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from events.duckdb_store import DuckDBStore
 from events.schema import PlayerRegistered
 from events.store import NewEvent
+from ingest.trf import parse_trf
 from pipelines.cli import app
 from pipelines.ingest_job import ingest
 from tests.conftest import require_testdata
@@ -116,6 +117,9 @@ def test_a_stored_newline_cannot_forge_an_export_line(store: Path, tmp_path: Pat
         lines = out.read_text(encoding="utf-8").splitlines()
         if fmt == "trf":
             players = [x for x in lines if x.startswith("001")]
+            # Read back: the long one-line name stayed in its 33 columns, its rating is 1500.
+            forged = parse_trf(out).players[-1]
+            assert (forged.name, forged.rating) == (FORGED.replace("\n", " ")[:33], 1500)
         elif fmt == "elo":
             players = [x for x in lines if x.startswith("%_%")]
         else:
