@@ -8,11 +8,12 @@ file or the field, never echoing more than :data:`MAX_EXCERPT` characters of wha
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+import re
 import stat
-import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,9 @@ _NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "handicap": (0, MAX_HANDICAP),
     "player": (1, MAX_PLAYERS),
 }
-_BAD_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+_BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Control characters (Unicode Cc: U+0000..001F, U+007F..009F) and the line and paragraph
+separators (Zl U+2028, Zp U+2029): what may end a line in some reader."""
 
 
 class LimitError(UserError):
@@ -96,9 +99,9 @@ def text_problem(value: str, limit: int = MAX_TEXT) -> str | None:
     """
     if len(value) > limit:
         return f"is {len(value)} characters long (at most {limit})"
-    for i, char in enumerate(value):
-        if unicodedata.category(char) in _BAD_CATEGORIES:
-            return f"holds a control character (U+{ord(char):04X}) at {i + 1}"
+    bad = _BAD_CHARACTER.search(value)
+    if bad is not None:
+        return f"holds a control character (U+{ord(bad.group()):04X}) at {bad.start() + 1}"
     return None
 
 
@@ -109,9 +112,7 @@ def clean_text(value: str) -> str:
     >>> clean_text("Smith, J\\n001    2  Forged\\x1b[31m")
     'Smith, J 001    2  Forged [31m'
     """
-    if not any(unicodedata.category(c) in _BAD_CATEGORIES for c in value):
-        return value
-    return "".join(" " if unicodedata.category(c) in _BAD_CATEGORIES else c for c in value)
+    return _BAD_CHARACTER.sub(" ", value)
 
 
 def check_text(field: str, value: str, limit: int = MAX_TEXT) -> str:
@@ -134,30 +135,43 @@ def _number_problem(field: str, value: int | float) -> str | None:
     return None
 
 
-def _walk(prefix: str, value: Any, field: str) -> Iterator[str]:
-    """Every problem of ``value`` (at ``prefix``, named ``field``), as one-line texts."""
-    if isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _walk(f"{prefix}.{name}" if prefix else name, getattr(value, name), name)
-    elif isinstance(value, str):
+@functools.cache
+def _field_names(cls: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(cls.model_fields)
+
+
+def _walk(value: Any, field: str) -> tuple[str, str] | None:
+    """The first problem of ``value`` (named ``field``): (where below it, what), else None.
+
+    Fast on the common case (every value fine: no string is built); the place is put
+    together only on the way back from a problem.
+    """
+    if isinstance(value, str):
         limit = MAX_ID_LENGTH if field in _ID_FIELDS else MAX_TEXT
         problem = text_problem(value, limit)
-        if problem is not None:
-            yield f"{prefix} {problem}: {excerpt(value)}"
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int | float):
+        return None if problem is None else ("", f"{problem}: {excerpt(value)}")
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
         problem = _number_problem(field, value)
-        if problem is not None:
-            yield f"{prefix} {problem}"
+        return None if problem is None else ("", problem)
+    if isinstance(value, BaseModel):
+        for name in _field_names(type(value)):
+            found = _walk(getattr(value, name), name)
+            if found is not None:
+                return (f".{name}{found[0]}", found[1])
     elif isinstance(value, dict):
         for key, item in value.items():
             name = str(key)
-            yield from _walk(f"{prefix}.{name}", name, "key")
-            yield from _walk(f"{prefix}.{name}", item, "fide_id" if field in _ID_DICTS else name)
+            found = _walk(name, "key") or _walk(item, "fide_id" if field in _ID_DICTS else name)
+            if found is not None:
+                return (f".{name}{found[0]}", found[1])
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
-            yield from _walk(f"{prefix}[{i}]", item, field)
+            found = _walk(item, field)
+            if found is not None:
+                return (f"[{i}]{found[0]}", found[1])
+    return None
 
 
 def check_event(event: BaseModel, context: str = "") -> None:
@@ -168,7 +182,9 @@ def check_event(event: BaseModel, context: str = "") -> None:
 
     :raises LimitError: the first value beyond a limit.
     """
-    for problem in _walk("", event, ""):
+    found = _walk(event, "")
+    if found is not None:
+        problem = f"{found[0].removeprefix('.')} {found[1]}"
         raise LimitError(f"{context}: {problem}" if context else problem)
 
 
