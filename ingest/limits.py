@@ -49,9 +49,10 @@ __all__ = [
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""A result file: the largest real one is 0.6 MB, a 100,000-player .ELO about 10 MB."""
+"""A result file: the largest of the reference corpora is 0.6 MB; a 100,000-player .ELO (the
+store benchmark's) is a few MB."""
 MAX_PLAYERS = 200_000
-"""Players of one tournament (the WOF archive's biggest event has 600; bulk lists 100,000)."""
+"""Players of one file (the WOF archive's largest event lists 215; bulk .ELO loads 100,000)."""
 MAX_ROUNDS = 200
 """Rounds of one tournament (a double round robin of 100 players; real events stop at 30)."""
 MAX_DEPTH = 32
