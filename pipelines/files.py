@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import fcntl
 import os
 import shutil
 import stat
@@ -88,6 +89,19 @@ def clean_leftovers(path: Path) -> list[Path]:
     return removed
 
 
+@contextlib.contextmanager
+def _writing_in(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock (``flock`` on the folder itself, released by the system when the
+    process dies): two runs writing beside each other wait in turn, so that one never cleans
+    away the other's temporary file as a leftover."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def _fsync_folder(folder: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
@@ -108,6 +122,11 @@ def write_atomic(path: Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{display_path(path.parent)}: {exc.strerror}") from None
+    with _writing_in(path.parent):
+        _write_locked(path, data)
+
+
+def _write_locked(path: Path, data: bytes) -> None:
     clean_leftovers(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -207,9 +226,16 @@ def folder_swap(path: Path, *, require_manifest: bool = True) -> Iterator[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{display_path(path.parent)}: {exc.strerror}") from None
-    _recover(path)
-    _check_folder_target(path, require_manifest)
-    clean_leftovers(path)
+    with _writing_in(path.parent):
+        _recover(path)
+        _check_folder_target(path, require_manifest)
+        clean_leftovers(path)
+        with _swapped(path) as staging:
+            yield staging
+
+
+@contextlib.contextmanager
+def _swapped(path: Path) -> Iterator[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         yield staging

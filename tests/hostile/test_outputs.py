@@ -3,6 +3,7 @@ without RENAME_EXCHANGE, and the state a kill between its two renames leaves."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,30 @@ def test_a_files_leftovers_are_cleaned_by_its_next_write(tmp_path: Path) -> None
     write_atomic(target, b"whole\n")
     assert target.read_text() == "whole\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".other.csv.abc123.tmp", "ratings.csv"]
+
+
+def test_two_writers_in_one_folder_wait_in_turn(tmp_path: Path) -> None:
+    # Without the folder's lock the second writer would clean the first one's staging folder
+    # away as a leftover of a killed run.
+    out = tmp_path / "wof"
+    inside, release = threading.Event(), threading.Event()
+
+    def slow_list() -> None:
+        with folder_swap(out) as staging:
+            (staging / "manifest.json").write_text("first")
+            inside.set()
+            release.wait(30)
+
+    first = threading.Thread(target=slow_list)
+    first.start()
+    assert inside.wait(30)
+    second = threading.Thread(target=write_atomic, args=(tmp_path / "export.trf", b"x"))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the folder
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert (out / "manifest.json").read_text() == "first"
+    assert (tmp_path / "export.trf").read_bytes() == b"x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export.trf", "wof"]
