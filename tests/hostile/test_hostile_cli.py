@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from events.duckdb_store import DuckDBStore
 from events.schema import PlayerRegistered
 from events.store import NewEvent
+from ingest.elo import parse_elo
 from ingest.trf import parse_trf
 from pipelines.cli import app
 from pipelines.ingest_job import ingest
@@ -76,7 +77,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
             stream = f"tournament-{result.tournament}"
             players = result.players
             forged = PlayerRegistered(player=players + 1, name=FORGED, rating=1500)
-            opened.append(stream, [NewEvent(forged)], opened.stream_version(stream))
+            commas = PlayerRegistered(player=players + 2, name="Doe, Jane, JPN, 99.0")
+            opened.append(
+                stream, [NewEvent(forged), NewEvent(commas)], opened.stream_version(stream)
+            )
     return path
 
 
@@ -118,10 +122,13 @@ def test_a_stored_newline_cannot_forge_an_export_line(store: Path, tmp_path: Pat
         if fmt == "trf":
             players = [x for x in lines if x.startswith("001")]
             # Read back: the long one-line name stayed in its 33 columns, its rating is 1500.
-            forged = parse_trf(out).players[-1]
+            (forged,) = [p for p in parse_trf(out).players if p.name.startswith("Smith")]
             assert (forged.name, forged.rating) == (FORGED.replace("\n", " ")[:33], 1500)
         elif fmt == "elo":
             players = [x for x in lines if x.startswith("%_%")]
+            # Read back: the commas of a name make no country and no score of their own.
+            (doe,) = [p for p in parse_elo(out).players if p.surname == "Doe"]
+            assert (doe.first_name, doe.country, doe.fields[3]) == ("Jane JPN 99.0", "", "0")
         else:
             players = [x for x in lines if x.strip() and not x.lstrip().startswith(";")]
         assert len(players) == int(rows[key]["players"]), (fmt, players[-2:])
