@@ -34,6 +34,7 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import AppendResult, NewEvent, RecordedEvent, Store, Truncation
+from ingest.limits import LimitError, check_event, check_text
 from projections.state import TournamentState, project
 from projections.tiebreaks import lookup as lookup_tiebreak
 
@@ -56,11 +57,18 @@ E = TypeVar("E", bound=EventBase)
 
 
 def _event(cls: type[E], context: str, **fields: Any) -> E:
-    """An event built from the user's input: a field it refuses is a `CommandError`."""
+    """An event built from the user's input: a field it refuses, or a text or number beyond
+    the limits every input is held to (:mod:`ingest.limits`: a name with a newline, a rating
+    of 10^32), is a `CommandError` naming the field."""
     try:
-        return cls(**fields)
+        event = cls(**fields)
     except ValidationError as exc:
         raise CommandError.from_validation(exc, context) from None
+    try:
+        check_event(event)
+    except LimitError as exc:
+        raise CommandError(f"{context}: {exc}") from None
+    return event
 
 
 def actor() -> str:
@@ -179,6 +187,12 @@ def create_tournament(
     tournament_id: str | None = None,
 ) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
+    try:
+        check_text("--name", name)
+        if tournament_id is not None:
+            check_text("--id", tournament_id)
+    except LimitError as exc:
+        raise CommandError(str(exc)) from None
     for code in tiebreaks:
         _check_tiebreak(system, code)
     base = tournament_id or slugify(name)
@@ -390,6 +404,11 @@ def record_result(
 
 def undo(store: Store, tournament_id: str, round_no: int, reason: str | None) -> Truncation:
     """Archive the stream back to just before round `round_no` was paired."""
+    if reason is not None:
+        try:
+            check_text("--reason", reason)
+        except LimitError as exc:
+            raise CommandError(f"{tournament_id}: {exc}") from None
     loaded = load(store, tournament_id)
     paired_at = next(
         (

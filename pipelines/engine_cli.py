@@ -31,6 +31,7 @@ from events.domain import Colour
 from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
+from ingest.limits import read_input
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
 from pairing import burstein, dubov, dutch, dutch2017
 from pairing.swiss.model import SwissInput, SwissRound
@@ -170,10 +171,12 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_INVALID
     path = Path(args.input)
     try:
-        trf = parse_trf(path)
-    except OSError as exc:
-        print(f"error: {path}: {exc.strerror}", file=sys.stderr)
+        data = read_input(path)  # a regular file of bounded size: a FIFO never blocks
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_FILE
+    try:
+        trf = parse_trf(path, data)
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID

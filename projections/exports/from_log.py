@@ -8,10 +8,15 @@ and gets the format's usual layout.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from events.store import RecordedEvent
 from ingest.detect import FileFormat
+from ingest.limits import clean_text
 from projections.exports.elo import elo_from_log, write_elo
 from projections.exports.h9 import h9_from_log, write_h9
 from projections.exports.opengotha import dump_opengotha, opengotha_from_log
@@ -21,8 +26,38 @@ from projections.exports.trf import trf_from_log, write_trf
 __all__ = ["export_tournament"]
 
 
+_RISKY = re.compile(r"\\[bfnrt]|\\u00[01][0-9a-fA-F]|\\u007[fF]|[\x7f-\x9f\u2028\u2029]")
+"""JSON text that may hold a control character (as an escape, or raw where JSON allows)."""
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_text(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _clean_json(text: str) -> str:
+    if not _RISKY.search(text):
+        return text
+    return json.dumps(_clean(json.loads(text)), ensure_ascii=False, sort_keys=True)
+
+
+def without_controls(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
+    """The stream with every text of its payloads and metadata on one line
+    (:func:`ingest.limits.clean_text`): a name stored with a newline (before the entry checks,
+    or by another client of the store) cannot add a player line to a TRF, h9 or .ELO file."""
+    return [
+        replace(e, payload=_clean_json(e.payload), metadata=_clean_json(e.metadata)) for e in events
+    ]
+
+
 def export_tournament(events: Sequence[RecordedEvent], fmt: FileFormat) -> bytes:
-    """The encoded file of a tournament stream in ``fmt``."""
+    """The encoded file of a tournament stream in ``fmt``; texts made one-line first."""
+    events = without_controls(events)
     match fmt:
         case FileFormat.ELO:
             # UTF-8: plain ASCII as the WOF asks whenever the text is ASCII, and no letters

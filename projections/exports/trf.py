@@ -80,13 +80,16 @@ def _round_block(entry: RoundEntry) -> str:
 
 def _player_line(p: PlayerRecord) -> str:
     rating = "" if p.rating is None else str(p.rating)
+    # Each text is cut to its columns: a longer name or federation would shift the fields after
+    # it, and a name such as "Smith" + spaces + "2800" could then pass for a rating.
+    name = p.name[:33]
     # A rating above 9999 (rejected by bbpPairings) takes the blank column 48.
-    name_and_rating = f"{p.name:<33} {rating:>4}" if len(rating) <= 4 else f"{p.name:<33}{rating}"
+    name_and_rating = f"{name:<33} {rating:>4}" if len(rating) <= 4 else f"{name:<33}{rating}"
     points = "" if p.points is None else format_points(p.points)
     rank = "" if p.rank is None else str(p.rank)
     head = (
-        f"001 {p.number:>4} {p.sex:1}{p.title:>3} {name_and_rating} {p.federation:<3} "
-        f"{p.fide_id:>11} {p.birth_date:<10} {points:>4} {rank:>4}"
+        f"001 {p.number:>4} {p.sex[:1]:1}{p.title[:3]:>3} {name_and_rating} "
+        f"{p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} {points:>4} {rank:>4}"
     )
     return (head + "".join(_round_block(e) for e in p.rounds)).rstrip()
 
