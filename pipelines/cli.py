@@ -451,10 +451,11 @@ def demo(
 def main() -> None:
     """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
     try:
-        app()
+        app(args=dash_results(sys.argv[1:]))
     except (Exception, KeyboardInterrupt) as exc:
         sys.exit(report(exc))
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_ingest, cli_ratings, cli_store  # noqa: E402, F401
+from pipelines import cli_director, cli_ingest, cli_ratings, cli_store  # noqa: E402, F401
+from pipelines.cli_director import dash_results  # noqa: E402

@@ -42,6 +42,8 @@ class PlayerState:
     ids: dict[str, str] = field(default_factory=dict)
     pairing_number: int | None = None
     withdrawn_from: int | None = None
+    late_from: int | None = None
+    """A late entry: the first round that was not yet paired when the player registered."""
 
     def active_in(self, round_no: int) -> bool:
         return self.withdrawn_from is None or round_no < self.withdrawn_from
@@ -162,14 +164,28 @@ class TournamentState:
         return max(self.rounds, default=0)
 
     def start_ranks(self) -> dict[int, int]:
-        """Start rank of each player: fixed pairing numbers, else rating (desc), then name."""
+        """Start rank (pairing number) of each player.
+
+        Fixed pairing numbers when every player has one (imported files); else rating
+        (descending, go rank first), then name. In chess a late entry (registered after round 1
+        was paired) takes the next free number, in order of registration, so that no number
+        given out ever changes: the FIDE colour rules read the parity of pairing numbers, and
+        a TRF written at the end must re-pair every earlier round as it was paired.
+        """
         players = list(self.players.values())
         if players and all(p.pairing_number is not None for p in players):
             ordered = sorted(players, key=lambda p: (p.pairing_number, p.id))
         else:
+            late = self.game is Game.CHESS
             ordered = sorted(
                 players,
-                key=lambda p: (-_rank_value(p.rank), -(p.rating or 0), p.name.casefold(), p.id),
+                key=lambda p: (
+                    (p.late_from or 0, p.id) if late and p.late_from is not None else (0, 0),
+                    -_rank_value(p.rank),
+                    -(p.rating or 0),
+                    p.name.casefold(),
+                    p.id,
+                ),
             )
         return {p.id: i for i, p in enumerate(ordered, start=1)}
 
@@ -246,7 +262,8 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             state.tiebreaks = codes
         case PlayerRegistered():
             data = event.model_dump(exclude={"type", "player"})
-            state.players[event.player] = PlayerState(id=event.player, **data)
+            late = state.last_round + 1 if state.rounds else None
+            state.players[event.player] = PlayerState(id=event.player, late_from=late, **data)
         case PlayerUpdated():
             p = state.players[event.player]
             for name, value in event.model_dump(exclude={"type", "player"}).items():

@@ -3,8 +3,10 @@
 `trf_from_log` rebuilds the records (``ingest.trf.records``) from the log: one ``001`` record
 per player in start order with the log's points and rank, one round block per round: games
 with colour and result code, ``U`` for the pairing-allocated bye, ``H``/``F``/``Z`` for
-requested byes, a blank block for a round without either. A player who withdrew gets no blocks
-from that round on, which is how the TRF says so.
+requested byes, ``Z`` (absent) for a paired round without either: a late entry's rounds before
+it entered, an absence, every round after a withdrawal (and the next round, not yet paired).
+Players are numbered by pairing number (`TournamentState.start_ranks`: late entries at the
+end), so that ``arbiter-pairings -c`` re-pairs every round as the live event paired it.
 
 `write_trf` serialises them: ``parse_trf(write_trf(x))`` equals ``x`` for every file the
 reader accepts. Column layouts are those of docs/formats.md section 1; bbpPairings accepts CR,
@@ -255,6 +257,10 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
             colour = Colour.NONE
         return RoundEntry(numbers[opponent], colour, code)
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
+    if kind is None and (rnd is not None or not player.active_in(r)):
+        # Not paired in a paired round (late entry, absence, withdrawal), or withdrawn from
+        # the next round: absent, a zero-point bye, which every reader takes as "not paired".
+        kind = ByeKind.ZERO
     return _BLANK if kind is None else RoundEntry(None, Colour.NONE, ResultCode.for_bye(kind))
 
 
@@ -306,15 +312,19 @@ def _header(view: LogView) -> list[Record]:
 def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
     view = view_of(events)
     state = view.state
-    players = view.players()
-    numbers = {p.id: p.pairing_number or i for i, p in enumerate(players, start=1)}
+    # Pairing numbers, as the live event paired with them (late entries at the end).
+    start = state.start_ranks()
+    numbers = {pid: p.pairing_number or start[pid] for pid, p in state.players.items()}
+    players = sorted(state.players.values(), key=lambda p: (numbers[p.id], p.id))
     ranks = _ranks(view)
     records = _header(view)
     byes_through = max((r for r, given in state.byes.items() if given), default=0)
+    next_round = min(state.last_round + 1, state.total_rounds)
     for p in players:
         last = max(state.last_round, byes_through)
         if p.withdrawn_from is not None:
-            last = min(last, p.withdrawn_from - 1)
+            # Every round from the withdrawal on is coded absent, the next one too.
+            last = max(last, min(next_round, max(p.withdrawn_from, state.last_round)))
         records.append(
             PlayerRecord(
                 number=numbers[p.id],
