@@ -15,7 +15,8 @@ LF and CRLF alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
@@ -286,6 +287,9 @@ def _header(view: LogView) -> list[Record]:
         records.append(HeaderRecord("042", f"{s.start_date:%Y/%m/%d}"))
     if s.end_date is not None:
         records.append(HeaderRecord("052", f"{s.end_date:%Y/%m/%d}"))
+    players = view.state.players.values()
+    records.append(HeaderRecord("062", str(len(players))))
+    records.append(HeaderRecord("072", str(sum(1 for p in players if p.rating))))
     if s.system is System.ROUNDROBIN:
         records.append(
             HeaderRecord("092", "Double round robin" if s.cycles == 2 else "Round robin")
@@ -296,6 +300,13 @@ def _header(view: LogView) -> list[Record]:
         records.append(HeaderRecord("092", "FIDE_DUBOV"))
     elif s.pairing_params.chess.rules == "2017":
         records.append(HeaderRecord("092", "FIDE_DUTCH_2017"))
+    if s.chief_arbiter:
+        records.append(HeaderRecord("102", s.chief_arbiter))
+    records.extend(HeaderRecord("112", deputy) for deputy in s.deputy_arbiters)
+    if s.time_control:
+        records.append(HeaderRecord("122", s.time_control))
+    if s.round_dates:
+        records.append(_round_dates(s.round_dates, view.state.total_rounds))
     if s.scoring != Scoring():
         # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
         values = [(code, getattr(s.scoring, XXS_FIELDS[code])) for code in XXS_WRITTEN]
@@ -307,6 +318,27 @@ def _header(view: LogView) -> list[Record]:
     if colour is not None:  # JaVaFo's form, which TRF16 readers know too
         records.append(XxcRecord((f"{colour.word}1",)))
     return records
+
+
+def _round_dates(dates: Mapping[int, dt.date], rounds: int) -> HeaderRecord:
+    """``132``: each round's date ``YY/MM/DD`` above its round block (cols 92-99, 102-109 ...)."""
+    cells = [f"{dates[r]:%y/%m/%d}" if r in dates else " " * 8 for r in range(1, rounds + 1)]
+    return HeaderRecord("132", " " * 87 + "  ".join(cells))
+
+
+def _forbidden(view: LogView, numbers: dict[int, int]) -> list[Record]:
+    """``XXP`` for a pair forbidden from round 1 on, ``260`` for one forbidden later."""
+    state = view.state
+    out: list[Record] = []
+    for pair, first in sorted(state.forbidden.items(), key=lambda kv: sorted(kv[0])):
+        ids = tuple(sorted(numbers[p] for p in pair if p in numbers))
+        if len(ids) != 2:
+            continue
+        if first == 1:
+            out.append(XxpRecord(ids))
+        else:
+            out.append(ForbiddenPairsRecord(first, state.total_rounds, ids))
+    return out
 
 
 def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
@@ -340,4 +372,5 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
                 rounds=tuple(_entry(view, p, r, numbers) for r in range(1, last + 1)),
             )
         )
+    records.extend(_forbidden(view, numbers))
     return TrfFile(tuple(records))
