@@ -256,7 +256,7 @@ def remove_player(store: Store, tournament_id: str, player: int) -> str:
     if _paired(state, player):
         raise CommandError(
             f"{tournament_id}: player {player} ({state.players[player].name}) has been paired; "
-            "withdraw the player instead (`arbiter player withdraw`)"
+            "withdraw the player instead (arbiter player withdraw)"
         )
     if state.game is Game.CHESS and state.rounds:
         ranks = state.start_ranks()

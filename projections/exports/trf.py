@@ -237,7 +237,9 @@ def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Co
 _BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 
 
-def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) -> RoundEntry:
+def _entry(
+    view: LogView, player: PlayerState, r: int, numbers: dict[int, int], absent: ResultCode
+) -> RoundEntry:
     state = view.state
     rnd = state.rounds.get(r)
     board = rnd.by_player.get(player.id) if rnd is not None else None
@@ -260,8 +262,8 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
     if kind is None and (rnd is not None or not player.active_in(r)):
         # Not paired in a paired round (late entry, absence, withdrawal), or withdrawn from
-        # the next round: absent, a zero-point bye, which every reader takes as "not paired".
-        kind = ByeKind.ZERO
+        # the next round: absent (``Z`` for a live event; an imported file keeps its coding).
+        return RoundEntry(None, Colour.NONE, absent)
     return _BLANK if kind is None else RoundEntry(None, Colour.NONE, ResultCode.for_bye(kind))
 
 
@@ -352,9 +354,15 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
     records = _header(view)
     byes_through = max((r for r, given in state.byes.items() if given), default=0)
     next_round = min(state.last_round + 1, state.total_rounds)
+    # An imported file keeps its own coding of absences (a blank block, no blocks after a
+    # withdrawal), so that it reads back to the same events.
+    imported = view.created_meta.get("source") == "file"
+    absent = ResultCode.BLANK if imported else ResultCode.ZERO_BYE
     for p in players:
         last = max(state.last_round, byes_through)
-        if p.withdrawn_from is not None:
+        if p.withdrawn_from is not None and imported:
+            last = min(last, p.withdrawn_from - 1)
+        elif p.withdrawn_from is not None:
             # Every round from the withdrawal on is coded absent, the next one too.
             last = max(last, min(next_round, max(p.withdrawn_from, state.last_round)))
         records.append(
@@ -369,7 +377,7 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
                 birth_date=p.birth or "",
                 points=_points(state.points(p.id)),
                 rank=ranks.get(p.id),
-                rounds=tuple(_entry(view, p, r, numbers) for r in range(1, last + 1)),
+                rounds=tuple(_entry(view, p, r, numbers, absent) for r in range(1, last + 1)),
             )
         )
     records.extend(_forbidden(view, numbers))
