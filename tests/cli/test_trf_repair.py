@@ -1,7 +1,8 @@
 """A 16-player Dutch run through the command line, exported to TRF and re-paired by a checker.
 
 The event has everything that makes a TRF hard to re-pair: a late entry (after round 1), a
-half-point bye, a withdrawal, forfeits both ways, a double forfeit and pairing-allocated byes.
+half-point bye, a withdrawal, forfeits both ways, a double forfeit, pairing-allocated byes and
+a forbidden pair; its header carries the event data (dates, place, arbiters, round dates).
 `arbiter-pairings --dutch T.trf -c` must find every round identical; so must bbpPairings
 (the reference engine) when ``$BBP_PAIRINGS`` names its binary.
 """
@@ -62,7 +63,11 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tid = arbiter(
         store,
         "tournament", "create", "--name", "Sixteen Open", "--game", "chess",
-        "--system", "dutch", "--rounds", str(ROUNDS),
+        "--system", "dutch", "--rounds", str(ROUNDS), "--start", "2026-03-01",
+        "--end", "2026-03-06", "--place", "Oslo", "--federation", "NOR",
+        "--chief-arbiter", "Hansen, Ola", "--deputy-arbiter", "Lie, Jon",
+        "--time-control", "90'+30''", "--round-date", "1=2026-03-01",
+        "--round-date", "6=2026-03-06",
     ).strip().splitlines()[-1]  # fmt: skip
     ids = {}
     for name, rating, fed, title in FIELD:
@@ -70,6 +75,8 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if title:
             args += ["--title", title]
         ids[name] = int(arbiter(store, "player", "add", tid, *args).strip())
+    # start ranks 1 and 8 would meet on board 1 of round 1: kept apart (an XXP record)
+    arbiter(store, "forbid", tid, str(ids["Svensson, Erik"]), str(ids["Jensen, Ole"]))
     for rnd in range(1, ROUNDS + 1):
         if rnd == 2:
             name, rating, fed, title = LATE
@@ -112,6 +119,10 @@ def test_the_event_has_what_makes_it_hard(trf: Path) -> None:
     assert any(" - " in line for line in players)
     withdrawn = next(line for line in players if "Larsen, Per" in line)
     assert withdrawn.endswith("0000 - Z")
+    assert "XXP    1    8" in text.splitlines()
+    assert "102 Hansen, Ola" in text.splitlines()
+    round1 = next(line for line in players if line[4:8] == "   1")
+    assert round1[91:95] != "   8"  # not paired with number 8 in round 1
 
 
 def _differences(output: str) -> list[int]:
