@@ -477,7 +477,8 @@ def undo(
         t = commands.undo(store, tournament, round_no, reason)
     err.print(
         f"archived {t.event_count} event(s) (versions {t.from_version}..{t.to_version}) "
-        f"as truncation {t.truncation_id}; `arbiter restore {tournament}` brings them back",
+        f"as truncation {t.truncation_id}; `arbiter restore {tournament} --truncation "
+        f"{t.truncation_id}` brings them back",
         markup=False,
     )
 
