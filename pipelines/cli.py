@@ -190,6 +190,7 @@ def tournament_tiebreaks(
     """Change a tournament's tie-break chain."""
     with open_store() as store:
         commands.set_tiebreaks(store, tournament, _codes(chain))
+    err.print(f"{tournament}: tie-breaks {','.join(_codes(chain))}", markup=False)
 
 
 # ------------------------------------------------------------------ players
@@ -280,6 +281,7 @@ def bye(
     """Give a player a requested bye (or record an absence) for a round not yet paired."""
     with open_store() as store:
         commands.grant_bye(store, tournament, player, round_no, kind)
+    err.print(f"player {player}: {kind.value}-point bye in round {round_no}", markup=False)
 
 
 # ------------------------------------------------------------------ rounds

@@ -107,7 +107,7 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_event_has_what_makes_it_hard(trf: Path) -> None:
+def _has_what_makes_it_hard(trf: Path) -> None:
     text = trf.read_text()
     players = [line for line in text.splitlines() if line.startswith("001")]
     assert len(players) == 16
@@ -137,7 +137,7 @@ def _differences(output: str) -> list[int]:
     return rounds
 
 
-def test_arbiter_pairings_repairs_every_round(trf: Path) -> None:
+def _repaired_identically(trf: Path) -> None:
     done = subprocess.run(
         [str(BIN / "arbiter-pairings"), "--dutch", str(trf), "-c"],
         capture_output=True,
@@ -159,3 +159,36 @@ def test_bbppairings_repairs_every_round(trf: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert _differences(done.stdout) == [], done.stdout
+
+
+def _a_changed_round_is_reported(trf: Path, tmp_path: Path) -> None:
+    """Colours of one round-2 game flipped on both sides: a consistent file that the engine
+    would not have paired so; -c names the round, --strict exits 4."""
+    lines = trf.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("001    1 "))
+    opponent = int(lines[first][99:105])
+    second = next(i for i, line in enumerate(lines) if line.startswith(f"001 {opponent:>4} "))
+    for i in (first, second):
+        line = lines[i]
+        flipped = {"w": "b", "b": "w"}[line[106]]
+        lines[i] = line[:106] + flipped + line[107:]
+    changed = tmp_path / "changed.trf"
+    changed.write_text("\n".join(lines) + "\n")
+    done = subprocess.run(
+        [str(BIN / "arbiter-pairings"), "--dutch", str(changed), "-c", "--strict"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 4, done.stderr
+    assert 2 in _differences(done.stdout)
+    differ = _differences(done.stdout)
+    summary = f"changed.trf: {ROUNDS - len(differ)} of {ROUNDS} rounds identical; round(s) 2"
+    assert done.stdout.splitlines()[-1].startswith(summary)
+
+
+def test_the_exported_trf_repairs_every_round(trf: Path, tmp_path: Path) -> None:
+    """One test over the one expensive event (xdist would build it once per worker)."""
+    _has_what_makes_it_hard(trf)
+    _repaired_identically(trf)
+    _a_changed_round_is_reported(trf, tmp_path)
