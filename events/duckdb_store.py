@@ -660,15 +660,20 @@ class DuckDBStore:
             self._take(con, "epoch", 1)
         return self._truncation(tid)
 
-    def restore(self, stream_id: str, actor: str) -> Truncation:
+    def restore(self, stream_id: str, actor: str, truncation_id: int | None = None) -> Truncation:
         with self._transaction() as con:
             row = _first(
                 con.execute(
                     "SELECT truncation_id, from_version FROM truncations WHERE stream_id = ? "
-                    "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
-                    [stream_id],
+                    "AND restored_at IS NULL AND (?::BIGINT IS NULL OR truncation_id = ?) "
+                    "ORDER BY truncation_id DESC LIMIT 1",
+                    [stream_id, truncation_id, truncation_id],
                 ).fetchall()
             )
+            if row is None and truncation_id is not None:
+                raise RestoreRefused(
+                    f"stream {stream_id} has no unrestored truncation {truncation_id}"
+                )
             if row is None:
                 raise RestoreRefused(f"stream {stream_id} has no truncated events to restore")
             tid, from_version = int(row[0]), int(row[1])

@@ -850,13 +850,18 @@ class PostgresStore:
             con.execute("SELECT pg_notify(%s, 'epoch')", [CHANNEL])
         return self._truncation(tid)
 
-    def restore(self, stream_id: str, actor: str) -> Truncation:
+    def restore(self, stream_id: str, actor: str, truncation_id: int | None = None) -> Truncation:
         with self._writing() as con:
             row = con.execute(
                 "SELECT truncation_id, from_version FROM truncations WHERE stream_id = %s "
-                "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
-                [stream_id],
+                "AND restored_at IS NULL AND (%s::bigint IS NULL OR truncation_id = %s) "
+                "ORDER BY truncation_id DESC LIMIT 1",
+                [stream_id, truncation_id, truncation_id],
             ).fetchone()
+            if row is None and truncation_id is not None:
+                raise RestoreRefused(
+                    f"stream {stream_id} has no unrestored truncation {truncation_id}"
+                )
             if row is None:
                 raise RestoreRefused(f"stream {stream_id} has no truncated events to restore")
             tid, from_version = int(row[0]), int(row[1])

@@ -38,8 +38,32 @@ class TournamentCreated(EventBase):
     end_date: dt.date | None = None
     city: str | None = None
     federation: str | None = None
+    chief_arbiter: str | None = None
+    deputy_arbiters: tuple[str, ...] = ()
+    time_control: str | None = None
+    round_dates: dict[int, dt.date] = Field(default_factory=dict)
     pairing_params: PairingParams = PairingParams()
     """Each system's settings (stored as one flat object, see `events.params`)."""
+
+
+class TournamentEdited(EventBase):
+    """The event's data changed (`tournament edit`); a field left None is unchanged.
+
+    `round_dates` adds to (or replaces the given rounds of) the dates already set;
+    `rating_type` is the chess rating list the event counts for (standard, rapid, blitz).
+    """
+
+    type: Literal["TournamentEdited"] = "TournamentEdited"
+    name: str | None = Field(None, min_length=1)
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    city: str | None = None
+    federation: str | None = None
+    chief_arbiter: str | None = None
+    deputy_arbiters: tuple[str, ...] | None = None
+    time_control: str | None = None
+    rating_type: str | None = None
+    round_dates: dict[int, dt.date] = Field(default_factory=dict)
 
 
 class TiebreaksChanged(EventBase):
@@ -79,6 +103,38 @@ class PlayerUpdated(EventBase):
     club: str | None = None
     rank: str | None = None
     fide_id: str | None = None
+    birth: str | None = None
+    sex: str | None = None
+    pairing_number: int | None = Field(None, ge=1)
+
+
+class PlayerRemoved(EventBase):
+    """A registration taken back before the player was ever paired."""
+
+    type: Literal["PlayerRemoved"] = "PlayerRemoved"
+    player: int = Field(ge=1)
+
+
+class PairForbidden(EventBase):
+    """Two players who must never be paired together (siblings, team mates)."""
+
+    type: Literal["PairForbidden"] = "PairForbidden"
+    players: tuple[int, int]
+    from_round: int = Field(1, ge=1, description="first round the ban applies to")
+
+    @model_validator(mode="after")
+    def _two(self) -> PairForbidden:
+        if self.players[0] == self.players[1]:
+            raise ValueError("a player cannot be forbidden from playing himself")
+        return self
+
+
+class BoardsSwapped(EventBase):
+    """Two boards of a paired round exchange their players (before any result)."""
+
+    type: Literal["BoardsSwapped"] = "BoardsSwapped"
+    round: int = Field(ge=1)
+    boards: tuple[int, int]
 
 
 class PlayerWithdrawn(EventBase):
@@ -259,9 +315,13 @@ TEAM_EVENTS = (TeamRegistered, TeamMemberAdded, LineupSet, TeamRoundPaired, Team
 
 Event = Annotated[
     TournamentCreated
+    | TournamentEdited
     | TiebreaksChanged
     | PlayerRegistered
     | PlayerUpdated
+    | PlayerRemoved
+    | PairForbidden
+    | BoardsSwapped
     | PlayerWithdrawn
     | PlayerReentered
     | ByeGranted
@@ -286,9 +346,13 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     cls.model_fields["type"].default: cls
     for cls in (
         TournamentCreated,
+        TournamentEdited,
         TiebreaksChanged,
         PlayerRegistered,
         PlayerUpdated,
+        PlayerRemoved,
+        PairForbidden,
+        BoardsSwapped,
         PlayerWithdrawn,
         PlayerReentered,
         ByeGranted,

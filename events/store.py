@@ -256,8 +256,9 @@ class Store(Protocol):
         """Move versions > keep_through of a stream into the archive (one transaction)."""
         ...
 
-    def restore(self, stream_id: str, actor: str) -> Truncation:
-        """Re-append the latest unrestored truncation of a stream, if nothing came after it."""
+    def restore(self, stream_id: str, actor: str, truncation_id: int | None = None) -> Truncation:
+        """Re-append a truncation of a stream (default: the latest unrestored one) when the
+        stream is back at that truncation's cut point."""
         ...
 
     def truncations(self, stream_id: str | None = None) -> list[Truncation]: ...

@@ -185,8 +185,13 @@ def create_tournament(
     tiebreaks: Sequence[str] = (),
     pairing_params: PairingParams | None = None,
     tournament_id: str | None = None,
+    event_data: dict[str, Any] | None = None,
 ) -> str:
-    """Create a tournament stream; returns its id (a slug of the name, made unique)."""
+    """Create a tournament stream; returns its id (a slug of the name, made unique).
+
+    `event_data`: dates, place, federation, arbiters, time control, round dates
+    (`pipelines.director.EventData.created_fields`).
+    """
     try:
         check_text("--name", name)
         if tournament_id is not None:
@@ -214,6 +219,7 @@ def create_tournament(
         scoring=scoring or Scoring.for_game_kind(game),
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
         pairing_params=pairing_params or PairingParams(),
+        **(event_data or {}),
     )
     store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
     return tid
@@ -275,7 +281,7 @@ def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
                     f"{tournament_id}: FIDE id {fide_id} is already registered as "
                     f"player {p.id} ({p.name})"
                 )
-    player = max(state.players, default=0) + 1
+    player = max(state.players.keys() | state.removed, default=0) + 1
     _append(store, loaded, [_event(PlayerRegistered, tournament_id, player=player, **fields)])
     return player
 

@@ -94,6 +94,11 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
             pab=_decimal(s.for_bye(ByeKind.PAIRING)),
         ),
         absent=frozenset(absent),
+        forbidden=tuple(
+            frozenset(ranks[pid] for pid in pair)
+            for pair, first in sorted(state.forbidden.items(), key=lambda kv: sorted(kv[0]))
+            if first <= round_no and all(pid in ranks for pid in pair)
+        ),
     )
     return swiss, by_number
 

@@ -55,6 +55,32 @@ def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]
     return rows
 
 
+_NOT_PAIRED = {"half": "half-point bye", "full": "full-point bye", "zero": "zero-point bye"}
+
+
+def not_paired_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
+    """The players a round does not pair, and why: requested byes, absences, withdrawals,
+    late entries not yet entered (so that a round's list shows every player)."""
+    ranks = state.start_ranks()
+    paired = state.rounds[round_no].by_player
+    rows = []
+    for pid in sorted(state.players, key=ranks.__getitem__):
+        if pid in paired:
+            continue
+        p = state.players[pid]
+        kind = state.byes.get(round_no, {}).get(pid)
+        if not p.active_in(round_no):
+            what = f"withdrawn (from round {p.withdrawn_from})"
+        elif kind is not None:
+            what = _NOT_PAIRED.get(kind.value, kind.value)
+        elif p.late_from is not None and round_no < p.late_from:
+            what = "not yet entered"
+        else:
+            what = "absent"
+        rows.append({"player": player_ref(state, pid, ranks), "why": what})
+    return rows
+
+
 def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
     return [
         {

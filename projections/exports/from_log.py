@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from events.domain import Game
+from events.errors import UserError
+from events.schema import TournamentCreated
 from events.store import RecordedEvent
 from ingest.detect import FileFormat
 from ingest.limits import clean_text
@@ -24,6 +27,16 @@ from projections.exports.tou import tou_from_log, write_tou
 from projections.exports.trf import trf_from_log, write_trf
 
 __all__ = ["export_tournament"]
+
+
+FORMAT_GAMES: dict[FileFormat, Game] = {
+    FileFormat.TRF: Game.CHESS,
+    FileFormat.H9: Game.GO,
+    FileFormat.TOU: Game.GO,
+    FileFormat.OPENGOTHA: Game.GO,
+    FileFormat.ELO: Game.OTHELLO,
+}
+"""The game each federation file is made for."""
 
 
 _RISKY = re.compile(r"\\[bfnrt]|\\u00[01][0-9a-fA-F]|\\u007[fF]|[\x7f-\x9f\u2028\u2029]")
@@ -56,7 +69,20 @@ def without_controls(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
 
 
 def export_tournament(events: Sequence[RecordedEvent], fmt: FileFormat) -> bytes:
-    """The encoded file of a tournament stream in ``fmt``; texts made one-line first."""
+    """The encoded file of a tournament stream in ``fmt``; texts made one-line first.
+
+    :raises UserError: a format made for another game (a chess event as h9 ...).
+    """
+    created = events[0].event if events else None
+    made_for = FORMAT_GAMES.get(fmt)
+    if isinstance(created, TournamentCreated) and made_for not in (None, created.game):
+        assert made_for is not None
+        fits = ", ".join(f.value for f, g in FORMAT_GAMES.items() if g is created.game)
+        raise UserError(
+            f"--format {fmt.value}: a {created.game.value} event cannot be written as "
+            f"{fmt.value}, which is for {made_for.value} (a {created.game.value} event "
+            f"exports as {fits or 'none of these'})"
+        )
     events = without_controls(events)
     match fmt:
         case FileFormat.ELO:
