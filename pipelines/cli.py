@@ -131,6 +131,8 @@ def tournament_create(
     from events.go import parse_rank
     from pipelines.chess_rules import dutch_rules
 
+    if handicaps is not None and handicaps.lower() not in ("max", "min"):
+        raise UserError(f"--handicaps '{handicaps}': expected max (handicap games) or min (even)")
     try:
         params = PairingParams(
             chess=ChessSettings.model_validate(
@@ -314,8 +316,8 @@ def pair(
         event = commands.pair(store, tournament, notes, bye=bye)
         state = commands.load(store, tournament).state
     err.print(f"round {event.round} paired", markup=False)
-    emit(views.pairings_view(state, event.round), fmt)
-    for line in notes or []:
+    emit(views.pairings_rows(state, event.round, fmt), fmt)
+    for line in views.named_notes(state, event.round, notes or []):
         err.print(line, markup=False)
 
 
@@ -337,7 +339,7 @@ def pairings(
             f"{tournament}: round {rnd} is not paired (last paired round: "
             f"{state.last_round or 'none'})"
         )
-    emit(views.pairings_view(state, rnd), fmt)
+    emit(views.pairings_rows(state, rnd, fmt), fmt)
 
 
 @app.command("pairing-report")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -79,3 +80,57 @@ def results(
     with open_store() as store:
         count = record_results(store, tournament, round_no, file, correct=correct)
     err.print(f"round {round_no}: {count} result(s) entered from {file}", markup=False)
+
+
+@app.command("batch")
+@user_errors
+def batch(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="arbiter commands, one a line ('arbiter' optional, shell quoting, '#' "
+            "comments), e.g. 'pair oslo-open' then 'results oslo-open --round 1 --file r1.txt'.",
+            dir_okay=False,
+        ),
+    ],
+) -> None:
+    """Run arbiter commands from a file in one process, in order, on this store.
+
+    Each command prints what it would print alone; the first that fails stops the batch
+    with its own exit status, after a line naming FILE:LINE. Every event records its own
+    command line.
+    """
+    import shlex
+
+    from typer._click.exceptions import ClickException
+
+    from pipelines.bulk import BadLine
+    from pipelines.cli_common import store_url
+
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadLine(f"{file}: cannot read: {exc}") from None
+    saved = sys.argv
+    for number, line in enumerate(lines, start=1):
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as exc:
+            raise BadLine(f"{file}:{number}:1: {exc}") from None
+        if words[:1] == ["arbiter"]:
+            words = words[1:]
+        if not words:
+            continue
+        if words[0] == "batch":
+            raise BadLine(f"{file}:{number}:1: a batch cannot run another batch")
+        sys.argv = ["arbiter", *words]
+        try:
+            code = app(["--store", store_url(), *words], standalone_mode=False)
+        except ClickException as exc:
+            err.print(f"{file}:{number}: {exc.format_message()}", markup=False)
+            raise typer.Exit(2) from None
+        finally:
+            sys.argv = saved
+        if code:
+            err.print(f"{file}:{number}: stopped: `{line.strip()}` failed", markup=False)
+            raise typer.Exit(code)

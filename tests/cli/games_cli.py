@@ -54,3 +54,20 @@ class Cli:
         lines = done.err.strip().splitlines()
         assert len(lines) == 1, done.err
         return lines[0]
+
+
+def json_outputs(out: str) -> list[Any]:
+    """The JSON documents a batch printed (each `--format json` output starts with a '[' line),
+    in order; other lines (ids) are skipped."""
+    decoder = json.JSONDecoder()
+    docs: list[Any] = []
+    pos = 0
+    while True:
+        start = out.find("[\n", pos) if not out.startswith("[\n", pos) else pos
+        if start < 0:
+            return docs
+        if start > 0 and out[start - 1] != "\n":
+            pos = start + 1
+            continue
+        doc, pos = decoder.raw_decode(out, start)
+        docs.append(doc)

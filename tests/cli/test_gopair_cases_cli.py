@@ -1,5 +1,8 @@
 """Every gopair 1.001 reference run (go/gopair/cases) driven through the `arbiter` command line.
 
+HANDICAPS MAX cases run as one `arbiter batch` script each (one process); the HANDICAPS MIN
+cases and one MAX case with a bye run command by command, one process each.
+
 Per case: `tournament create --game go --system gopair` with the case's settings
 (`--handicaps max|min`, `--no-early-adjustment` for gopair's ``-ne``), `player import` of the
 field with AGA decimal ratings and clubs, then round by round `pair` (with `--bye` naming the
@@ -19,6 +22,7 @@ where it paired the same two players, else the stronger player wins.
 from __future__ import annotations
 
 import csv
+import shlex
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -27,7 +31,7 @@ import pytest
 
 from pairing.gopair import GopairGame, GopairInput, HandicapMode, pair_score
 from pairing.gopair.engine import player_facts
-from tests.cli.games_cli import Cli
+from tests.cli.games_cli import Cli, json_outputs
 from tests.conftest import require_testdata
 from tests.pairing.test_gopair_corpus import CASES, Case, _mismatches, _tie_orders, load_case
 
@@ -60,27 +64,98 @@ def _winner(case: Case, rnd: int, white: int, black: int) -> str:
     return "W+" if rating[white] >= rating[black] else "B+"
 
 
-@pytest.mark.golden
-@pytest.mark.slow
-@pytest.mark.parametrize("name", CASES)
-def test_gopair_case_through_the_command_line(name: str, tmp_path: Path) -> None:
-    folder = require_testdata("go", "gopair", "cases", name)
-    case = _reproducing_order(load_case(folder))
-    names = _names(folder)
-    cli = Cli(tmp_path / "store.duckdb")
+MAX = [n for n in CASES if "_max" in n or "_best" in n]
+ONE_BY_ONE = [n for n in CASES if n not in MAX] + ["p11_r4_max_oddbye"]
+
+
+def _create_args(case: Case) -> list[str]:
     options = ["--handicaps", case.mode.value.lower()]
     if not case.early:
         options.append("--no-early-adjustment")
-    tid = cli(
-        "tournament", "create", "--name", name, "--game", "go", "--system", "gopair",
+    return [
+        "tournament", "create", "--name", case.name, "--game", "go", "--system", "gopair",
         "--rounds", str(case.rounds), *options,
-    ).split()[-1]  # fmt: skip
-    players = tmp_path / "players.csv"
+    ]  # fmt: skip
+
+
+def _players_csv(case: Case, folder: Path, tmp: Path) -> Path:
+    names = _names(folder)
+    players = tmp / "players.csv"
     with players.open("w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["name", "aga_rating", "club"])
         for p in case.players:
             out.writerow([names[p.id][0], str(p.rating), names[p.id][1]])
+    return players
+
+
+def _points(case: Case, history: list[GopairGame]) -> dict[int, int]:
+    """Wins, a bye counting as a win (gopair, AGA)."""
+    wins: dict[int, int] = {p.id: 0 for p in case.players}
+    for g in history:
+        if g.winner is not None:
+            wins[g.winner] += 1
+    for rnd_no in range(1, len(case.paired) + 1):
+        if rnd_no in case.byes:
+            wins[case.byes[rnd_no]] += 1
+    return wins
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("name", MAX)
+def test_gopair_max_case_as_one_batch(name: str, tmp_path: Path) -> None:
+    folder = require_testdata("go", "gopair", "cases", name)
+    case = _reproducing_order(load_case(folder))
+    tid = name.replace("_", "-")
+    # players are registered in the case's order: our id i is the case's i-th player
+    pid_of = {p.id: i for i, p in enumerate(case.players, start=1)}
+    usa = {i: usa_id for usa_id, i in pid_of.items()}
+    lines = [
+        shlex.join(_create_args(case)),
+        shlex.join(["player", "import", tid, str(_players_csv(case, folder, tmp_path))]),
+    ]
+    history: list[GopairGame] = []
+    for rnd in case.paired:
+        bye = case.byes.get(rnd)
+        lines.append(f"pair {tid} --format json" + (f" --bye {pid_of[bye]}" if bye else ""))
+        sheet = tmp_path / f"results{rnd}.txt"
+        played = case.results[rnd]
+        sheet.write_text(
+            "".join(f"{i} {g.result.upper()}+\n" for i, g in enumerate(played, start=1))
+        )
+        history += [
+            GopairGame(round=rnd, white=g.white, black=g.black,
+                       winner=g.white if g.result == "w" else g.black)
+            for g in played
+        ]  # fmt: skip
+        lines.append(f"results {tid} --round {rnd} --file {shlex.quote(str(sheet))}")
+    lines.append(f"standings {tid} --format json")
+    script = tmp_path / "event.txt"
+    script.write_text("\n".join(lines) + "\n")
+    done = Cli(tmp_path / "store.duckdb").run("batch", str(script))
+    *pairings, table = json_outputs(done.out)
+    for (rnd, reference), rows in zip(case.paired.items(), pairings, strict=False):
+        games = [r for r in rows if r["black"] is not None]
+        ours = [
+            (usa[r["white"]["id"]], usa[r["black"]["id"]], r["handicap"], r["komi"]) for r in games
+        ]
+        theirs = [(g.white, g.black, g.handicap, g.komi + 0.5) for g in reference]
+        assert ours == theirs, f"{name} round {rnd}"
+        byes = [usa[r["white"]["id"]] for r in rows if r["black"] is None]
+        assert byes == ([case.byes[rnd]] if rnd in case.byes else [])
+    assert done.code == 0, done.err
+    assert len(pairings) == len(case.paired)
+    assert {usa[row["player"]["id"]]: row["points"] for row in table} == _points(case, history)
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("name", ONE_BY_ONE)
+def test_gopair_case_command_by_command(name: str, tmp_path: Path) -> None:
+    folder = require_testdata("go", "gopair", "cases", name)
+    case = _reproducing_order(load_case(folder))
+    cli = Cli(tmp_path / "store.duckdb")
+    tid = cli(*_create_args(case)).split()[-1]
+    players = _players_csv(case, folder, tmp_path)
     ours = dict(zip(cli("player", "import", tid, str(players)).split(), case.players, strict=True))
     usa = {int(pid): p.id for pid, p in ours.items()}
     pid_of = {v: k for k, v in usa.items()}
@@ -106,9 +181,7 @@ def test_gopair_case_through_the_command_line(name: str, tmp_path: Path) -> None
             )
 
             def score(pairs: list[tuple[int, int]], f: Any = facts) -> Decimal:
-                return sum(
-                    (pair_score(f[w], f[b], case.mode).total for w, b in pairs), Decimal(0)
-                )
+                return sum((pair_score(f[w], f[b], case.mode).total for w, b in pairs), Decimal(0))
 
             ours_total = score([(w, b) for w, b, _, _ in boards])
             theirs_total = score([(g.white, g.black) for g in reference])
@@ -129,7 +202,7 @@ def test_gopair_case_through_the_command_line(name: str, tmp_path: Path) -> None
     for g in history:
         if g.winner is not None:
             wins[g.winner] += 1
-    for r in range(1, len(case.paired) + 1):
-        if r in case.byes:
-            wins[case.byes[r]] += 1  # a bye counts as a win (gopair, AGA)
+    for rnd_no in range(1, len(case.paired) + 1):
+        if rnd_no in case.byes:
+            wins[case.byes[rnd_no]] += 1  # a bye counts as a win (gopair, AGA)
     assert {usa[row["player"]["id"]]: row["points"] for row in table} == wins
