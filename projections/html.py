@@ -2,7 +2,8 @@
 
 One file, inline CSS, no scripts and no external resources, so a page can be mailed, put on
 any web server or opened from disk. Every text from the event (names, clubs, titles) is
-escaped; the table scrolls sideways on a phone with the name column kept in view.
+escaped; the table scrolls sideways on a phone with the name column kept in view, and the
+place and points sit next to the name (a 390 px phone shows them without scrolling).
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: rig
 th { background: var(--head); position: sticky; top: 0; }
 td.name, th.name { text-align: left; position: sticky; left: 0; background: Canvas; }
 tbody tr:nth-child(even) td { background-image: linear-gradient(var(--head), var(--head)); }
-@media (max-width: 600px) { body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; } }
+@media (max-width: 600px) {
+  body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; }
+  td.name { max-width: 11em; overflow: hidden; text-overflow: ellipsis; }
+}
 """
 
 
@@ -36,7 +40,11 @@ def _page(title: str, head: Sequence[str], rows: Iterable[Sequence[str]], name_c
             for i, v in enumerate(values)
         )
 
-    body = "\n".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
+    def tooltip(values: Sequence[str]) -> str:
+        # the full name as a tooltip where a phone cuts it short
+        return f' title="{escape(values[name_col], quote=True)}"'
+
+    body = "\n".join(f"<tr{tooltip(row)}>{cells('td', row)}</tr>" for row in rows)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -69,6 +77,13 @@ def standings_html(title: str, rows: Sequence[StandingRow]) -> str:
 
 
 def crosstable_html(table: Crosstable) -> str:
-    """A crosstable page; opponents are the row numbers of the table."""
-    head, *body = as_rows(table, titles=True)
+    """A crosstable page; opponents are the row numbers of the table.
+
+    Points come right after the name, so that on a phone a player's row shows number, place,
+    name and points in the first screen; the rounds and tie-breaks scroll sideways.
+    """
+    rows = as_rows(table, titles=True)
+    pts = rows[0].index("Pts")
+    moved = [[*row[:3], row[pts], *row[3:pts], *row[pts + 1 :]] for row in rows]
+    head, *body = moved
     return _page(table.title, head, body, name_col=2)
