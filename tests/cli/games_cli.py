@@ -57,17 +57,18 @@ class Cli:
 
 
 def json_outputs(out: str) -> list[Any]:
-    """The JSON documents a batch printed (each `--format json` output starts with a '[' line),
-    in order; other lines (ids) are skipped."""
+    """The JSON documents a batch printed (each `--format json` output starts a line with '['),
+    in order; other lines (ids, names) are skipped."""
     decoder = json.JSONDecoder()
     docs: list[Any] = []
     pos = 0
-    while True:
-        start = out.find("[\n", pos) if not out.startswith("[\n", pos) else pos
-        if start < 0:
-            return docs
-        if start > 0 and out[start - 1] != "\n":
-            pos = start + 1
-            continue
-        doc, pos = decoder.raw_decode(out, start)
-        docs.append(doc)
+    while pos < len(out):
+        end = out.find("\n", pos)
+        end = len(out) if end < 0 else end
+        if out.startswith("[", pos):
+            doc, pos = decoder.raw_decode(out, pos)
+            docs.append(doc)
+            pos = out.find("\n", pos) + 1 or len(out)
+        else:
+            pos = end + 1
+    return docs
