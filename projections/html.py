@@ -33,18 +33,17 @@ tbody tr:nth-child(even) td { background-image: linear-gradient(var(--head), var
 
 def _page(title: str, head: Sequence[str], rows: Iterable[Sequence[str]], name_col: int) -> str:
     def cells(tag: str, values: Sequence[str]) -> str:
+        # the name cell carries the full name as a tooltip where a phone cuts it short
         return "".join(
-            f'<{tag} class="name">{escape(v)}</{tag}>'
+            f'<{tag} class="name" title="{escape(v, quote=True)}">{escape(v)}</{tag}>'
+            if i == name_col and tag == "td"
+            else f'<{tag} class="name">{escape(v)}</{tag}>'
             if i == name_col
             else f"<{tag}>{escape(v)}</{tag}>"
             for i, v in enumerate(values)
         )
 
-    def tooltip(values: Sequence[str]) -> str:
-        # the full name as a tooltip where a phone cuts it short
-        return f' title="{escape(values[name_col], quote=True)}"'
-
-    body = "\n".join(f"<tr{tooltip(row)}>{cells('td', row)}</tr>" for row in rows)
+    body = "\n".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
