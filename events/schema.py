@@ -82,6 +82,9 @@ class PlayerRegistered(EventBase):
     birth: str | None = None
     club: str | None = None
     rank: str | None = Field(None, description="go rank such as 3d or 15k")
+    aga_rating: float | None = Field(
+        None, ge=-50, le=12, description="go: AGA rating (3.27 dan side, -5.5 kyu side)"
+    )
     fide_id: str | None = None
     ids: dict[str, str] = Field(
         default_factory=dict, description="other federation ids: egd_pin, wof, ffg, aga"

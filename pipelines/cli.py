@@ -17,7 +17,6 @@ from events.domain import ByeKind, Game, Scoring, System
 from events.errors import UserError
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
 from pipelines import commands, views
-from pipelines.chess_rules import dutch_rules
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -86,7 +85,32 @@ def tournament_create(
     ] = None,
     pairing: Annotated[
         str | None,
-        typer.Option(help="Carrom (SoL) Swiss method: serial, dazed, staggered or all."),
+        typer.Option(
+            help="Carrom (SoL) method: swiss serial (default), dazed, staggered or all; "
+            "round robin seeds (default), circle or all; knockout seeds."
+        ),
+    ] = None,
+    draw_seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Carrom (SoL): seed of the random first-round draw of an unrated Swiss "
+            "(round r draws with SEED*1000+r); default: fixed by the tournament's id.",
+        ),
+    ] = None,
+    handicaps: Annotated[
+        str | None,
+        typer.Option(
+            help="Go gopair: max (handicap games, default) or min (even games), "
+            "as gopair's HANDICAPS directive."
+        ),
+    ] = None,
+    early_adjustment: Annotated[
+        bool | None,
+        typer.Option(
+            "--early-adjustment/--no-early-adjustment",
+            help="Go gopair: the early-round adjustment (on by default; off is gopair's -ne).",
+        ),
     ] = None,
     delay_top_players: Annotated[
         int | None, typer.Option(min=0, help="SoL: rounds that keep top-rated players apart.")
@@ -129,6 +153,7 @@ def tournament_create(
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
+    from pipelines.chess_rules import dutch_rules
     from pipelines.director import event_data
 
     data = event_data(
@@ -145,28 +170,40 @@ def tournament_create(
         round_dates=round_date or (),
     )
 
-    params = PairingParams(
-        chess=ChessSettings.model_validate(
-            {
-                "initial_colour": initial_colour,
-                "rules": None if rules is None else dutch_rules(rules, game, system),
-            }
-        ),
-        go=GoSettings(
-            komi=komi,
-            mm_bar=None if bar is None else parse_rank(bar),
-            mm_floor=None if floor is None else parse_rank(floor),
-        ),
-        carrom=CarromSettings(
-            couplings=pairing,
-            delaytoppairing=delay_top_players,
-            delaycompatriotpairing=delay_compatriots,
-            phantomscore=phantom_score,
-        ),
-        team=cli_teams.team_settings(
-            boards or (4 if system.is_team else None), match_points, team_type, board_colours
-        ),
-    )
+    if handicaps is not None and handicaps.lower() not in ("max", "min"):
+        raise UserError(f"--handicaps '{handicaps}': expected max (handicap games) or min (even)")
+    try:
+        params = PairingParams(
+            chess=ChessSettings.model_validate(
+                {
+                    "initial_colour": initial_colour,
+                    "rules": None if rules is None else dutch_rules(rules, game, system),
+                }
+            ),
+            go=GoSettings(
+                komi=komi,
+                mm_bar=None if bar is None else parse_rank(bar),
+                mm_floor=None if floor is None else parse_rank(floor),
+                gopair_handicaps=None if handicaps is None else handicaps.lower(),
+                gopair_early_adjustment=early_adjustment,
+            ),
+            carrom=CarromSettings(
+                couplings=pairing,
+                delaytoppairing=delay_top_players,
+                delaycompatriotpairing=delay_compatriots,
+                phantomscore=phantom_score,
+                draw_seed=draw_seed,
+            ),
+            team=cli_teams.team_settings(
+                boards or (4 if system.is_team else None), match_points, team_type, board_colours
+            ),
+        )
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "tournament settings") from None
+    if game is Game.CARROM:
+        from pipelines.cli_games import check_carrom_method
+
+        check_carrom_method(system, pairing)
     if seeding not in (None, "standard"):
         raise UserError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:
@@ -223,6 +260,14 @@ def player_add(
     club: Annotated[str | None, typer.Option()] = None,
     rank: Annotated[str | None, typer.Option(help="Go rank, e.g. 3d or 12k.")] = None,
     birth: Annotated[str | None, typer.Option(help="Birth date or year.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=1, help="Seed position (knockout, SoL round robin; fixed start number)."),
+    ] = None,
+    aga_rating: Annotated[
+        float | None,
+        typer.Option(help="Go: AGA rating for gopair, e.g. 3.27 (dan) or -5.5 (kyu)."),
+    ] = None,
     sex: Annotated[str | None, typer.Option(help="m or f.")] = None,
     force: Annotated[
         bool, typer.Option(help="Register although a player of that name and birth exists.")
@@ -245,6 +290,8 @@ def player_add(
             rank=rank,
             birth=birth,
             sex=sex,
+            pairing_number=seed,
+            aga_rating=aga_rating,
         )
     err.print(f"registered player {pid} ({name}){'; ' + note if note else ''}", markup=False)
     sys.stdout.write(f"{pid}\n")
@@ -310,6 +357,10 @@ def pair(
     explain: Annotated[
         bool, typer.Option(help="Say, board by board, what decided the pairing (on stderr).")
     ] = False,
+    bye: Annotated[
+        int | None,
+        typer.Option(help="Go gopair: the player who gets the bye of an odd field (-bye)."),
+    ] = None,
     boards: Annotated[
         Path | None,
         typer.Option(
@@ -327,7 +378,7 @@ def pair(
         if boards is not None:
             event = cli_director.pair_from_file(store, tournament, boards, force)
         else:
-            event = commands.pair(store, tournament, notes)
+            event = commands.pair(store, tournament, notes, bye=bye)
         loaded = commands.load(store, tournament)
     state = loaded.state
     err.print(f"round {event.round} paired", markup=False)
@@ -336,7 +387,7 @@ def pair(
         cli_teams.show_team_round(teams, event.round, fmt)
         return
     cli_director.show_round(state, event.round, fmt)
-    for line in notes or []:
+    for line in views.named_notes(state, event.round, notes or []):
         err.print(line, markup=False)
 
 
@@ -557,5 +608,12 @@ def main() -> None:
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_director, cli_ingest, cli_ratings, cli_store, cli_teams  # noqa: E402, F401
+from pipelines import (  # noqa: E402, F401
+    cli_director,
+    cli_games,
+    cli_ingest,
+    cli_ratings,
+    cli_store,
+    cli_teams,
+)
 from pipelines.cli_director import dash_results  # noqa: E402

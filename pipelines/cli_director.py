@@ -230,7 +230,7 @@ def forbid(
 def show_round(state: TournamentState, round_no: int, fmt: Format) -> None:
     """A round's boards; as text, then every player not paired and why (byes, absences,
     withdrawals), so the list shows the whole field."""
-    emit(views.pairings_view(state, round_no), fmt)
+    emit(views.pairings_rows(state, round_no, fmt), fmt)
     if fmt is Format.TEXT:
         for row in views.not_paired_view(state, round_no):
             p = row["player"]

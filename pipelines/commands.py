@@ -35,6 +35,7 @@ from events.schema import (
 )
 from events.store import AppendResult, NewEvent, RecordedEvent, Store, Truncation
 from ingest.limits import LimitError, check_event, check_text
+from pipelines.game_checks import check_result, game_fields
 from projections.state import TournamentState, project
 from projections.tiebreaks import lookup as lookup_tiebreak
 
@@ -247,6 +248,13 @@ def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
         if system is System.MACMAHON:
             return ("MMS", "SOSM", "SOSOSM")
         return ("NBW", "SOSW", "SOSOSW")
+    if game is Game.CARROM:
+        # SoL's ranking: Swiss by bucholz, net and total score; round robin by net and total
+        # score; a knockout by the bracket alone.
+        return {
+            System.SWISS: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
+            System.ROUNDROBIN: ("NETSCORE", "TOTSCORE"),
+        }.get(system, ())
     if game is Game.OTHELLO and system is not System.ROUNDROBIN:
         return ("BQ", "DISCS")
     if system is System.ROUNDROBIN:
@@ -281,6 +289,7 @@ def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
                     f"{tournament_id}: FIDE id {fide_id} is already registered as "
                     f"player {p.id} ({p.name})"
                 )
+    fields = game_fields(state, fields)
     player = max(state.players.keys() | state.removed, default=0) + 1
     _append(store, loaded, [_event(PlayerRegistered, tournament_id, player=player, **fields)])
     return player
@@ -330,8 +339,11 @@ def grant_bye(store: Store, tournament_id: str, player: int, round_no: int, kind
 # ------------------------------------------------------------------ rounds
 
 
-def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> RoundPaired:
-    """Pair the next round with the tournament's system; `notes` collects the explanation."""
+def pair(
+    store: Store, tournament_id: str, notes: list[str] | None = None, *, bye: int | None = None
+) -> RoundPaired:
+    """Pair the next round with the tournament's system; `notes` collects the explanation;
+    `bye`: the player the director gives the bye (gopair)."""
     loaded = load(store, tournament_id)
     state = loaded.state
     next_round = state.last_round + 1
@@ -356,7 +368,9 @@ def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> Ro
     from pipelines.engines import pair_next_round
 
     try:
-        boards: list[Board] = pair_next_round(state, next_round, notes)
+        if bye is not None:
+            _player(state, bye)
+        boards: list[Board] = pair_next_round(state, next_round, notes, bye)
     except (UserError, PairingError) as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))
@@ -385,6 +399,7 @@ def record_result(
         raise CommandError(f"{tournament_id}: round {round_no} board {board_no} is a bye")
     try:
         parsed = Result.parse(text, state.game)
+        check_result(state.game, parsed, board.komi, text)
     except UserError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     known = board.outcome if board.outcome is not None and board.outcome.is_known else None

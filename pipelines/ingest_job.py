@@ -323,12 +323,14 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
         )
         return replace(conversion, warnings=[*conversion.warnings, warning])
     codes = [c.value.upper() for c in params.placement_criteria]
+    flat = params.model_dump(mode="json", exclude={"number_of_rounds"})
+    komi = conversion.created.pairing_params.go.komi
+    if komi is not None:  # the file's komi: new rounds are played with it
+        flat["komi"] = komi
     created = conversion.created.model_copy(
         update={
             "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
-            "pairing_params": PairingParams.model_validate(
-                params.model_dump(mode="json", exclude={"number_of_rounds"})
-            ),
+            "pairing_params": PairingParams.model_validate(flat),
             "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
         }
     )

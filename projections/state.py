@@ -42,6 +42,7 @@ class PlayerState:
     birth: str | None = None
     club: str | None = None
     rank: str | None = None
+    aga_rating: float | None = None
     fide_id: str | None = None
     ids: dict[str, str] = field(default_factory=dict)
     pairing_number: int | None = None

@@ -13,6 +13,7 @@ from datetime import date
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.go import format_rank
+from events.params import GoSettings, PairingParams
 from events.schema import (
     ByeGranted,
     PlayerRegistered,
@@ -76,6 +77,7 @@ def _created(t: OGTournament) -> TournamentCreated:
         system=System.IMPORTED,
         rounds=max(rounds, last_game_round, 1),
         scoring=Scoring.for_game_kind(Game.GO),
+        pairing_params=PairingParams(go=GoSettings(komi=_float(other.get("komi")))),
         start_date=_date(other.get("beginDate")),
         end_date=_date(other.get("endDate")),
         city=(other.get("location") or "").strip() or None,
