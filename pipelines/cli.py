@@ -457,4 +457,4 @@ def main() -> None:
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_ingest, cli_ratings, cli_store  # noqa: E402, F401
+from pipelines import cli_ingest, cli_ratings, cli_serve, cli_store  # noqa: E402, F401
