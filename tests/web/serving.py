@@ -72,17 +72,31 @@ def serve(store: str, folder: Path) -> Served:
 
 
 def new_event(store: str, players: list[str], rounds: int = 3, tid: str = "oslo") -> str:
-    """A Swiss chess event with these players (ratings 2400 down by 50)."""
-    cli(store, "tournament", "create", "--name", "Oslo Open", "--system", "swiss",
-        "--rounds", str(rounds), "--id", tid)  # fmt: skip
-    for i, name in enumerate(players):
-        cli(store, "player", "add", tid, "--name", name, "--rating", str(2400 - 50 * i))
+    """A Swiss chess event with these players (ratings 2400 down by 50), made in-process
+    (set-up only: what the tests drive goes through the CLI or the server)."""
+    from events.domain import Game, System
+    from events.stores import init_store, open_store
+    from pipelines import commands
+
+    init_store(store)
+    with open_store(store) as s:
+        commands.create_tournament(
+            s, name="Oslo Open", game=Game.CHESS, system=System.SWISS, rounds=rounds,
+            tournament_id=tid,
+        )  # fmt: skip
+        for i, name in enumerate(players):
+            commands.add_player(s, tid, name=name, rating=2400 - 50 * i)
     return tid
 
 
-def add_user(store: str, name: str, role: str, tournament: str | None = None) -> str:
-    """Create an account; its API token (the command's last line)."""
-    args = ["user", "add", name, "--role", role]
-    if tournament:
-        args += ["--tournament", tournament]
-    return cli(store, *args).strip().splitlines()[-1]
+def add_user(store: str, name: str, role: str, tournament: str | None = None,
+             password: str | None = None) -> str:
+    """Create an account in-process (set-up); its API token."""
+    from events.stores import open_store
+    from pipelines.web.accounts import add_user as add, set_password
+
+    with open_store(store) as s:
+        token = add(s, name, role, tournament)  # type: ignore[arg-type]
+        if password is not None:
+            set_password(s, name, password)
+    return token

@@ -52,8 +52,7 @@ def duck(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("serve-duck")
     store = str(folder / "store.duckdb")
     new_event(store, PLAYERS)
-    add_user(store, "kari", "director", "oslo")
-    cli(store, "user", "passwd", "kari", stdin="kari-secret-1\n")
+    add_user(store, "kari", "director", "oslo", password="kari-secret-1")
     served = serve(store, folder)
     yield served
     served.stop()
@@ -146,7 +145,6 @@ def test_wrong_passwords_are_rate_limited(duck: Served) -> None:
 def test_two_servers_on_one_postgresql_log(
     postgres_url: str, browser: Browser, tmp_path: Path
 ) -> None:
-    cli(postgres_url, "store", "init")
     new_event(postgres_url, PLAYERS[1:5])
     token = add_user(postgres_url, "kari", "director", "oslo")
     one, two = serve(postgres_url, tmp_path), serve(postgres_url, tmp_path)
