@@ -130,7 +130,9 @@ def _load(store: Store) -> tuple[Accounts, int]:
     return Accounts.fold(events), (events[-1].version if events else -1)
 
 
-def _append(store: Store, event: AccountCreated | AccountPasswordSet | AccountRevoked, v: int) -> None:
+def _append(
+    store: Store, event: AccountCreated | AccountPasswordSet | AccountRevoked, v: int
+) -> None:
     meta = current_origin().metadata()
     store.append(ACCOUNTS_STREAM, [NewEvent(event, metadata=meta)], v)
 

@@ -94,10 +94,15 @@ async def rating_lists(request: Request) -> Response:
     hub = server_of(request).hub
     return _json(
         [
-            {"name": e.name, "method": e.method, "as_of": e.as_of.isoformat(),
-             "players": e.players, "as_of_position": e.as_of_position}
+            {
+                "name": e.name,
+                "method": e.method,
+                "as_of": e.as_of.isoformat(),
+                "players": e.players,
+                "as_of_position": e.as_of_position,
+            }
             for e in sorted(hub.lists, key=lambda e: (e.as_of, e.position), reverse=True)
-        ]  # fmt: skip
+        ]
     )
 
 
@@ -218,10 +223,12 @@ def ingest_uploads(request: Request, uploads: list[UploadFile], form_csrf: str |
     from pipelines.ingest_job import IngestOptions, ingest
 
     server = server_of(request)
-    with tempfile.TemporaryDirectory(prefix="arbiter-upload-") as tmp:
-        with server.writing(request, officer, form_csrf) as (store, account):
-            paths = [save_upload(u, Path(tmp), server.upload_limit) for u in uploads]
-            return ingest(store, paths, IngestOptions(actor=account.name))
+    with (
+        tempfile.TemporaryDirectory(prefix="arbiter-upload-") as tmp,
+        server.writing(request, officer, form_csrf) as (store, account),
+    ):
+        paths = [save_upload(u, Path(tmp), server.upload_limit) for u in uploads]
+        return ingest(store, paths, IngestOptions(actor=account.name))
 
 
 @router.post("/ingest", summary="Officers: ingest result files (each file atomic)")

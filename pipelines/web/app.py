@@ -44,9 +44,7 @@ def status_of(exc: ArbiterError) -> int:
 
 
 def _error(request: Request, status: int, message: str) -> Response:
-    if request.url.path.startswith("/api") or "text/html" not in request.headers.get(
-        "accept", ""
-    ):
+    if request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", ""):
         return JSONResponse({"error": message}, status_code=status)
     server = server_of(request)
     return server.templates.TemplateResponse(
@@ -66,7 +64,7 @@ def create_app(
     server = Server(StoreAccess(store_url), lists_dir or Path("lists").resolve(), upload_limit)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         server.notifier.bind(asyncio.get_running_loop())
         await asyncio.to_thread(server.start)
         yield

@@ -16,8 +16,8 @@ from events.domain import Outcome
 from events.errors import ArbiterError
 from pipelines import commands
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings, tournament_view
-from pipelines.web.server import director_of, server_of
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, new_csrf
+from pipelines.web.server import director_of, server_of
 from projections.crosstable import format_value
 
 router = APIRouter(include_in_schema=False)
@@ -31,9 +31,7 @@ def set_cookie(response: Response, name: str, value: str, max_age: int | None = 
     )
 
 
-def render(
-    request: Request, template: str, status: int = 200, **context: Any
-) -> HTMLResponse:
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page with a form: the CSRF cookie is set when the browser has none yet."""
     server = server_of(request)
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
@@ -96,10 +94,10 @@ def login(
         target = f"/t/{account.tournament}/manage"
     elif target == "/" and account.role == "officer":
         target = "/officer"
-    response = RedirectResponse(target, 303)
-    set_cookie(response, SESSION_COOKIE, server.sessions.create(account.name), SESSION_SECONDS)
-    set_cookie(response, CSRF_COOKIE, new_csrf())
-    return response
+    redirect = RedirectResponse(target, 303)
+    set_cookie(redirect, SESSION_COOKIE, server.sessions.create(account.name), SESSION_SECONDS)
+    set_cookie(redirect, CSRF_COOKIE, new_csrf())
+    return redirect
 
 
 @router.post("/logout")

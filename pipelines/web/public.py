@@ -93,7 +93,7 @@ async def tournament(request: Request, tournament_id: str, round: int | None = N
     shown = _round_of(view, round)
     server = server_of(request)
     viewer = server.viewer(request)
-    context = {
+    context: dict[str, Any] = {
         "view": view,
         "s": view.summary(),
         "round_no": shown,
@@ -104,9 +104,11 @@ async def tournament(request: Request, tournament_id: str, round: int | None = N
     if viewer is None:  # the public page of one version is rendered once
         body: bytes = view._cached(
             ("page", shown),
-            lambda: server.templates.get_template("tournament.html")
-            .render({"request": request, "viewer": None, "fmt": format_value, **context})
-            .encode(),
+            lambda: (
+                server.templates.get_template("tournament.html")
+                .render({"request": request, "viewer": None, "fmt": format_value, **context})
+                .encode()
+            ),
         )
         return HTMLResponse(body)
     return _page(request, "tournament.html", **context)
@@ -179,7 +181,7 @@ def _list_file(entry: ListEntry, file_name: str) -> Response:
     """A file the run wrote (the page, a chart, diff.csv), from the list's own folder only."""
     folder = Path(entry.output).resolve()
     path = (folder / file_name).resolve()
-    if folder not in path.parents and path != folder or not path.is_file():
+    if (folder not in path.parents and path != folder) or not path.is_file():
         raise HTTPException(404, f"no file '{file_name}' in list {entry.name} {entry.as_of}")
     if file_name == "index.html":
         text = path.read_text(encoding="utf-8")

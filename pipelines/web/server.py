@@ -112,9 +112,7 @@ class Server:
             if account is None:
                 raise HTTPException(401, "unknown or revoked API token")
         else:
-            account = self.sessions.account(
-                request.cookies.get(SESSION_COOKIE), self.hub.accounts
-            )
+            account = self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
             if account is None:
                 raise HTTPException(401, "log in, or send an API token (Authorization: Bearer)")
             sent = form_csrf if form_csrf is not None else request.headers.get(CSRF_HEADER)

@@ -89,11 +89,13 @@ def new_event(store: str, players: list[str], rounds: int = 3, tid: str = "oslo"
     return tid
 
 
-def add_user(store: str, name: str, role: str, tournament: str | None = None,
-             password: str | None = None) -> str:
+def add_user(
+    store: str, name: str, role: str, tournament: str | None = None, password: str | None = None
+) -> str:
     """Create an account in-process (set-up); its API token."""
     from events.stores import open_store
-    from pipelines.web.accounts import add_user as add, set_password
+    from pipelines.web.accounts import add_user as add
+    from pipelines.web.accounts import set_password
 
     with open_store(store) as s:
         token = add(s, name, role, tournament)  # type: ignore[arg-type]

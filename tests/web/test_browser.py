@@ -20,7 +20,7 @@ from tests.browser import page_at
 from tests.web.serving import Served, add_user, cli, new_event, serve
 
 HOSTILE = "Evil, <script>window.pwned=1</script>"
-QUOTED = "O'Brien, \"Bob\" <img src=x onerror=window.pwned=2>"
+QUOTED = 'O\'Brien, "Bob" <img src=x onerror=window.pwned=2>'
 PLAYERS = [HOSTILE, "Carlsen, Magnus", QUOTED, "Hou, Yifan", "Giri, Anish", "Ju, Wenjun"]
 TIMEOUT = 10_000  # ms; the 1 s figure is measured by benchmarks/bench_serve.py
 
