@@ -49,6 +49,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        access_log=False,
         timeout_graceful_shutdown=2,
     )
 

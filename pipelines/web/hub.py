@@ -40,7 +40,7 @@ from pipelines.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
 from projections.standings import StandingRow, standings
-from projections.state import TournamentState, evolve
+from projections.state import RoundState, TournamentState, evolve
 
 log = logging.getLogger("arbiter.serve")
 
@@ -182,6 +182,9 @@ class Hub:
         self.lists: list[ListEntry] = []
         self._work: dict[str, tuple[TournamentState, int, dt.datetime]] = {}
         self._listeners: list[Callable[[set[str]], None]] = []
+        self.warmers: list[Callable[[TournamentView], None]] = []
+        """Run on a new view before it is published (pages of the new version rendered off
+        the request path, so no reader waits for them)."""
 
     def subscribe(self, listener: Callable[[set[str]], None]) -> None:
         """`listener(changed tournament ids)` runs (on the follower's thread) after a sync."""
@@ -250,10 +253,29 @@ class Hub:
             self.views.pop(tid, None)
             return
         state, position, created = work
-        self.views[tid] = TournamentView(copy.deepcopy(state), state.version, position, created)
+        view = TournamentView(_clone(state), state.version, position, created)
+        view.standings_json()
+        for warm in self.warmers:
+            warm(view)
+        self.views[tid] = view
 
     def view(self, tid: str) -> TournamentView | None:
         return self.views.get(tid)
+
+
+def _clone(state: TournamentState) -> TournamentState:
+    """A copy that later `evolve` calls on `state` leave alone (they replace or mutate players,
+    boards and bye maps; settings and tie-breaks are immutable): ~20x cheaper than deepcopy."""
+    return TournamentState(
+        settings=state.settings,
+        tiebreaks=state.tiebreaks,
+        players={pid: copy.copy(p) for pid, p in state.players.items()},
+        rounds={
+            r: RoundState(r, [copy.copy(b) for b in rs.boards]) for r, rs in state.rounds.items()
+        },
+        byes={r: dict(kinds) for r, kinds in state.byes.items()},
+        version=state.version,
+    )
 
 
 class Follower:

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+from fastapi.templating import Jinja2Templates
 
 from pipelines.web.api import tournament_view
 from pipelines.web.hub import ListEntry, TournamentView
@@ -87,31 +88,39 @@ def _round_of(view: TournamentView, requested: int | None) -> int:
     return requested
 
 
-@router.get("/t/{tournament_id}", response_class=HTMLResponse)
-async def tournament(request: Request, tournament_id: str, round: int | None = None) -> Response:
-    view = tournament_view(request, tournament_id)
-    shown = _round_of(view, round)
-    server = server_of(request)
-    viewer = server.viewer(request)
-    context: dict[str, Any] = {
+def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
+    return {
         "view": view,
         "s": view.summary(),
         "round_no": shown,
         "boards": view.pairings(shown) if shown else [],
         "rows": view.standings(),
         "codes": list(view.state.tiebreaks),
+        "fmt": format_value,
     }
-    if viewer is None:  # the public page of one version is rendered once
-        body: bytes = view._cached(
-            ("page", shown),
-            lambda: (
-                server.templates.get_template("tournament.html")
-                .render({"request": request, "viewer": None, "fmt": format_value, **context})
-                .encode()
-            ),
-        )
-        return HTMLResponse(body)
-    return _page(request, "tournament.html", **context)
+
+
+def public_page(templates: Jinja2Templates, view: TournamentView, shown: int) -> bytes:
+    """The anonymous tournament page of one version and round, rendered once."""
+    page: bytes = view._cached(
+        ("page", shown),
+        lambda: (
+            templates.get_template("tournament.html")
+            .render({"viewer": None, **tournament_context(view, shown)})
+            .encode()
+        ),
+    )
+    return page
+
+
+@router.get("/t/{tournament_id}", response_class=HTMLResponse)
+async def tournament(request: Request, tournament_id: str, round: int | None = None) -> Response:
+    view = tournament_view(request, tournament_id)
+    shown = _round_of(view, round)
+    server = server_of(request)
+    if server.viewer(request) is None:
+        return HTMLResponse(public_page(server.templates, view, shown))
+    return _page(request, "tournament.html", **tournament_context(view, shown))
 
 
 @router.get("/t/{tournament_id}/crosstable", response_class=HTMLResponse)

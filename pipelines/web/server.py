@@ -86,6 +86,11 @@ class Server:
     follower: Follower | None = None
 
     def start(self) -> None:
+        from pipelines.web.public import public_page
+
+        self.hub.warmers.append(
+            lambda view: public_page(self.templates, view, view.state.last_round)
+        )
         with self.access.open() as store:
             self.hub.sync(store)
         self.hub.subscribe(self.notifier.changed)
