@@ -182,7 +182,7 @@ class Hub:
         self.lists: list[ListEntry] = []
         self._work: dict[str, tuple[TournamentState, int, dt.datetime]] = {}
         self._listeners: list[Callable[[set[str]], None]] = []
-        self.warmers: list[Callable[[TournamentView], None]] = []
+        self.warmers: list[Callable[[TournamentView], object]] = []
         """Run on a new view before it is published (pages of the new version rendered off
         the request path, so no reader waits for them)."""
 
