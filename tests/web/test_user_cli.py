@@ -29,7 +29,8 @@ def test_user_commands(tmp_path: Path) -> None:
     done = run(store, "add", "kari", "--role", "director", "--tournament", "oslo")
     assert done.returncode == 0
     token = done.stdout.strip().splitlines()[-1]
-    assert token.startswith("arb_") and len(token) > 40
+    assert token.startswith("arb_")
+    assert len(token) > 40
     done = run(store, "passwd", "kari", stdin="short\n")
     assert (done.returncode, done.stderr.strip()) == (
         1, "error: user kari: the password needs at least 8 characters"
@@ -39,4 +40,6 @@ def test_user_commands(tmp_path: Path) -> None:
     done = run(store, "revoke", "kari")
     assert (done.returncode, done.stderr.strip()) == (1, "error: no active user 'kari'")
     listing = run(store, "list", "--format", "json").stdout
-    assert '"active": false' in listing and token not in listing and "argon2" not in listing
+    assert '"active": false' in listing
+    assert token not in listing
+    assert "argon2" not in listing
