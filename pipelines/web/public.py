@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
@@ -194,6 +196,7 @@ def _list_file(entry: ListEntry, file_name: str) -> Response:
         raise HTTPException(404, f"no file '{file_name}' in list {entry.name} {entry.as_of}")
     if file_name == "index.html":
         text = path.read_text(encoding="utf-8")
-        base = f'<base href="/ratings/{entry.name}/{entry.as_of.isoformat()}/">'
+        href = escape(f"/ratings/{quote(entry.name)}/{entry.as_of.isoformat()}/", quote=True)
+        base = f'<base href="{href}">'
         return HTMLResponse(text.replace("<head>", "<head>" + base, 1))
     return FileResponse(path)

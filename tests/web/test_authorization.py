@@ -94,6 +94,10 @@ def test_every_write_endpoint_for_every_kind_of_caller(
     # What the corpus says of the file: 6 games, 4 players (the WOF list of 1979 has all four).
     lists = httpx.get(served.url + "/api/ratings").json()
     assert [(e["name"], e["players"]) for e in lists] == [("wof", 4)]
+    page = httpx.get(served.url + "/ratings/wof")
+    assert page.status_code == 200
+    assert page.text.count('<tr class="prov">') + page.text.count("<tr>") - 1 == 4
+    assert "/ratings/wof/1979-01-01/" in httpx.get(served.url + "/").text
     log = cli(served.store, "log", "oslo", "--format", "json")
     assert '"actor": "kari"' in log
 
