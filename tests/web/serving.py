@@ -61,7 +61,7 @@ def serve(store: str, folder: Path) -> Served:
     deadline = time.monotonic() + 60
     while True:
         try:
-            if httpx.get(url + "/api/tournaments", timeout=2).status_code == 200:
+            if httpx.get(url + "/api/tournaments", timeout=10).status_code == 200:
                 return Served(url, store, process)
         except httpx.TransportError:
             pass

@@ -7,6 +7,7 @@ and schemathesis finds no 5xx over /openapi.json.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,10 @@ import pytest
 from events.stores import open_store
 from tests.conftest import require_testdata
 from tests.web.serving import Served, add_user, cli, new_event, serve
+
+TIMEOUT_S = 120  # a loaded 2-core box can take seconds per request
+get = functools.partial(httpx.get, timeout=TIMEOUT_S)
+post = functools.partial(httpx.post, timeout=TIMEOUT_S)
 
 WOC_1978 = ("othello", "elo", "1978", "19781104_WOC_1978.ELO")
 
@@ -92,12 +97,12 @@ def test_every_write_endpoint_for_every_kind_of_caller(
             assert r.status_code == ok, (path, r.text)
             assert head(served.store) != before, path
     # What the corpus says of the file: 6 games, 4 players (the WOF list of 1979 has all four).
-    lists = httpx.get(served.url + "/api/ratings").json()
+    lists = get(served.url + "/api/ratings").json()
     assert [(e["name"], e["players"]) for e in lists] == [("wof", 4)]
-    page = httpx.get(served.url + "/ratings/wof")
+    page = get(served.url + "/ratings/wof")
     assert page.status_code == 200
     assert page.text.count('<tr class="prov">') + page.text.count("<tr>") - 1 == 4
-    assert "/ratings/wof/1979-01-01/" in httpx.get(served.url + "/").text
+    assert "/ratings/wof/1979-01-01/" in get(served.url + "/").text
     log = cli(served.store, "log", "oslo", "--format", "json")
     assert '"actor": "kari"' in log
 
@@ -108,26 +113,26 @@ def test_refused_command_gives_the_cli_message_and_appends_nothing(
     served, tokens = site
     auth = {"authorization": f"Bearer {tokens['other director']}"}
     before = head(served.store)
-    r = httpx.post(
+    r = post(
         served.url + "/api/tournaments/bergen/results",
         json={"round": 1, "board": 1, "result": "1-0"},
         headers=auth,
     )
     assert r.status_code == 400
     assert r.json() == {"error": "bergen: round 1 is not paired yet (last paired round: none)"}
-    r = httpx.post(served.url + "/api/tournaments/bergen/undo", json={"round": 1, "confirm": False},
+    r = post(served.url + "/api/tournaments/bergen/undo", json={"round": 1, "confirm": False},
                    headers=auth)  # fmt: skip
     assert r.status_code == 400
-    r = httpx.post(served.url + "/api/tournaments/nowhere/pair", headers=auth)
+    r = post(served.url + "/api/tournaments/nowhere/pair", headers=auth)
     assert r.status_code == 403  # a director of bergen may not touch another id
     assert head(served.store) == before
 
 
 def _login(url: str, name: str, password: str) -> dict[str, str]:
     """Cookies of a logged-in browser (httpx keeps no Secure cookies over plain HTTP)."""
-    first = httpx.get(url + "/login")
+    first = get(url + "/login")
     csrf = first.cookies["arbiter_csrf"]
-    r = httpx.post(
+    r = post(
         url + "/login",
         data={"name": name, "password": password, "csrf_token": csrf},
         headers={"cookie": f"arbiter_csrf={csrf}"},
@@ -145,17 +150,17 @@ def test_cookie_writes_need_the_csrf_token(site: tuple[Served, dict[str, str]]) 
     cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
     before = head(served.store)
     body = {"name": "Z, Late", "rating": 1000}
-    r = httpx.post(served.url + "/api/tournaments/oslo/players", json=body,
+    r = post(served.url + "/api/tournaments/oslo/players", json=body,
                    headers={"cookie": cookie})  # fmt: skip
     assert r.status_code == 403
-    r = httpx.post(served.url + "/api/tournaments/oslo/players", json=body,
+    r = post(served.url + "/api/tournaments/oslo/players", json=body,
                    headers={"cookie": cookie, "x-csrf-token": "forged"})  # fmt: skip
     assert r.status_code == 403
-    r = httpx.post(served.url + "/t/oslo/manage/player", data={"name": "Z, Late",
+    r = post(served.url + "/t/oslo/manage/player", data={"name": "Z, Late",
                    "csrf_token": "forged"}, headers={"cookie": cookie})  # fmt: skip
     assert r.status_code == 403
     assert head(served.store) == before
-    r = httpx.post(served.url + "/t/oslo/manage/player",
+    r = post(served.url + "/t/oslo/manage/player",
                    data={"name": "Z, Late", "csrf_token": jar["arbiter_csrf"]},
                    headers={"cookie": cookie})  # fmt: skip
     assert r.status_code == 200, r.text
@@ -168,11 +173,11 @@ def test_revoked_token_is_refused(site: tuple[Served, dict[str, str]]) -> None:
     token = added.strip().splitlines()[-1]
     auth = {"authorization": f"Bearer {token}"}
     body = {"name": "Y, Temp"}
-    r = httpx.post(served.url + "/api/tournaments/oslo/players", json=body, headers=auth)
+    r = post(served.url + "/api/tournaments/oslo/players", json=body, headers=auth)
     assert r.status_code == 201, r.text
     cli(served.store, "user", "revoke", "temp")
     before = head(served.store)
-    r = httpx.post(served.url + "/api/tournaments/oslo/players", json=body, headers=auth)
+    r = post(served.url + "/api/tournaments/oslo/players", json=body, headers=auth)
     assert r.status_code == 401
     assert head(served.store) == before
 
@@ -181,7 +186,7 @@ def test_uploads_are_size_limited(site: tuple[Served, dict[str, str]]) -> None:
     served, tokens = site
     before = head(served.store)
     big = {"files": ("big.ELO", b"%%Tournament: x\n" + b"0" * 300_000, "text/plain")}
-    r = httpx.post(served.url + "/api/ingest", files=big,
+    r = post(served.url + "/api/ingest", files=big,
                    headers={"authorization": f"Bearer {tokens['officer']}"})  # fmt: skip
     assert r.status_code == 413
     assert head(served.store) == before

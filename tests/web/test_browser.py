@@ -7,6 +7,7 @@ throwaway PostgreSQL server with two `arbiter serve` processes on one log.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from collections.abc import Iterator
@@ -19,10 +20,15 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser import page_at
 from tests.web.serving import Served, add_user, cli, new_event, serve
 
+TIMEOUT_S = 120  # a loaded 2-core box can take seconds per request
+get = functools.partial(httpx.get, timeout=TIMEOUT_S)
+post = functools.partial(httpx.post, timeout=TIMEOUT_S)
+
 HOSTILE = "Evil, <script>window.pwned=1</script>"
 QUOTED = 'O\'Brien, "Bob" <img src=x onerror=window.pwned=2>'
 PLAYERS = [HOSTILE, "Carlsen, Magnus", QUOTED, "Hou, Yifan", "Giri, Anish", "Ju, Wenjun"]
-TIMEOUT = 10_000  # ms; the 1 s figure is measured by benchmarks/bench_serve.py
+TIMEOUT = 30_000  # ms, for a loaded box; the 1 s figure is measured by benchmarks/bench_serve.py
+expect.set_options(timeout=TIMEOUT)
 
 
 def shot(page: Page, folder: Path, name: str) -> None:
@@ -120,7 +126,7 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
 
 
 def test_wrong_passwords_are_rate_limited(duck: Served) -> None:
-    with httpx.Client(base_url=duck.url) as client:
+    with httpx.Client(base_url=duck.url, timeout=TIMEOUT_S) as client:
         csrf = client.get("/login").headers["set-cookie"].split("arbiter_csrf=")[1].split(";")[0]
         codes = []
         for _ in range(7):
@@ -152,10 +158,10 @@ def test_two_servers_on_one_postgresql_log(
         phone = page_at(browser, 390)
         phone.goto(two.url + "/t/oslo")
         auth = {"authorization": f"Bearer {token}"}
-        r = httpx.post(one.url + "/api/tournaments/oslo/pair", headers=auth)
+        r = post(one.url + "/api/tournaments/oslo/pair", headers=auth)
         assert r.status_code == 201, r.text
         expect(phone.locator("#pairings tbody tr")).to_have_count(2, timeout=TIMEOUT)
-        r = httpx.post(
+        r = post(
             one.url + "/api/tournaments/oslo/results",
             json={"round": 1, "board": 1, "result": "1-0"},
             headers=auth,
@@ -167,7 +173,7 @@ def test_two_servers_on_one_postgresql_log(
         second = phone.locator("#pairings tbody tr").nth(1).locator("td")
         expect(second.nth(2)).to_have_text("1/2-1/2", timeout=TIMEOUT)
         # The second server's JSON is the CLI's.
-        assert httpx.get(two.url + "/api/tournaments/oslo/standings").text == cli(
+        assert get(two.url + "/api/tournaments/oslo/standings").text == cli(
             postgres_url, "standings", "oslo", "--format", "json"
         )
     finally:
