@@ -241,6 +241,32 @@ class RatingListPublished(EventBase):
     parameters: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class AccountCreated(EventBase):
+    """A web account (stream ``accounts``): its role, the tournament a director runs, and the
+    sha256 of its API token (the token itself is shown once and never stored)."""
+
+    type: Literal["AccountCreated"] = "AccountCreated"
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+    role: Literal["officer", "director"]
+    tournament: str | None = None
+    token_sha256: str = Field(min_length=64, max_length=64)
+
+
+class AccountPasswordSet(EventBase):
+    """A browser-login password, as an argon2id hash."""
+
+    type: Literal["AccountPasswordSet"] = "AccountPasswordSet"
+    name: str
+    password_hash: str
+
+
+class AccountRevoked(EventBase):
+    """The account's token, password and sessions stop working."""
+
+    type: Literal["AccountRevoked"] = "AccountRevoked"
+    name: str
+
+
 # ------------------------------------------------------------------ team events (issue 15)
 
 
@@ -335,6 +361,9 @@ Event = Annotated[
     | FederationPlayerRegistered
     | FederationPlayerUpdated
     | RatingListPublished
+    | AccountCreated
+    | AccountPasswordSet
+    | AccountRevoked
     | TeamRegistered
     | TeamMemberAdded
     | LineupSet
@@ -366,6 +395,9 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         FederationPlayerRegistered,
         FederationPlayerUpdated,
         RatingListPublished,
+        AccountCreated,
+        AccountPasswordSet,
+        AccountRevoked,
         *TEAM_EVENTS,
     )
 }

@@ -613,6 +613,7 @@ from pipelines import (  # noqa: E402, F401
     cli_games,
     cli_ingest,
     cli_ratings,
+    cli_serve,
     cli_store,
     cli_teams,
 )
