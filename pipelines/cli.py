@@ -87,7 +87,7 @@ def tournament_create(
         str | None,
         typer.Option(
             help="Carrom (SoL) method: swiss serial (default), dazed, staggered or all; "
-            "round robin seeds (default), circle or all; knockout seeds."
+            "round robin circle (default: always completes), seeds or all; knockout seeds."
         ),
     ] = None,
     draw_seed: Annotated[

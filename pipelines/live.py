@@ -254,7 +254,12 @@ def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
         sol_params = SolParams.model_validate(
             {
                 "system": system,
-                "couplings": "serial" if system is SolSystem.SWISS else "seeds",
+                # A round robin defaults to the circle method: it always completes, while
+                # SoL's greedy `seeds` can run out of pairings before the last round (SoL's
+                # own rr_seeds_6 run stops at round 4).
+                "couplings": {SolSystem.SWISS: "serial", SolSystem.ROUNDROBIN: "circle"}.get(
+                    system, "seeds"
+                ),
                 "rated": any(p.rating for p in state.players.values()),
                 **settings.model_dump(exclude_none=True, exclude={"draw_seed"}),
             }
