@@ -271,7 +271,7 @@ def schedule(
 
     On start, a list whose due date passed without a publication runs once.
     """
-    from pipelines.scheduler import ScheduleConfig, build_scheduler, catch_up
+    from pipelines.scheduler import ScheduleConfig, build_scheduler, catch_up, run_until_interrupted
 
     overrides: dict[str, Any] = {
         "store": store_url(),
@@ -294,9 +294,4 @@ def schedule(
     err.print(
         f"scheduler started ({settings.cron}, {settings.timezone}); Ctrl-C to stop", markup=False
     )
-    try:
-        scheduler.start()
-    except (KeyboardInterrupt, SystemExit):
-        if scheduler.running:  # Ctrl-C may come while it is still starting
-            scheduler.shutdown(wait=True)
-        raise  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)
+    run_until_interrupted(scheduler)  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)

@@ -41,6 +41,7 @@ __all__ = [
     "catch_up",
     "due_dates",
     "missing_runs",
+    "run_until_interrupted",
     "scheduled_run",
 ]
 
@@ -223,11 +224,15 @@ def scheduled_run(config: dict[str, Any]) -> None:
 
 
 def build_scheduler(config: ScheduleConfig) -> Any:
-    """A ``BlockingScheduler`` with the rating job registered under a fixed id."""
-    from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_MISSED, JobExecutionEvent
-    from apscheduler.schedulers.blocking import BlockingScheduler
+    """A ``BackgroundScheduler`` with the rating job registered under a fixed id.
 
-    scheduler = BlockingScheduler(timezone=config.zone)
+    The command's main thread waits in short sleeps beside it (`run_until_interrupted`): a
+    ``BlockingScheduler`` waits in one long lock acquire, and a Ctrl-C taken by another thread
+    (DuckDB's, polars') then never wakes it (seen as a hung `arbiter schedule`)."""
+    from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_MISSED, JobExecutionEvent
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    scheduler = BackgroundScheduler(timezone=config.zone)
     scheduler.add_job(
         "pipelines.scheduler:scheduled_run",
         config.trigger(),
@@ -254,3 +259,27 @@ def build_scheduler(config: ScheduleConfig) -> Any:
 
     scheduler.add_listener(report, EVENT_JOB_ERROR | EVENT_JOB_MISSED)
     return scheduler
+
+
+def run_until_interrupted(scheduler: Any, tick: float = 0.2) -> None:
+    """Start ``scheduler`` and block until Ctrl-C, then shut it down and raise
+    KeyboardInterrupt (exit 130 in the CLI).
+
+    Ctrl-C only sets a flag while the scheduler starts, runs and stops, so it never lands
+    half-way through ``start()``; the main thread wakes every ``tick`` seconds, so a signal
+    taken by another thread (DuckDB's, polars') still ends the wait promptly."""
+    import signal
+    import threading
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        scheduler.start()
+        while scheduler.running and not stop.wait(tick):
+            pass
+    finally:
+        if scheduler.running:
+            scheduler.shutdown(wait=True)
+        signal.signal(signal.SIGINT, previous)
+    if stop.is_set():
+        raise KeyboardInterrupt

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,8 @@ def test_130_ctrl_c_stops_the_scheduler(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+    guard = threading.Timer(120, process.kill)  # a scheduler deaf to Ctrl-C fails, never hangs
+    guard.start()
     try:
         assert process.stderr is not None
         for line in process.stderr:  # APScheduler logs when its loop runs
@@ -164,6 +167,7 @@ def test_130_ctrl_c_stops_the_scheduler(tmp_path: Path) -> None:
         rest = process.stderr.read()
         assert process.wait(timeout=60) == 130
     finally:
+        guard.cancel()
         process.kill()
         process.communicate()
     assert rest.strip().splitlines()[-1] == "interrupted"
