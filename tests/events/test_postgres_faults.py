@@ -345,5 +345,5 @@ def test_a_newer_schema_is_refused(url: str) -> None:
         rows = con.execute("SELECT version FROM arbiter_schema").fetchall()
         assert rows == [(1,)]
         con.execute("INSERT INTO arbiter_schema (version, description) VALUES (99, 'future')")
-    with pytest.raises(Exception, match="schema version 99, newer than this arbiter's 1"):
+    with pytest.raises(Exception, match="schema version 99, newer than this arbiter's 2"):
         open_store(url)
