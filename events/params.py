@@ -117,6 +117,9 @@ class TeamSettings(Frozen):
     """Board colours of the team with White on board 1 (``352``), default ``WBWB…``."""
     team_pab_points: str | None = None
     """Match and game points of the team PAB, ``1/2`` (default: a drawn match)."""
+    team_tiebreaks: str | None = None
+    """Team tie-breaks after the primary score, ``GP,BH:MP``, where the tournament's own chain
+    is an individual one (a go event with teams, from OpenGotha); default: that chain."""
 
 
 _PARTS: dict[str, type[Frozen]] = {

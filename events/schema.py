@@ -326,11 +326,12 @@ class TeamRoundPaired(EventBase):
 
 class TeamRecord(EventBase):
     """A TRF-2026 team record a director or an imported file stated, kept typed:
-    ``240`` bye (``kind`` F/H/Z), ``260`` prohibited pairing, ``299`` abnormal points,
-    ``330`` forfeited match."""
+    ``240`` bye (``kind`` F/H/Z), ``250`` acceleration (fictitious points in rounds
+    ``round..last_round`` for the teams numbered ``teams[0]..teams[1]``), ``260`` prohibited
+    pairing, ``299`` abnormal points, ``330`` forfeited match."""
 
     type: Literal["TeamRecord"] = "TeamRecord"
-    code: Literal["240", "260", "299", "330"]
+    code: Literal["240", "250", "260", "299", "330"]
     kind: str = ""
     round: int | None = Field(None, ge=1)
     last_round: int | None = Field(None, ge=1)

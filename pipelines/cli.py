@@ -480,12 +480,24 @@ def standings(
     players: Annotated[
         bool, typer.Option(help="Team events: the players' scores by board (board prizes).")
     ] = False,
+    individual: Annotated[
+        bool,
+        typer.Option(
+            help="An individual event with teams (OpenGotha): the players' standings, by the "
+            "tournament's own criteria, instead of the teams'."
+        ),
+    ] = False,
 ) -> None:
-    """Standings: points, then the tie-break chain; remaining ties share a place."""
+    """Standings: points, then the tie-break chain; remaining ties share a place.
+
+    Team events (and go events with teams) rank the teams: match points, game points, team
+    tie-breaks."""
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team:
+    if state.system.is_team or (
+        not individual and state.settings.pairing_params.team.team_boards is not None
+    ):
         cli_teams.team_standings_output(tournament, at_round, chain, fmt, players)
         return
     rows = compute_standings(state, chain)
@@ -516,7 +528,7 @@ def crosstable(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team:
+    if state.system.is_team or state.settings.pairing_params.team.team_boards is not None:
         cli_teams.team_crosstable_output(tournament, at_round, fmt)
         return
     table = xt.crosstable(state, chain, order="rank" if sort else "start")

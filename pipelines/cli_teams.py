@@ -213,6 +213,13 @@ def _standing_row(r: TeamStanding) -> dict[str, Any]:
     }
 
 
+def team_chain(state: TournamentState) -> list[str]:
+    """The team tie-breaks: the team settings' own chain (a go event with teams), else the
+    tournament's."""
+    own = state.settings.pairing_params.team.team_tiebreaks
+    return own.split(",") if own else list(state.tiebreaks)
+
+
 def team_standings_output(
     tournament: str,
     at_round: int | None,
@@ -241,7 +248,7 @@ def team_standings_output(
     settings = state.settings.pairing_params.team
     table = team_standings(
         team_entries(state, teams, through),
-        chain if chain is not None else state.tiebreaks,
+        chain if chain is not None else team_chain(state),
         settings.team_primary or "MP",
     )
     if fmt is PageFormat.HTML:
@@ -281,7 +288,7 @@ def team_crosstable_output(tournament: str, at_round: int | None, fmt: PageForma
     state, teams = _teams(tournament, at_round)
     settings = state.settings.pairing_params.team
     entries = team_entries(state, teams, state.last_round)
-    ranked = team_standings(entries, state.tiebreaks, settings.team_primary or "MP")
+    ranked = team_standings(entries, team_chain(state), settings.team_primary or "MP")
     by_number = {e.number: e for e in entries}
     if fmt is PageFormat.HTML:
         from projections.html_teams import team_crosstable_html

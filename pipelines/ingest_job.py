@@ -330,7 +330,9 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
     created = conversion.created.model_copy(
         update={
             "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
-            "pairing_params": PairingParams.model_validate(flat),
+            "pairing_params": PairingParams.model_validate(flat).model_copy(
+                update={"team": conversion.created.pairing_params.team}  # OpenGotha's teams
+            ),
             "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
         }
     )
