@@ -248,16 +248,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except UserError as exc:
         print(f"error: {path}: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
-    text = format_round(result)
-    if args.p == "-":
-        sys.stdout.write(text)
-    else:
-        try:
-            Path(args.p).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: {args.p}: {exc.strerror}", file=sys.stderr)
-            return EXIT_FILE
-    return EXIT_OK
+    return _write(args.p, format_round(result))
 
 
 def _run_team(trf: TrfFile, path: Path, args: argparse.Namespace) -> int:
@@ -280,8 +271,7 @@ def _run_team(trf: TrfFile, path: Path, args: argparse.Namespace) -> int:
     except PairingError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
         return EXIT_NO_PAIRING
-    text = format_team_round(result)
-    return _write(args.p, text)
+    return _write(args.p, format_team_round(result))
 
 
 def format_team_round(result: TeamRound) -> str:
@@ -293,6 +283,7 @@ def format_team_round(result: TeamRound) -> str:
 
 
 def _write(target: str, text: str) -> int:
+    """``-p TARGET``: the pairing to a file, or to stdout for ``-``; EXIT_FILE if unwritable."""
     if target == "-":
         sys.stdout.write(text)
         return EXIT_OK
