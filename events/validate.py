@@ -14,6 +14,7 @@ import re
 from events.domain import Game
 from events.errors import UserError
 from events.fide import FEDERATIONS, TITLES
+from events.text import excerpt, text_problem
 
 __all__ = [
     "CHESS_RATING_MAX",
@@ -60,14 +61,16 @@ def calendar_date(field: str, value: str) -> dt.date:
             return dt.date.fromisoformat(raw)
         except ValueError:
             pass
-    raise InvalidField(f"{field}: '{value}' is not a calendar date (YYYY-MM-DD)")
+    raise InvalidField(f"{field}: {excerpt(value)} is not a calendar date (YYYY-MM-DD)")
 
 
 def round_date(value: str, rounds: int) -> tuple[int, dt.date]:
     """``ROUND=YYYY-MM-DD`` for a round of the event (1..rounds)."""
     number, sep, day = value.partition("=")
     if not sep or not number.strip().isdigit():
-        raise InvalidField(f"--round-date: '{value}' is not ROUND=YYYY-MM-DD (e.g. 3=2026-03-03)")
+        raise InvalidField(
+            f"--round-date: {excerpt(value)} is not ROUND=YYYY-MM-DD (e.g. 3=2026-03-03)"
+        )
     n = int(number)
     if not 1 <= n <= rounds:
         raise InvalidField(f"--round-date: round {n} is outside 1..{rounds}")
@@ -103,7 +106,7 @@ def federation(value: str, game: Game) -> str:
     code = raw.upper()
     if code not in FEDERATIONS:
         raise InvalidField(
-            f"--federation: '{value}' is not a FIDE federation code (such as NOR, GER, USA)"
+            f"--federation: {excerpt(value)} is not a FIDE federation code (such as NOR, GER, USA)"
         )
     return code
 
@@ -114,7 +117,7 @@ def title(value: str, game: Game) -> str:
         raise InvalidField(f"--title: titles are FIDE chess titles; a {game.value} event has none")
     code = value.strip().upper()
     if code not in TITLES:
-        raise InvalidField(f"--title: '{value}' is not a FIDE title ({', '.join(TITLES)})")
+        raise InvalidField(f"--title: {excerpt(value)} is not a FIDE title ({', '.join(TITLES)})")
     return code
 
 
@@ -131,7 +134,7 @@ def fide_id(value: str) -> str:
     """A FIDE id: digits only, at most 10."""
     raw = value.strip()
     if not re.fullmatch(r"\d{1,10}", raw):
-        raise InvalidField(f"--fide-id: '{value}' is not a FIDE id (1 to 10 digits)")
+        raise InvalidField(f"--fide-id: {excerpt(value)} is not a FIDE id (1 to 10 digits)")
     return raw
 
 
@@ -140,7 +143,7 @@ def sex(value: str) -> str:
     raw = value.strip().lower()
     found = {"m": "m", "male": "m", "f": "f", "female": "f", "w": "f"}.get(raw)
     if found is None:
-        raise InvalidField(f"--sex: '{value}' is not m or f")
+        raise InvalidField(f"--sex: {excerpt(value)} is not m or f")
     return found
 
 
@@ -150,7 +153,9 @@ def rating_type(value: str, game: Game) -> str:
         raise InvalidField(f"--rating-type: FIDE rating types are for chess, not {game.value}")
     raw = value.strip().lower()
     if raw not in RATING_TYPES:
-        raise InvalidField(f"--rating-type: '{value}' is not one of {', '.join(RATING_TYPES)}")
+        raise InvalidField(
+            f"--rating-type: {excerpt(value)} is not one of {', '.join(RATING_TYPES)}"
+        )
     return raw
 
 
@@ -159,6 +164,7 @@ def text(field: str, value: str) -> str:
     raw = value.strip()
     if not raw:
         raise InvalidField(f"{field}: empty")
-    if any(c in raw for c in "\r\n\t"):
-        raise InvalidField(f"{field}: must be one line")
+    problem = text_problem(raw)
+    if problem is not None:
+        raise InvalidField(f"{field} {problem}: {excerpt(value)}")
     return raw

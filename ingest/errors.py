@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.errors import UserError
+from events.text import MAX_EXCERPT, excerpt
 
 __all__ = [
     "MAX_EXCERPT",
@@ -15,19 +16,6 @@ __all__ = [
     "format_location",
     "one_line",
 ]
-
-MAX_EXCERPT = 40
-"""Characters of refused input an error message may quote (control characters escaped):
-a file that is not what it claims (``/etc/shadow`` given as a result file) is never echoed."""
-
-
-def excerpt(text: str, limit: int = MAX_EXCERPT) -> str:
-    """``text`` fit to quote in a one-line message: control characters escaped, cut short.
-
-    >>> print(excerpt("ab\\ncd"), excerpt("x" * 50)[-5:])
-    'ab\\ncd' x...'
-    """
-    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def format_location(path: str, line: int, column: int) -> str:

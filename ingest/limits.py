@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from events.errors import UserError
-from ingest.errors import MAX_EXCERPT, IngestError, excerpt
+from events.text import MAX_EXCERPT, MAX_TEXT, clean_text, excerpt, text_problem
+from ingest.errors import IngestError
 
 __all__ = [
     "MAX_DEPTH",
@@ -57,8 +57,6 @@ MAX_ROUNDS = 200
 """Rounds of one tournament (a double round robin of 100 players; real events stop at 30)."""
 MAX_DEPTH = 32
 """Nesting of XML elements (OpenGotha files nest 4 deep)."""
-MAX_TEXT = 200
-"""Characters of a name, club, city, tournament name or any other free text."""
 MAX_ID_LENGTH = 16
 """Characters of a federation id (FIDE ids have up to 10 digits, EGD PINs 8)."""
 MAX_RATING = 5000
@@ -82,38 +80,11 @@ _NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "handicap": (0, MAX_HANDICAP),
     "player": (1, MAX_PLAYERS),
 }
-_BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Control characters (Unicode Cc: U+0000..001F, U+007F..009F) and the line and paragraph
-separators (Zl U+2028, Zp U+2029): what may end a line in some reader."""
 
 
 class LimitError(UserError):
     """A value beyond what arbiter accepts (a name too long or with a line break, a rating of
     10^32, a million rounds); the message names the field and quotes a short excerpt."""
-
-
-def text_problem(value: str, limit: int = MAX_TEXT) -> str | None:
-    """Why ``value`` is not acceptable free text (None when it is).
-
-    >>> text_problem("Müller, Jan"), text_problem("a\\nb"), text_problem("x" * 201)
-    (None, 'holds a control character (U+000A) at 2', 'is 201 characters long (at most 200)')
-    """
-    if len(value) > limit:
-        return f"is {len(value)} characters long (at most {limit})"
-    bad = _BAD_CHARACTER.search(value)
-    if bad is not None:
-        return f"holds a control character (U+{ord(bad.group()):04X}) at {bad.start() + 1}"
-    return None
-
-
-def clean_text(value: str) -> str:
-    """``value`` with every control character (a newline, an escape, a line separator) made a
-    space: what a writer puts in a line-oriented file, so a stored name can never forge a line.
-
-    >>> clean_text("Smith, J\\n001    2  Forged\\x1b[31m")
-    'Smith, J 001    2  Forged [31m'
-    """
-    return _BAD_CHARACTER.sub(" ", value)
 
 
 def check_text(field: str, value: str, limit: int = MAX_TEXT) -> str:

@@ -18,8 +18,8 @@ from events.domain import Game
 from events.errors import UserError
 from events.schema import TournamentCreated
 from events.store import RecordedEvent
+from events.text import clean_text
 from ingest.detect import FileFormat
-from ingest.limits import clean_text
 from projections.exports.elo import elo_from_log, write_elo
 from projections.exports.h9 import h9_from_log, write_h9
 from projections.exports.opengotha import dump_opengotha, opengotha_from_log
@@ -61,7 +61,7 @@ def _clean_json(text: str) -> str:
 
 def without_controls(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
     """The stream with every text of its payloads and metadata on one line
-    (:func:`ingest.limits.clean_text`): a name stored with a newline (before the entry checks,
+    (:func:`events.text.clean_text`): a name stored with a newline (before the entry checks,
     or by another client of the store) cannot add a player line to a TRF, h9 or .ELO file."""
     return [
         replace(e, payload=_clean_json(e.payload), metadata=_clean_json(e.metadata)) for e in events

@@ -46,7 +46,8 @@ def test_go_pairing_printed_in_go_terms_and_explained_by_name(tmp_path: Path) ->
         "--system", "gopair", "--rounds", "2")  # fmt: skip
     for name, aga, club in [("Abe, Ko", "5.5", "PALO"), ("Kim, Bo", "2.8", "NYGC"),
                             ("Gray, Al", "-4.6", "BOST"), ("Jones, Di", "-16.4", "")]:  # fmt: skip
-        cli("player", "add", "go", "--name", name, "--aga-rating", aga, "--club", club)
+        club_opt = ["--club", club] if club else []  # an empty --club is refused
+        cli("player", "add", "go", "--name", name, "--aga-rating", aga, *club_opt)
     done = cli.run("pair", "go", "--explain")
     assert done.code == 0, done.err
     head, *boards = done.out.splitlines()

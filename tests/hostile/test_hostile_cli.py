@@ -94,7 +94,7 @@ def test_free_text_options_are_refused_in_one_line(tmp_path: Path) -> None:
         (["player", "add", "open", "--name", "Smith\n001    2  Forged"], "U+000A"),
         (["player", "add", "open", "--name", "Doe, J", "--club", "\x1b[2J"], "U+001B"),
         (["player", "add", "open", "--name", "Doe, J", "--rating", "1" + "0" * 32], "rating"),
-        (["player", "add", "open", "--name", "Doe, J", "--fide-id", "9" * 29], "fide_id"),
+        (["player", "add", "open", "--name", "Doe, J", "--fide-id", "9" * 29], "--fide-id"),
     ]
     for args, fragment in refused:
         line = cli(store, *args, code=1)
@@ -103,7 +103,7 @@ def test_free_text_options_are_refused_in_one_line(tmp_path: Path) -> None:
     # The same through the installed command: one line on stderr, exit 1.
     line = arbiter(store, *refused[3][0], code=1).stderr.strip()
     assert line == (
-        "error: open: name holds a control character (U+000A) at 6: 'Smith\\n001    2  Forged'"
+        "error: --name holds a control character (U+000A) at 6: 'Smith\\n001    2  Forged'"
     ), line
     listed = cli(store, "tournament", "list", "-f", "csv")
     assert listed.splitlines()[1:] == ["open,Open,chess,roundrobin,0,0,5"]
