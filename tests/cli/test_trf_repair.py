@@ -91,6 +91,7 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
             arbiter(store, "player", "withdraw", tid, str(ids["Larsen, Per"]))
         arbiter(store, "pair", tid)
         boards = _boards(store, tid, rnd)
+        lines = []
         for i, line in enumerate(boards, start=1):
             if line.rstrip(",").endswith("bye") or ",bye" in line:
                 continue
@@ -101,7 +102,11 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 outcome = "-+"
             elif (rnd, i) == (3, 7):
                 outcome = "--"
-            arbiter(store, "result", tid, str(rnd), str(i), outcome)
+            lines.append(f"{i} {outcome}")
+        # the round's results as a director enters a results sheet: one file, one command
+        sheet = folder / f"round{rnd}.txt"
+        sheet.write_text("\n".join(lines) + "\n")
+        arbiter(store, "results", tid, "--round", str(rnd), "--file", str(sheet))
     path = folder / "sixteen.trf"
     arbiter(store, "export", tid, "--format", "trf", "--output", str(path))
     return path
