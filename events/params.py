@@ -58,6 +58,10 @@ class GoSettings(Frozen):
     """Mac-Mahon bar (3 = 4d); ``None``: the system's default."""
     mm_floor: int | None = Field(None, ge=-30, le=8)
     """Mac-Mahon floor (-20 = 20k); ``None``: the system's default."""
+    gopair_handicaps: str | None = Field(None, pattern="^(max|min)$")
+    """gopair: ``max`` (handicap games, ``## HANDICAPS MAX``) or ``min`` (even games)."""
+    gopair_early_adjustment: bool | None = None
+    """gopair: the early-round adjustment (off as gopair's ``-ne``); ``None``: on."""
     opengotha: dict[str, JsonValue] = Field(default_factory=dict)
     """OpenGotha's other tunables by its parameter names (``placement_criteria``, ...)."""
 
@@ -74,12 +78,16 @@ class GoSettings(Frozen):
 class CarromSettings(Frozen):
     """Carrom Swiss as SoL pairs it (SoL's own parameter names)."""
 
-    couplings: str | None = None
-    """serial, dazed, staggered or all (SoL's ``couplings``)."""
+    couplings: str | None = Field(None, pattern="^(serial|dazed|staggered|seeds|circle|all)$")
+    """SoL's ``couplings``: serial, dazed, staggered or all (Swiss); seeds, circle or all
+    (round robin); seeds (knockout)."""
     delaytoppairing: int | None = Field(None, ge=0)
     delaycompatriotpairing: int | None = Field(None, ge=0)
     phantomscore: int | None = Field(None, ge=1, le=25)
     """Score of a win against the phantom (the bye); SoL's default is 25."""
+    draw_seed: int | None = Field(None, ge=0)
+    """Seed of SoL's random first-round draw: round r draws with ``draw_seed * 1000 + r``;
+    ``None``: a seed fixed by the tournament's id."""
 
 
 class RatingSettings(Frozen):
@@ -109,6 +117,9 @@ class TeamSettings(Frozen):
     """Board colours of the team with White on board 1 (``352``), default ``WBWB…``."""
     team_pab_points: str | None = None
     """Match and game points of the team PAB, ``1/2`` (default: a drawn match)."""
+    team_tiebreaks: str | None = None
+    """Team tie-breaks after the primary score, ``GP,BH:MP``, where the tournament's own chain
+    is an individual one (a go event with teams, from OpenGotha); default: that chain."""
 
 
 _PARTS: dict[str, type[Frozen]] = {

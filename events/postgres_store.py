@@ -46,11 +46,13 @@ import psycopg.errors
 from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from events import chain
 from events.cache import TableCache, cache_folder
 from events.schema import schema_version
 from events.store import (
     ARCHIVE_COLUMNS,
     BULK_COLUMNS,
+    CHAINED_EVENT_COLUMNS,
     COUNTERS,
     EVENT_COLUMNS,
     TRUNCATION_COLUMNS,
@@ -197,6 +199,94 @@ END $$;
     ),
 )
 
+_MIGRATIONS += (
+    (
+        2,
+        "hash chains: stream_hash and log_hash on every event (tamper-evident log)",
+        f"""
+ALTER TABLE events ADD COLUMN stream_hash text, ADD COLUMN log_hash text;
+ALTER TABLE events_archive ADD COLUMN stream_hash text, ADD COLUMN log_hash text;
+
+-- As version 1, and each event's hashes (events.chain: the same formula as the Python side).
+CREATE OR REPLACE FUNCTION arbiter_append(
+    p_stream text, p_expected bigint, p_ids text[], p_types text[], p_schema integer[],
+    p_payloads text[], p_metadata text[],
+    OUT outcome text, OUT version bigint, OUT positions bigint[], OUT detail text
+) LANGUAGE plpgsql AS $$
+DECLARE
+    v_found integer;
+    v_same integer;
+    v_other text;
+    v_first bigint;
+    v_next bigint;
+    v_count integer := cardinality(p_ids);
+    v_now timestamptz := now();
+    v_when text;
+    v_stream text;
+    v_log text;
+    v_sh text[];
+    v_lh text[];
+BEGIN
+    PERFORM pg_advisory_xact_lock({APPEND_LOCK});
+    SELECT count(*), count(*) FILTER (WHERE e.payload = n.payload),
+           min(n.id) FILTER (WHERE e.payload <> n.payload), min(e.stream_version),
+           array_agg(e.global_position ORDER BY e.stream_version)
+      INTO v_found, v_same, v_other, v_first, positions
+      FROM unnest(p_ids, p_payloads) AS n(id, payload)
+      JOIN events e ON e.event_id = n.id;
+    IF v_found > 0 THEN
+        IF v_found <> v_count THEN
+            outcome := 'partial'; version := v_found; positions := NULL; RETURN;
+        END IF;
+        IF v_same <> v_found THEN
+            outcome := 'conflict'; detail := v_other; positions := NULL; RETURN;
+        END IF;
+        outcome := 'duplicate'; version := v_first; RETURN;
+    END IF;
+    SELECT e.stream_version, e.stream_hash INTO version, v_stream FROM events e
+        WHERE e.stream_id = p_stream ORDER BY e.stream_version DESC LIMIT 1;
+    IF NOT FOUND THEN
+        version := -1;
+    END IF;
+    IF version <> p_expected THEN
+        outcome := 'wrong_version'; RETURN;
+    END IF;
+    UPDATE log_meta SET value = value + v_count WHERE key = 'next_position'
+        RETURNING value - v_count INTO v_next;
+    SELECT e.log_hash INTO v_log FROM events e WHERE e.global_position = v_next - 1;
+    IF NOT FOUND THEN
+        SELECT a.log_hash INTO v_log FROM events_archive a
+            WHERE a.global_position = v_next - 1 LIMIT 1;
+    END IF;
+    v_stream := coalesce(v_stream, '');
+    v_log := coalesce(v_log, '');
+    v_when := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US');
+    FOR i IN 1..v_count LOOP
+        v_stream := encode(sha256(convert_to(
+            v_stream || '|' || char_length(p_stream) || ':' || p_stream || '|'
+            || (p_expected + i) || '|' || char_length(p_ids[i]) || ':' || p_ids[i] || '|'
+            || char_length(p_types[i]) || ':' || p_types[i] || '|' || p_schema[i] || '|'
+            || v_when || '|' || char_length(p_payloads[i]) || ':' || p_payloads[i] || '|'
+            || char_length(p_metadata[i]) || ':' || p_metadata[i], 'UTF8')), 'hex');
+        v_log := encode(sha256(convert_to(
+            v_log || '|' || (v_next + i - 1) || '|' || v_stream, 'UTF8')), 'hex');
+        v_sh[i] := v_stream;
+        v_lh[i] := v_log;
+    END LOOP;
+    INSERT INTO events (global_position, stream_id, stream_version, event_id, event_type,
+                        schema_version, payload, metadata, recorded_at, stream_hash, log_hash)
+        SELECT v_next + n - 1, p_stream, p_expected + n, id, typ, sv, pl, md, v_now,
+               v_sh[n], v_lh[n]
+          FROM unnest(p_ids, p_types, p_schema, p_payloads, p_metadata)
+               WITH ORDINALITY AS u(id, typ, sv, pl, md, n);
+    positions := ARRAY(SELECT generate_series(v_next, v_next + v_count - 1));
+    PERFORM pg_notify('{CHANNEL}', (v_next + v_count - 1)::text);
+    outcome := 'ok';
+END $$;
+""",
+    ),
+)
+
 SCHEMA_VERSION = _MIGRATIONS[-1][0]
 
 _EVENT_SELECT = (
@@ -212,6 +302,7 @@ _EVENT_INSERT = (
     "global_position, stream_id, stream_version, event_id, event_type, schema_version, "
     "payload, metadata, recorded_at"
 )
+_CHAINED = f"{_EVENT_INSERT}, stream_hash, log_hash"
 """Inserts name their columns, so that a migration may add one (e.g. a hash chain)."""
 _COPY_CHUNK = 100_000
 
@@ -289,11 +380,79 @@ def init_schema(url: str) -> tuple[int, int]:
             for version, description, ddl in _MIGRATIONS:
                 if version > found:
                     con.execute(sql.SQL(ddl))
+                    if version == 2:
+                        _backfill_chains(con)
                     con.execute(
                         "INSERT INTO arbiter_schema (version, description) VALUES (%s, %s)",
                         [version, description],
                     )
     return found, SCHEMA_VERSION
+
+
+def _backfill_chains(con: psycopg.Connection[Any]) -> None:
+    """Compute the hash chains of the events a store held before it had them."""
+    columns = PostgresStore._select(EVENT_COLUMNS)
+    query = sql.SQL(
+        f"SELECT {columns}, NULL::bigint AS truncation_id FROM events UNION ALL "
+        f"SELECT {columns}, truncation_id FROM events_archive "
+        "ORDER BY global_position, truncation_id NULLS FIRST"
+    )
+    history = PostgresStore._frame(
+        _copy_out(con, query), {**EVENT_COLUMNS, "truncation_id": pl.Int64()}
+    )
+    if history.height == 0:
+        return
+    chained = chain.chain_rows(history, {}, chain.GENESIS)
+    con.execute(
+        "CREATE TEMP TABLE _chains (global_position bigint, truncation_id bigint, "
+        "stream_hash text, log_hash text) ON COMMIT DROP"
+    )
+    schema = {
+        "global_position": pl.Int64(),
+        "truncation_id": pl.Int64(),
+        "stream_hash": pl.String(),
+        "log_hash": pl.String(),
+    }
+    with con.cursor().copy(
+        "COPY _chains (global_position, truncation_id, stream_hash, log_hash) FROM STDIN"
+    ) as copy:
+        for chunk in _copy_lines(chained.select(list(schema)), schema):
+            copy.write(chunk)
+    con.execute("ALTER TABLE events DISABLE TRIGGER events_immutable")
+    con.execute("ALTER TABLE events_archive DISABLE TRIGGER archive_immutable")
+    con.execute(
+        "UPDATE events e SET stream_hash = c.stream_hash, log_hash = c.log_hash FROM _chains c "
+        "WHERE c.truncation_id IS NULL AND e.global_position = c.global_position"
+    )
+    con.execute(
+        "UPDATE events_archive a SET stream_hash = c.stream_hash, log_hash = c.log_hash "
+        "FROM _chains c WHERE a.truncation_id = c.truncation_id "
+        "AND a.global_position = c.global_position"
+    )
+    con.execute("ALTER TABLE events ENABLE TRIGGER events_immutable")
+    con.execute("ALTER TABLE events_archive ENABLE TRIGGER archive_immutable")
+
+
+def _log_hash_at(con: psycopg.Connection[Any], position: int) -> str:
+    """The log hash at ``position``, in the log or (after a truncation) the archive."""
+    if position <= 0:
+        return chain.GENESIS
+    row = con.execute(
+        "SELECT log_hash FROM events WHERE global_position = %s UNION ALL "
+        "(SELECT log_hash FROM events_archive WHERE global_position = %s LIMIT 1) LIMIT 1",
+        [position, position],
+    ).fetchone()
+    return str(row[0]) if row is not None and row[0] is not None else chain.GENESIS
+
+
+def _copy_out(con: psycopg.Connection[Any], query: sql.Composable) -> bytes:
+    buffer = BytesIO()
+    with con.cursor().copy(
+        sql.SQL("COPY ({}) TO STDOUT (FORMAT csv, HEADER)").format(query)
+    ) as copy:
+        for data in copy:
+            buffer.write(data)
+    return buffer.getvalue()
 
 
 def _escape(column: str) -> pl.Expr:
@@ -501,15 +660,19 @@ class PostgresStore:
         )
         try:
             with self._writing() as con:
-                self._check_bulk_versions(con, spans)
+                heads = self._check_bulk_versions(con, spans)
                 first = self._take(con, "next_position", frame.height)
+                now = con.execute("SELECT now() AT TIME ZONE 'UTC'").fetchone()
+                assert now is not None
                 rows = frame.select(
                     pl.int_range(first, first + frame.height, dtype=pl.Int64).alias(
                         "global_position"
                     ),
                     *BULK_COLUMNS,
+                    pl.lit(now[0], dtype=pl.Datetime("us")).alias("recorded_at"),
                 )
-                columns = ["global_position", *BULK_COLUMNS]
+                rows = chain.chain_rows(rows, heads, _log_hash_at(con, first - 1))
+                columns = list(CHAINED_EVENT_COLUMNS)
                 with con.cursor().copy(
                     sql.SQL("COPY events ({}) FROM STDIN").format(
                         sql.SQL(", ").join(map(sql.Identifier, columns))
@@ -525,16 +688,17 @@ class PostgresStore:
         return frame.height
 
     @staticmethod
-    def _check_bulk_versions(con: psycopg.Connection[Any], spans: pl.DataFrame) -> None:
-        """Every stream in the batch must continue its stored version without gaps."""
+    def _check_bulk_versions(con: psycopg.Connection[Any], spans: pl.DataFrame) -> dict[str, str]:
+        """Every stream in the batch must continue its stored version without gaps; the
+        stream hash of each existing stream's last version."""
         streams = spans.get_column("stream_id").to_list()
-        current = dict(
-            con.execute(
-                "SELECT stream_id, max(stream_version) FROM events "
-                "WHERE stream_id = ANY(%s) GROUP BY stream_id",
-                [streams],
-            ).fetchall()
-        )
+        found = con.execute(
+            "SELECT DISTINCT ON (stream_id) stream_id, stream_version, stream_hash FROM events "
+            "WHERE stream_id = ANY(%s) ORDER BY stream_id, stream_version DESC",
+            [streams],
+        ).fetchall()
+        current = {str(r[0]): int(r[1]) for r in found}
+        heads = {str(r[0]): str(r[2] or chain.GENESIS) for r in found}
         for stream, lo, hi, n in spans.sort("stream_id").iter_rows():
             actual = int(current.get(stream, -1))
             if lo != actual + 1:
@@ -543,6 +707,7 @@ class PostgresStore:
                 raise StoreError(
                     f"bulk append: stream {stream} has {n} rows for versions {lo}..{hi}"
                 )
+        return heads
 
     # ---------------------------------------------------------------- reads
 
@@ -570,13 +735,7 @@ class PostgresStore:
         return [RecordedEvent(*r) for r in rows]
 
     def _copy_out(self, con: psycopg.Connection[Any], query: sql.Composable) -> bytes:
-        buffer = BytesIO()
-        with con.cursor().copy(
-            sql.SQL("COPY ({}) TO STDOUT (FORMAT csv, HEADER)").format(query)
-        ) as copy:
-            for data in copy:
-                buffer.write(data)
-        return buffer.getvalue()
+        return _copy_out(con, query)
 
     @staticmethod
     def _frame(data: bytes, schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
@@ -637,6 +796,18 @@ class PostgresStore:
         assert row is not None
         return int(row[0])
 
+    def chain_head(self) -> chain.ChainHead:
+        with self._connection() as con, con.transaction():
+            con.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            row = con.execute("SELECT value FROM log_meta WHERE key = 'next_position'").fetchone()
+            assert row is not None
+            position = int(row[0]) - 1
+            return chain.ChainHead(position, _log_hash_at(con, position))
+
+    def chain_at(self, position: int) -> chain.ChainHead:
+        with self._connection() as con:
+            return chain.ChainHead(position, _log_hash_at(con, position))
+
     # ---------------------------------------------------------------- truncation
 
     def truncate(
@@ -665,10 +836,8 @@ class PostgresStore:
                 [tid, stream_id, keep_through + 1, actual, lo_pos, hi_pos, count, actor, reason],
             )
             con.execute(
-                f"INSERT INTO events_archive (truncation_id, {_EVENT_INSERT}) "
-                "SELECT %s, global_position, stream_id, "
-                "stream_version, event_id, event_type, schema_version, payload, metadata, "
-                "recorded_at FROM events WHERE stream_id = %s AND stream_version > %s",
+                f"INSERT INTO events_archive (truncation_id, {_CHAINED}) "
+                f"SELECT %s, {_CHAINED} FROM events WHERE stream_id = %s AND stream_version > %s",
                 [tid, stream_id, keep_through],
             )
             con.execute("SELECT set_config('arbiter.truncating', 'on', true)")
@@ -681,13 +850,18 @@ class PostgresStore:
             con.execute("SELECT pg_notify(%s, 'epoch')", [CHANNEL])
         return self._truncation(tid)
 
-    def restore(self, stream_id: str, actor: str) -> Truncation:
+    def restore(self, stream_id: str, actor: str, truncation_id: int | None = None) -> Truncation:
         with self._writing() as con:
             row = con.execute(
                 "SELECT truncation_id, from_version FROM truncations WHERE stream_id = %s "
-                "AND restored_at IS NULL ORDER BY truncation_id DESC LIMIT 1",
-                [stream_id],
+                "AND restored_at IS NULL AND (%s::bigint IS NULL OR truncation_id = %s) "
+                "ORDER BY truncation_id DESC LIMIT 1",
+                [stream_id, truncation_id, truncation_id],
             ).fetchone()
+            if row is None and truncation_id is not None:
+                raise RestoreRefused(
+                    f"stream {stream_id} has no unrestored truncation {truncation_id}"
+                )
             if row is None:
                 raise RestoreRefused(f"stream {stream_id} has no truncated events to restore")
             tid, from_version = int(row[0]), int(row[1])
@@ -703,12 +877,26 @@ class PostgresStore:
             assert n_row is not None
             count = int(n_row[0])
             first = self._take(con, "next_position", count)
+            hashes = con.execute(
+                "SELECT stream_version, stream_hash FROM events_archive WHERE truncation_id = %s "
+                "ORDER BY stream_version",
+                [tid],
+            ).fetchall()
+            # The same events again, at new positions: their stream hashes stay, the log
+            # chain goes on from the head.
+            prev_log = _log_hash_at(con, first - 1)
+            chained = []
+            for i, (version, stream_hash) in enumerate(hashes):
+                prev_log = chain.log_hash(prev_log, first + i, str(stream_hash))
+                chained.append((int(version), first + i, prev_log))
             con.execute(
-                f"INSERT INTO events ({_EVENT_INSERT}) "
-                "SELECT %s - 1 + row_number() OVER (ORDER BY stream_version), "
-                "stream_id, stream_version, event_id, event_type, schema_version, payload, "
-                "metadata, recorded_at FROM events_archive WHERE truncation_id = %s",
-                [first, tid],
+                f"INSERT INTO events ({_CHAINED}) "
+                "SELECT c.position, a.stream_id, a.stream_version, a.event_id, a.event_type, "
+                "a.schema_version, a.payload, a.metadata, a.recorded_at, a.stream_hash, c.hash "
+                "FROM events_archive a JOIN unnest(%s::bigint[], %s::bigint[], %s::text[]) "
+                "AS c(version, position, hash) ON a.stream_version = c.version "
+                "WHERE a.truncation_id = %s",
+                [[c[0] for c in chained], [c[1] for c in chained], [c[2] for c in chained], tid],
             )
             con.execute(
                 "UPDATE truncations SET restored_at = now(), restored_by = %s "
@@ -779,10 +967,11 @@ class PostgresStore:
                 self._copy_out(
                     con,
                     sql.SQL(
-                        f"SELECT {self._select(EVENT_COLUMNS)} FROM events ORDER BY global_position"
+                        f"SELECT {self._select(CHAINED_EVENT_COLUMNS)} FROM events "
+                        "ORDER BY global_position"
                     ),
                 ),
-                EVENT_COLUMNS,
+                CHAINED_EVENT_COLUMNS,
             )
             archive = self._frame(
                 self._copy_out(
@@ -809,7 +998,7 @@ class PostgresStore:
 
     def import_image(self, image: LogImage) -> None:
         tables = {
-            "events": (image.events, EVENT_COLUMNS),
+            "events": (image.events, CHAINED_EVENT_COLUMNS),
             "events_archive": (image.archive, ARCHIVE_COLUMNS),
             "truncations": (image.truncations, TRUNCATION_COLUMNS),
         }

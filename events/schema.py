@@ -38,8 +38,32 @@ class TournamentCreated(EventBase):
     end_date: dt.date | None = None
     city: str | None = None
     federation: str | None = None
+    chief_arbiter: str | None = None
+    deputy_arbiters: tuple[str, ...] = ()
+    time_control: str | None = None
+    round_dates: dict[int, dt.date] = Field(default_factory=dict)
     pairing_params: PairingParams = PairingParams()
     """Each system's settings (stored as one flat object, see `events.params`)."""
+
+
+class TournamentEdited(EventBase):
+    """The event's data changed (`tournament edit`); a field left None is unchanged.
+
+    `round_dates` adds to (or replaces the given rounds of) the dates already set;
+    `rating_type` is the chess rating list the event counts for (standard, rapid, blitz).
+    """
+
+    type: Literal["TournamentEdited"] = "TournamentEdited"
+    name: str | None = Field(None, min_length=1)
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    city: str | None = None
+    federation: str | None = None
+    chief_arbiter: str | None = None
+    deputy_arbiters: tuple[str, ...] | None = None
+    time_control: str | None = None
+    rating_type: str | None = None
+    round_dates: dict[int, dt.date] = Field(default_factory=dict)
 
 
 class TiebreaksChanged(EventBase):
@@ -58,6 +82,9 @@ class PlayerRegistered(EventBase):
     birth: str | None = None
     club: str | None = None
     rank: str | None = Field(None, description="go rank such as 3d or 15k")
+    aga_rating: float | None = Field(
+        None, ge=-50, le=12, description="go: AGA rating (3.27 dan side, -5.5 kyu side)"
+    )
     fide_id: str | None = None
     ids: dict[str, str] = Field(
         default_factory=dict, description="other federation ids: egd_pin, wof, ffg, aga"
@@ -79,6 +106,38 @@ class PlayerUpdated(EventBase):
     club: str | None = None
     rank: str | None = None
     fide_id: str | None = None
+    birth: str | None = None
+    sex: str | None = None
+    pairing_number: int | None = Field(None, ge=1)
+
+
+class PlayerRemoved(EventBase):
+    """A registration taken back before the player was ever paired."""
+
+    type: Literal["PlayerRemoved"] = "PlayerRemoved"
+    player: int = Field(ge=1)
+
+
+class PairForbidden(EventBase):
+    """Two players who must never be paired together (siblings, team mates)."""
+
+    type: Literal["PairForbidden"] = "PairForbidden"
+    players: tuple[int, int]
+    from_round: int = Field(1, ge=1, description="first round the ban applies to")
+
+    @model_validator(mode="after")
+    def _two(self) -> PairForbidden:
+        if self.players[0] == self.players[1]:
+            raise ValueError("a player cannot be forbidden from playing himself")
+        return self
+
+
+class BoardsSwapped(EventBase):
+    """Two boards of a paired round exchange their players (before any result)."""
+
+    type: Literal["BoardsSwapped"] = "BoardsSwapped"
+    round: int = Field(ge=1)
+    boards: tuple[int, int]
 
 
 class PlayerWithdrawn(EventBase):
@@ -182,6 +241,32 @@ class RatingListPublished(EventBase):
     parameters: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class AccountCreated(EventBase):
+    """A web account (stream ``accounts``): its role, the tournament a director runs, and the
+    sha256 of its API token (the token itself is shown once and never stored)."""
+
+    type: Literal["AccountCreated"] = "AccountCreated"
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+    role: Literal["officer", "director"]
+    tournament: str | None = None
+    token_sha256: str = Field(min_length=64, max_length=64)
+
+
+class AccountPasswordSet(EventBase):
+    """A browser-login password, as an argon2id hash."""
+
+    type: Literal["AccountPasswordSet"] = "AccountPasswordSet"
+    name: str
+    password_hash: str
+
+
+class AccountRevoked(EventBase):
+    """The account's token, password and sessions stop working."""
+
+    type: Literal["AccountRevoked"] = "AccountRevoked"
+    name: str
+
+
 # ------------------------------------------------------------------ team events (issue 15)
 
 
@@ -241,11 +326,12 @@ class TeamRoundPaired(EventBase):
 
 class TeamRecord(EventBase):
     """A TRF-2026 team record a director or an imported file stated, kept typed:
-    ``240`` bye (``kind`` F/H/Z), ``260`` prohibited pairing, ``299`` abnormal points,
-    ``330`` forfeited match."""
+    ``240`` bye (``kind`` F/H/Z), ``250`` acceleration (fictitious points in rounds
+    ``round..last_round`` for the teams numbered ``teams[0]..teams[1]``), ``260`` prohibited
+    pairing, ``299`` abnormal points, ``330`` forfeited match."""
 
     type: Literal["TeamRecord"] = "TeamRecord"
-    code: Literal["240", "260", "299", "330"]
+    code: Literal["240", "250", "260", "299", "330"]
     kind: str = ""
     round: int | None = Field(None, ge=1)
     last_round: int | None = Field(None, ge=1)
@@ -259,9 +345,13 @@ TEAM_EVENTS = (TeamRegistered, TeamMemberAdded, LineupSet, TeamRoundPaired, Team
 
 Event = Annotated[
     TournamentCreated
+    | TournamentEdited
     | TiebreaksChanged
     | PlayerRegistered
     | PlayerUpdated
+    | PlayerRemoved
+    | PairForbidden
+    | BoardsSwapped
     | PlayerWithdrawn
     | PlayerReentered
     | ByeGranted
@@ -272,6 +362,9 @@ Event = Annotated[
     | FederationPlayerRegistered
     | FederationPlayerUpdated
     | RatingListPublished
+    | AccountCreated
+    | AccountPasswordSet
+    | AccountRevoked
     | TeamRegistered
     | TeamMemberAdded
     | LineupSet
@@ -286,9 +379,13 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     cls.model_fields["type"].default: cls
     for cls in (
         TournamentCreated,
+        TournamentEdited,
         TiebreaksChanged,
         PlayerRegistered,
         PlayerUpdated,
+        PlayerRemoved,
+        PairForbidden,
+        BoardsSwapped,
         PlayerWithdrawn,
         PlayerReentered,
         ByeGranted,
@@ -299,6 +396,9 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         FederationPlayerRegistered,
         FederationPlayerUpdated,
         RatingListPublished,
+        AccountCreated,
+        AccountPasswordSet,
+        AccountRevoked,
         *TEAM_EVENTS,
     )
 }

@@ -17,6 +17,7 @@ from events.schema import Event, EventBase, decode, encode, schema_version
 
 if TYPE_CHECKING:
     from events.cache import TableCache
+    from events.chain import ChainHead
 
 
 class StoreError(ArbiterError):
@@ -168,7 +169,13 @@ EVENT_COLUMNS: dict[str, pl.DataType] = {
 }
 """Columns of `read_frame` and of a `LogImage`'s events, in order (`recorded_at` in UTC)."""
 
-ARCHIVE_COLUMNS: dict[str, pl.DataType] = {"truncation_id": pl.Int64(), **EVENT_COLUMNS}
+HASH_COLUMNS: dict[str, pl.DataType] = {"stream_hash": pl.String(), "log_hash": pl.String()}
+"""The hash chains of the tamper-evident log (see `events.chain`)."""
+
+CHAINED_EVENT_COLUMNS: dict[str, pl.DataType] = {**EVENT_COLUMNS, **HASH_COLUMNS}
+"""Columns of a `LogImage`'s events: EVENT_COLUMNS and the chains."""
+
+ARCHIVE_COLUMNS: dict[str, pl.DataType] = {"truncation_id": pl.Int64(), **CHAINED_EVENT_COLUMNS}
 
 TRUNCATION_COLUMNS: dict[str, pl.DataType] = {
     "truncation_id": pl.Int64(),
@@ -197,7 +204,7 @@ class LogImage:
     """
 
     events: pl.DataFrame
-    """EVENT_COLUMNS, ordered by position."""
+    """CHAINED_EVENT_COLUMNS, ordered by position."""
     archive: pl.DataFrame
     """ARCHIVE_COLUMNS, ordered by truncation id and stream version."""
     truncations: pl.DataFrame
@@ -249,8 +256,9 @@ class Store(Protocol):
         """Move versions > keep_through of a stream into the archive (one transaction)."""
         ...
 
-    def restore(self, stream_id: str, actor: str) -> Truncation:
-        """Re-append the latest unrestored truncation of a stream, if nothing came after it."""
+    def restore(self, stream_id: str, actor: str, truncation_id: int | None = None) -> Truncation:
+        """Re-append a truncation of a stream (default: the latest unrestored one) when the
+        stream is back at that truncation's cut point."""
         ...
 
     def truncations(self, stream_id: str | None = None) -> list[Truncation]: ...
@@ -276,6 +284,14 @@ class Store(Protocol):
 
     def export_image(self) -> LogImage:
         """The whole store (events, archive, truncations, counters) in one consistent read."""
+        ...
+
+    def chain_head(self) -> ChainHead:
+        """The last position given out and its log hash (see `events.chain`)."""
+        ...
+
+    def chain_at(self, position: int) -> ChainHead:
+        """The log hash at ``position``: what a list computed from the log up to it records."""
         ...
 
     def import_image(self, image: LogImage) -> None:

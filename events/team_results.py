@@ -33,6 +33,7 @@ from events.result_codes import ResultCode
 __all__ = [
     "DEFAULT_CHAIN",
     "TEAM_TIEBREAKS",
+    "Acceleration",
     "Adjustment",
     "BoardScoring",
     "DeclaredForfeit",
@@ -43,6 +44,7 @@ __all__ = [
     "TeamEntry",
     "TeamHistory",
     "TeamSource",
+    "accelerate",
     "board_points",
     "team_histories",
 ]
@@ -159,6 +161,45 @@ class DeclaredForfeit:
     round: int
     white: int
     black: int
+
+
+@dataclass(frozen=True)
+class Acceleration:
+    """Fictitious points (``250``) for teams ``first_team..last_team`` in rounds
+    ``first_round..last_round``; match points None counts as 0."""
+
+    match_points: Decimal | None
+    game_points: Decimal
+    first_round: int
+    last_round: int
+    first_team: int
+    last_team: int
+
+
+def accelerate(
+    teams: Sequence[TeamEntry], accelerations: Sequence[Acceleration], total_rounds: int
+) -> tuple[TeamEntry, ...]:
+    """The teams with their fictitious points per round; a later record of the same round and
+    team replaces an earlier one.
+
+    >>> a = Acceleration(Decimal(1), Decimal("0.5"), 1, 2, 1, 1)
+    >>> first, second = accelerate([TeamEntry(number=1), TeamEntry(number=2)], [a], 3)
+    >>> first.accelerations[1:], second.accelerations
+    (((Decimal('1'), Decimal('0.5')), (Decimal('0'), Decimal('0'))), ())
+    """
+    if not accelerations:
+        return tuple(teams)
+    out = []
+    for team in teams:
+        points = [(Decimal(0), Decimal(0))] * total_rounds
+        touched = False
+        for a in accelerations:
+            if a.first_team <= team.number <= a.last_team:
+                for k in range(a.first_round, min(a.last_round, total_rounds) + 1):
+                    points[k - 1] = (a.match_points or Decimal(0), a.game_points)
+                    touched = True
+        out.append(team.model_copy(update={"accelerations": tuple(points)}) if touched else team)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

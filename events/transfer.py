@@ -144,4 +144,5 @@ def backup_log(source: Store, path: Path) -> LogSummary:
     finally:
         tmp.unlink(missing_ok=True)
         Path(f"{tmp}.wal").unlink(missing_ok=True)
+        Path(f"{tmp}.queue").unlink(missing_ok=True)  # the temp file's queue (ticket_lock)
     return summary

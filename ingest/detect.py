@@ -66,12 +66,13 @@ def detect_format(path: Path, data: bytes) -> FileFormat:
     by_name = _BY_EXTENSION.get(path.suffix.lower())
     if by_name is not None:
         return by_name
-    first = data[:40].decode("utf-8", "replace").splitlines()
+    # The content is not quoted: a file that is no result file may hold anything (a password
+    # file given by mistake), and the extension is what the officer can act on.
     raise IngestError(
         str(path),
         1,
         1,
         "unknown file format",
-        found=first[0] if first else "",
+        found=path.suffix or "no extension",
         expected=EXPECTED,
     )

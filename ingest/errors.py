@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.errors import UserError
+from events.text import MAX_EXCERPT, excerpt
 
-__all__ = ["IngestError", "IngestWarning", "ResultRecordError", "format_location"]
+__all__ = [
+    "MAX_EXCERPT",
+    "IngestError",
+    "IngestWarning",
+    "ResultRecordError",
+    "excerpt",
+    "format_location",
+    "one_line",
+]
 
 
 def format_location(path: str, line: int, column: int) -> str:
@@ -17,12 +26,30 @@ def format_location(path: str, line: int, column: int) -> str:
 def _describe(message: str, found: str | None, expected: str | None) -> str:
     parts: list[str] = []
     if found is not None:
-        parts.append(f"found {found!r}")
+        parts.append(f"found {excerpt(found)}")
     if expected is not None:
         parts.append(f"expected {expected}")
+    if len(message) > _MAX_MESSAGE:
+        message = message[:_MAX_MESSAGE] + "..."
     text = message if not parts else f"{message} ({', '.join(parts)})"
     # One line, always: a user error is printed as a single line by the CLI.
-    return " ".join(text.splitlines())
+    return one_line(text)
+
+
+_MAX_MESSAGE = 300
+
+
+def one_line(text: str) -> str:
+    """``text`` as one printable line: line breaks become spaces, other control characters
+    (a terminal's escape sequences) ``\\xNN``.
+
+    >>> one_line("a\\nb\\x1b[31m")
+    'a b\\\\x1b[31m'
+    """
+    text = " ".join(text.splitlines())
+    if not any(ord(c) < 32 or ord(c) == 127 for c in text):
+        return text
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else c for c in text)
 
 
 _ErrorArgs = tuple[str, int, int, str, str | None, str | None]
@@ -51,7 +78,9 @@ class IngestError(UserError):
         self.found = found
         self.expected = expected
         super().__init__(
-            f"{format_location(path, line, column)}: {_describe(message, found, expected)}"
+            one_line(
+                f"{format_location(path, line, column)}: {_describe(message, found, expected)}"
+            )
         )
 
     def __reduce__(self) -> tuple[type[IngestError], _ErrorArgs]:

@@ -7,6 +7,7 @@ that they register on the same app.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,7 +17,6 @@ from events.domain import ByeKind, Game, Scoring, System
 from events.errors import UserError
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
 from pipelines import commands, views
-from pipelines.chess_rules import dutch_rules
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -27,6 +27,7 @@ from pipelines.cli_common import (
     tournament_app,
     user_errors,
 )
+from pipelines.cli_director import EventOpt
 from pipelines.exits import report
 from pipelines.output import Format, PageFormat, emit
 from projections import crosstable as xt
@@ -84,7 +85,32 @@ def tournament_create(
     ] = None,
     pairing: Annotated[
         str | None,
-        typer.Option(help="Carrom (SoL) Swiss method: serial, dazed, staggered or all."),
+        typer.Option(
+            help="Carrom (SoL) method: swiss serial (default), dazed, staggered or all; "
+            "round robin circle (default: always completes), seeds or all; knockout seeds."
+        ),
+    ] = None,
+    draw_seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Carrom (SoL): seed of the random first-round draw of an unrated Swiss "
+            "(round r draws with SEED*1000+r); default: fixed by the tournament's id.",
+        ),
+    ] = None,
+    handicaps: Annotated[
+        str | None,
+        typer.Option(
+            help="Go gopair: max (handicap games, default) or min (even games), "
+            "as gopair's HANDICAPS directive."
+        ),
+    ] = None,
+    early_adjustment: Annotated[
+        bool | None,
+        typer.Option(
+            "--early-adjustment/--no-early-adjustment",
+            help="Go gopair: the early-round adjustment (on by default; off is gopair's -ne).",
+        ),
     ] = None,
     delay_top_players: Annotated[
         int | None, typer.Option(min=0, help="SoL: rounds that keep top-rated players apart.")
@@ -102,6 +128,16 @@ def tournament_create(
         str | None,
         typer.Option(help="Chess Dutch: rules edition, 2025 (default) or 2017 (C.04.3 2017-2025)."),
     ] = None,
+    # --- event data (pipelines.cli_director.EventOptions) ---
+    start: EventOpt.start = None,
+    end: EventOpt.end = None,
+    place: EventOpt.place = None,
+    federation: EventOpt.federation = None,
+    chief_arbiter: EventOpt.chief_arbiter = None,
+    deputy_arbiter: EventOpt.deputy_arbiter = None,
+    time_control: EventOpt.time_control = None,
+    rating_type: EventOpt.rating_type = None,
+    round_date: EventOpt.round_date = None,
     boards: Annotated[
         int | None, typer.Option(min=1, max=64, help="Team events: boards per match.")
     ] = None,
@@ -117,29 +153,57 @@ def tournament_create(
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
+    from pipelines.chess_rules import dutch_rules
+    from pipelines.director import event_data
 
-    params = PairingParams(
-        chess=ChessSettings.model_validate(
-            {
-                "initial_colour": initial_colour,
-                "rules": None if rules is None else dutch_rules(rules, game, system),
-            }
-        ),
-        go=GoSettings(
-            komi=komi,
-            mm_bar=None if bar is None else parse_rank(bar),
-            mm_floor=None if floor is None else parse_rank(floor),
-        ),
-        carrom=CarromSettings(
-            couplings=pairing,
-            delaytoppairing=delay_top_players,
-            delaycompatriotpairing=delay_compatriots,
-            phantomscore=phantom_score,
-        ),
-        team=cli_teams.team_settings(
-            boards or (4 if system.is_team else None), match_points, team_type, board_colours
-        ),
+    data = event_data(
+        game,
+        rounds * (2 if double else 1),
+        start=start,
+        end=end,
+        place=place,
+        federation=federation,
+        chief_arbiter=chief_arbiter,
+        deputy_arbiters=deputy_arbiter,
+        time_control=time_control,
+        rating_type=rating_type,
+        round_dates=round_date or (),
     )
+
+    if handicaps is not None and handicaps.lower() not in ("max", "min"):
+        raise UserError(f"--handicaps '{handicaps}': expected max (handicap games) or min (even)")
+    try:
+        params = PairingParams(
+            chess=ChessSettings.model_validate(
+                {
+                    "initial_colour": initial_colour,
+                    "rules": None if rules is None else dutch_rules(rules, game, system),
+                }
+            ),
+            go=GoSettings(
+                komi=komi,
+                mm_bar=None if bar is None else parse_rank(bar),
+                mm_floor=None if floor is None else parse_rank(floor),
+                gopair_handicaps=None if handicaps is None else handicaps.lower(),
+                gopair_early_adjustment=early_adjustment,
+            ),
+            carrom=CarromSettings(
+                couplings=pairing,
+                delaytoppairing=delay_top_players,
+                delaycompatriotpairing=delay_compatriots,
+                phantomscore=phantom_score,
+                draw_seed=draw_seed,
+            ),
+            team=cli_teams.team_settings(
+                boards or (4 if system.is_team else None), match_points, team_type, board_colours
+            ),
+        )
+    except ValidationError as exc:
+        raise UserError.from_validation(exc, "tournament settings") from None
+    if game is Game.CARROM:
+        from pipelines.cli_games import check_carrom_method
+
+        check_carrom_method(system, pairing)
     if seeding not in (None, "standard"):
         raise UserError(f"unknown --seeding '{seeding}' (supported: standard)")
     with open_store() as store:
@@ -153,7 +217,8 @@ def tournament_create(
             scoring=_scoring(scoring, game),
             tiebreaks=_codes(tiebreaks),
             tournament_id=tournament_id,
-            pairing_params=params,
+            pairing_params=data.with_rating_type(params),
+            event_data=data.created_fields(),
         )
     err.print(f"created {system.value} {game.value} tournament '{name}'", markup=False)
     sys.stdout.write(tid + "\n")
@@ -177,6 +242,7 @@ def tournament_tiebreaks(
     """Change a tournament's tie-break chain."""
     with open_store() as store:
         commands.set_tiebreaks(store, tournament, _codes(chain))
+    err.print(f"{tournament}: tie-breaks {','.join(_codes(chain))}", markup=False)
 
 
 # ------------------------------------------------------------------ players
@@ -194,13 +260,27 @@ def player_add(
     club: Annotated[str | None, typer.Option()] = None,
     rank: Annotated[str | None, typer.Option(help="Go rank, e.g. 3d or 12k.")] = None,
     birth: Annotated[str | None, typer.Option(help="Birth date or year.")] = None,
-    sex: Annotated[str | None, typer.Option()] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=1, help="Seed position (knockout, SoL round robin; fixed start number)."),
+    ] = None,
+    aga_rating: Annotated[
+        float | None,
+        typer.Option(help="Go: AGA rating for gopair, e.g. 3.27 (dan) or -5.5 (kyu)."),
+    ] = None,
+    sex: Annotated[str | None, typer.Option(help="m or f.")] = None,
+    force: Annotated[
+        bool, typer.Option(help="Register although a player of that name and birth exists.")
+    ] = False,
 ) -> None:
     """Register a player; prints the player's id."""
+    from pipelines.director import add_player
+
     with open_store() as store:
-        pid = commands.add_player(
+        pid, note = add_player(
             store,
             tournament,
+            force=force,
             name=name,
             rating=rating,
             federation=federation,
@@ -210,7 +290,10 @@ def player_add(
             rank=rank,
             birth=birth,
             sex=sex,
+            pairing_number=seed,
+            aga_rating=aga_rating,
         )
+    err.print(f"registered player {pid} ({name}){'; ' + note if note else ''}", markup=False)
     sys.stdout.write(f"{pid}\n")
 
 
@@ -260,6 +343,7 @@ def bye(
     """Give a player a requested bye (or record an absence) for a round not yet paired."""
     with open_store() as store:
         commands.grant_bye(store, tournament, player, round_no, kind)
+    err.print(f"player {player}: {kind.value}-point bye in round {round_no}", markup=False)
 
 
 # ------------------------------------------------------------------ rounds
@@ -273,11 +357,28 @@ def pair(
     explain: Annotated[
         bool, typer.Option(help="Say, board by board, what decided the pairing (on stderr).")
     ] = False,
+    bye: Annotated[
+        int | None,
+        typer.Option(help="Go gopair: the player who gets the bye of an odd field (-bye)."),
+    ] = None,
+    boards: Annotated[
+        Path | None,
+        typer.Option(
+            help="Pair the round by hand from this file (as `arbiter-pairings -p` writes it: "
+            "the number of boards, then 'WHITE BLACK' start ranks, 'N 0' for the bye)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option(help="With --boards: record it although it breaks absolute criteria.")
+    ] = False,
 ) -> None:
-    """Pair the next round with the tournament's system and print it."""
+    """Pair the next round with the tournament's system (or --boards) and print it."""
     notes: list[str] | None = [] if explain else None
     with open_store() as store:
-        event = commands.pair(store, tournament, notes)
+        if boards is not None:
+            event = cli_director.pair_from_file(store, tournament, boards, force)
+        else:
+            event = commands.pair(store, tournament, notes, bye=bye)
         loaded = commands.load(store, tournament)
     state = loaded.state
     err.print(f"round {event.round} paired", markup=False)
@@ -285,8 +386,8 @@ def pair(
         teams = cli_teams.team_state(e.event for e in loaded.events)
         cli_teams.show_team_round(teams, event.round, fmt)
         return
-    emit(views.pairings_view(state, event.round), fmt)
-    for line in notes or []:
+    cli_director.show_round(state, event.round, fmt)
+    for line in views.named_notes(state, event.round, notes or []):
         err.print(line, markup=False)
 
 
@@ -298,9 +399,15 @@ def pairings(
         int | None, typer.Option("--round", "-r", min=1, help="Default: the last paired round.")
     ] = None,
     fmt: FormatOpt = Format.TEXT,
+    swap: Annotated[
+        tuple[int, int] | None,
+        typer.Option(help="Exchange the players of two boards (no result yet), e.g. --swap 3 5."),
+    ] = None,
 ) -> None:
-    """Show a round's boards and results."""
+    """Show a round's boards and results (--swap: exchange two boards first)."""
     with open_store() as store:
+        if swap is not None:
+            cli_director.swap(store, tournament, round_no, swap)
         state = commands.load(store, tournament).state
     rnd = round_no or state.last_round
     if rnd not in state.rounds:
@@ -308,7 +415,7 @@ def pairings(
             f"{tournament}: round {rnd} is not paired (last paired round: "
             f"{state.last_round or 'none'})"
         )
-    emit(views.pairings_view(state, rnd), fmt)
+    cli_director.show_round(state, rnd, fmt)
 
 
 @app.command("pairing-report")
@@ -349,7 +456,11 @@ def result(
     """Enter (or --correct) the result of a board."""
     board_no = cli_teams.board_spec(tournament, board)
     with open_store() as store:
-        commands.record_result(store, tournament, round_no, board_no, outcome, correct=correct)
+        event = commands.record_result(
+            store, tournament, round_no, board_no, outcome, correct=correct
+        )
+    done = "corrected" if correct else "recorded"
+    err.print(f"round {round_no} board {board}: {event.outcome.value} {done}", markup=False)
 
 
 @app.command("standings")
@@ -369,12 +480,24 @@ def standings(
     players: Annotated[
         bool, typer.Option(help="Team events: the players' scores by board (board prizes).")
     ] = False,
+    individual: Annotated[
+        bool,
+        typer.Option(
+            help="An individual event with teams (OpenGotha): the players' standings, by the "
+            "tournament's own criteria, instead of the teams'."
+        ),
+    ] = False,
 ) -> None:
-    """Standings: points, then the tie-break chain; remaining ties share a place."""
+    """Standings: points, then the tie-break chain; remaining ties share a place.
+
+    Team events (and go events with teams) rank the teams: match points, game points, team
+    tie-breaks."""
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team:
+    if state.system.is_team or (
+        not individual and state.settings.pairing_params.team.team_boards is not None
+    ):
         cli_teams.team_standings_output(tournament, at_round, chain, fmt, players)
         return
     rows = compute_standings(state, chain)
@@ -405,7 +528,7 @@ def crosstable(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team:
+    if state.system.is_team or state.settings.pairing_params.team.team_boards is not None:
         cli_teams.team_crosstable_output(tournament, at_round, fmt)
         return
     table = xt.crosstable(state, chain, order="rank" if sort else "start")
@@ -451,17 +574,27 @@ def undo(
         t = commands.undo(store, tournament, round_no, reason)
     err.print(
         f"archived {t.event_count} event(s) (versions {t.from_version}..{t.to_version}) "
-        f"as truncation {t.truncation_id}; `arbiter restore {tournament}` brings them back",
+        f"as truncation {t.truncation_id}; `arbiter restore {tournament} --truncation "
+        f"{t.truncation_id}` brings them back",
         markup=False,
     )
 
 
 @app.command("restore")
 @user_errors
-def restore(tournament: TournamentArg) -> None:
-    """Bring back the events of the latest undo, if nothing was appended since."""
+def restore(
+    tournament: TournamentArg,
+    truncation: Annotated[
+        int | None,
+        typer.Option(help="Truncation id (see `arbiter truncations`); default: the latest."),
+    ] = None,
+) -> None:
+    """Bring back the events of an undo (the latest, or --truncation N) whose cut point is
+    the stream's head."""
+    from pipelines.director import restore as restore_truncation
+
     with open_store() as store:
-        t = commands.restore(store, tournament)
+        t = restore_truncation(store, tournament, truncation)
     err.print(f"restored {t.event_count} event(s) of truncation {t.truncation_id}", markup=False)
 
 
@@ -481,10 +614,19 @@ def demo(
 def main() -> None:
     """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
     try:
-        app()
+        app(args=dash_results(sys.argv[1:]))
     except (Exception, KeyboardInterrupt) as exc:
         sys.exit(report(exc))
 
 
 # Command modules of other areas register on `app` when imported.
-from pipelines import cli_ingest, cli_ratings, cli_store, cli_teams  # noqa: E402, F401
+from pipelines import (  # noqa: E402, F401
+    cli_director,
+    cli_games,
+    cli_ingest,
+    cli_ratings,
+    cli_serve,
+    cli_store,
+    cli_teams,
+)
+from pipelines.cli_director import dash_results  # noqa: E402

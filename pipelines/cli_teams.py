@@ -20,7 +20,7 @@ import typer
 
 from events.errors import UserError
 from events.params import TeamSettings
-from pipelines import commands, team_commands
+from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
 from pipelines.output import Format, PageFormat, emit
 from projections.state import TournamentState
@@ -79,6 +79,8 @@ def team_add(
     nickname: Annotated[str | None, typer.Option(help="Short name (TRF 310, 5 letters).")] = None,
 ) -> None:
     """Register a team; prints its pairing number."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     with open_store() as store:
         number = team_commands.add_team(store, tournament, name, federation, nickname)
     err.print(f"team {number}: {name}", markup=False)
@@ -100,6 +102,8 @@ def member_add(
     ] = None,
 ) -> None:
     """Register a player on a team's roster; prints the player's id."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     fields: dict[str, Any] = {"name": name, "rating": rating, "federation": federation}
     fields |= {"fide_id": fide_id, "title": title}
     with open_store() as store:
@@ -116,6 +120,8 @@ def team_bye(
     kind: Annotated[str, typer.Option(help="full, half or zero (TRF 240 F/H/Z).")] = "zero",
 ) -> None:
     """A team's requested bye: it is not paired that round."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     code = {"full": "F", "half": "H", "zero": "Z"}.get(kind.lower())
     if code is None:
         raise UserError(f"--kind '{kind}': full, half or zero")
@@ -132,6 +138,8 @@ def team_forbid(
     last: Annotated[int | None, typer.Option("--to", min=1, help="Last round.")] = None,
 ) -> None:
     """Teams that must not meet each other (TRF 260; not in FIDE-rated events)."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     with open_store() as store:
         numbers = team_commands.forbid_teams(store, tournament, teams, first, last)
     sys.stdout.write(" ".join(map(str, numbers)) + "\n")
@@ -148,6 +156,8 @@ def team_forfeit(
     ],
 ) -> None:
     """A whole match forfeited (TRF 330): every board gets the forfeit result."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     kind = {"white": "+-", "black": "-+", "none": "--"}.get(winner.lower(), winner)
     with open_store() as store:
         team_commands.forfeit_match(store, tournament, round_no, match, kind)
@@ -167,6 +177,8 @@ def lineup(
 
     A line-up that does not keep the roster's order is accepted and flagged.
     """
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     with open_store() as store:
         players, out_of_order = team_commands.set_lineup(
             store, tournament, team, round_no, positions
@@ -182,6 +194,8 @@ def lineup(
 
 def board_spec(tournament: str, text: str) -> int:
     """A ``result`` board argument: ``N``, or ``M.B`` in a team tournament."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
     if "." not in text:
         try:
             return int(text)
@@ -213,6 +227,13 @@ def _standing_row(r: TeamStanding) -> dict[str, Any]:
     }
 
 
+def team_chain(state: TournamentState) -> list[str]:
+    """The team tie-breaks: the team settings' own chain (a go event with teams), else the
+    tournament's."""
+    own = state.settings.pairing_params.team.team_tiebreaks
+    return own.split(",") if own else list(state.tiebreaks)
+
+
 def team_standings_output(
     tournament: str,
     at_round: int | None,
@@ -241,7 +262,7 @@ def team_standings_output(
     settings = state.settings.pairing_params.team
     table = team_standings(
         team_entries(state, teams, through),
-        chain if chain is not None else state.tiebreaks,
+        chain if chain is not None else team_chain(state),
         settings.team_primary or "MP",
     )
     if fmt is PageFormat.HTML:
@@ -281,7 +302,7 @@ def team_crosstable_output(tournament: str, at_round: int | None, fmt: PageForma
     state, teams = _teams(tournament, at_round)
     settings = state.settings.pairing_params.team
     entries = team_entries(state, teams, state.last_round)
-    ranked = team_standings(entries, state.tiebreaks, settings.team_primary or "MP")
+    ranked = team_standings(entries, team_chain(state), settings.team_primary or "MP")
     by_number = {e.number: e for e in entries}
     if fmt is PageFormat.HTML:
         from projections.html_teams import team_crosstable_html

@@ -34,6 +34,8 @@ from events.schema import (
     TournamentCreated,
 )
 from events.store import AppendResult, NewEvent, RecordedEvent, Store, Truncation
+from ingest.limits import LimitError, check_event, check_text
+from pipelines.game_checks import check_result, game_fields
 from projections.state import TournamentState, project
 from projections.tiebreaks import lookup as lookup_tiebreak
 
@@ -56,11 +58,18 @@ E = TypeVar("E", bound=EventBase)
 
 
 def _event(cls: type[E], context: str, **fields: Any) -> E:
-    """An event built from the user's input: a field it refuses is a `CommandError`."""
+    """An event built from the user's input: a field it refuses, or a text or number beyond
+    the limits every input is held to (:mod:`ingest.limits`: a name with a newline, a rating
+    of 10^32), is a `CommandError` naming the field."""
     try:
-        return cls(**fields)
+        event = cls(**fields)
     except ValidationError as exc:
         raise CommandError.from_validation(exc, context) from None
+    try:
+        check_event(event)
+    except LimitError as exc:
+        raise CommandError(f"{context}: {exc}") from None
+    return event
 
 
 def actor() -> str:
@@ -177,8 +186,19 @@ def create_tournament(
     tiebreaks: Sequence[str] = (),
     pairing_params: PairingParams | None = None,
     tournament_id: str | None = None,
+    event_data: dict[str, Any] | None = None,
 ) -> str:
-    """Create a tournament stream; returns its id (a slug of the name, made unique)."""
+    """Create a tournament stream; returns its id (a slug of the name, made unique).
+
+    `event_data`: dates, place, federation, arbiters, time control, round dates
+    (`pipelines.director.EventData.created_fields`).
+    """
+    try:
+        check_text("--name", name)
+        if tournament_id is not None:
+            check_text("--id", tournament_id)
+    except LimitError as exc:
+        raise CommandError(str(exc)) from None
     for code in tiebreaks:
         _check_tiebreak(system, code)
     base = tournament_id or slugify(name)
@@ -200,6 +220,7 @@ def create_tournament(
         scoring=scoring or Scoring.for_game_kind(game),
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(game, system),
         pairing_params=pairing_params or PairingParams(),
+        **(event_data or {}),
     )
     store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
     return tid
@@ -227,6 +248,13 @@ def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
         if system is System.MACMAHON:
             return ("MMS", "SOSM", "SOSOSM")
         return ("NBW", "SOSW", "SOSOSW")
+    if game is Game.CARROM:
+        # SoL's ranking: Swiss by bucholz, net and total score; round robin by net and total
+        # score; a knockout by the bracket alone.
+        return {
+            System.SWISS: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
+            System.ROUNDROBIN: ("NETSCORE", "TOTSCORE"),
+        }.get(system, ())
     if game is Game.OTHELLO and system is not System.ROUNDROBIN:
         return ("BQ", "DISCS")
     if system is System.ROUNDROBIN:
@@ -261,7 +289,8 @@ def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
                     f"{tournament_id}: FIDE id {fide_id} is already registered as "
                     f"player {p.id} ({p.name})"
                 )
-    player = max(state.players, default=0) + 1
+    fields = game_fields(state, fields)
+    player = max(state.players.keys() | state.removed, default=0) + 1
     _append(store, loaded, [_event(PlayerRegistered, tournament_id, player=player, **fields)])
     return player
 
@@ -310,8 +339,11 @@ def grant_bye(store: Store, tournament_id: str, player: int, round_no: int, kind
 # ------------------------------------------------------------------ rounds
 
 
-def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> RoundPaired:
-    """Pair the next round with the tournament's system; `notes` collects the explanation."""
+def pair(
+    store: Store, tournament_id: str, notes: list[str] | None = None, *, bye: int | None = None
+) -> RoundPaired:
+    """Pair the next round with the tournament's system; `notes` collects the explanation;
+    `bye`: the player the director gives the bye (gopair)."""
     loaded = load(store, tournament_id)
     state = loaded.state
     next_round = state.last_round + 1
@@ -336,7 +368,9 @@ def pair(store: Store, tournament_id: str, notes: list[str] | None = None) -> Ro
     from pipelines.engines import pair_next_round
 
     try:
-        boards: list[Board] = pair_next_round(state, next_round, notes)
+        if bye is not None:
+            _player(state, bye)
+        boards: list[Board] = pair_next_round(state, next_round, notes, bye)
     except (UserError, PairingError) as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))
@@ -365,6 +399,7 @@ def record_result(
         raise CommandError(f"{tournament_id}: round {round_no} board {board_no} is a bye")
     try:
         parsed = Result.parse(text, state.game)
+        check_result(state.game, parsed, board.komi, text)
     except UserError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
     known = board.outcome if board.outcome is not None and board.outcome.is_known else None
@@ -390,6 +425,11 @@ def record_result(
 
 def undo(store: Store, tournament_id: str, round_no: int, reason: str | None) -> Truncation:
     """Archive the stream back to just before round `round_no` was paired."""
+    if reason is not None:
+        try:
+            check_text("--reason", reason)
+        except LimitError as exc:
+            raise CommandError(f"{tournament_id}: {exc}") from None
     loaded = load(store, tournament_id)
     paired_at = next(
         (

@@ -9,12 +9,16 @@
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
-    0   paired (also for -c with differences)
+    0   paired; for -c: checked (differences are printed, as bbpPairings does)
+    4   -c --strict: at least one round differs from the file's pairing
     1   no valid pairing exists (a `PairingError`)
     3   invalid input or request (any other `ArbiterError`: the file, the options)
     5   file access error (the input cannot be read or the output written)
     70  internal error: a bug, reported in one line (`ARBITER_DEBUG=1` for the traceback)
     130 interrupted (Ctrl-C)
+
+``-c`` prints ``FILE: Round #k`` for each round, the two pairings side by side where they
+differ, and a last line ``FILE: N of M rounds identical[; round(s) ... differ]``.
 
 Errors are one line on stderr.
 """
@@ -31,6 +35,7 @@ from events.domain import Colour
 from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
+from ingest.limits import read_input
 from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
 from pairing import burstein, dubov, dutch, dutch2017
 from pairing.swiss.model import SwissInput, SwissRound
@@ -41,7 +46,7 @@ from projections.exports.trf import cut_before_round
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE = 0, 1, 3, 5
+EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE, EXIT_DIFFER = 0, 1, 3, 5, 4
 VERSION = (
     "arbiter-pairings 0.3 (FIDE Dutch 2025 and 2017 rules, Burstein, Dubov 2026; "
     "bbpPairings v6 and v5 compatible)"
@@ -70,17 +75,32 @@ def format_round(result: SwissRound) -> str:
     return "\n".join([str(len(lines)), *lines]) + "\n"
 
 
-def _played(trf: TrfFile, k: int) -> SwissRound:
+def _played(trf: TrfFile, k: int) -> tuple[SwissRound, set[frozenset[int]]]:
+    """Round ``k`` as the file paired it, and its boards without colours (forfeits: a TRF
+    may leave the colour of a game not played out)."""
     boards: list[tuple[int, int]] = []
+    colourless: set[frozenset[int]] = set()
     pab = None
     for player in trf.players:
         if len(player.rounds) >= k:
             entry = player.rounds[k - 1]
             if entry.opponent is not None and entry.colour is Colour.WHITE:
                 boards.append((player.number, entry.opponent))
+            elif entry.opponent is not None and entry.colour is Colour.NONE:
+                if player.number < entry.opponent:
+                    boards.append((player.number, entry.opponent))
+                colourless.add(frozenset((player.number, entry.opponent)))
             elif entry.result is ResultCode.PAB:
                 pab = player.number
-    return SwissRound(boards=tuple(boards), pab=pab)
+    return SwissRound(boards=tuple(boards), pab=pab), colourless
+
+
+def _same(ours: SwissRound, theirs: SwissRound, colourless: set[frozenset[int]]) -> bool:
+    """The same boards and PAB; a board whose colours the file left out matches either way."""
+    if ours.pab != theirs.pab or len(ours.boards) != len(theirs.boards):
+        return False
+    seated = set(theirs.boards)
+    return all(b in seated or frozenset(b) in colourless for b in ours.boards)
 
 
 def _paired_in(trf: TrfFile, k: int) -> set[int]:
@@ -98,8 +118,13 @@ def _initial_colour(trf: TrfFile, played: int) -> Colour:
     return swiss_input_from_trf(complete).initial_colour
 
 
-def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_from_trf) -> None:
+def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_from_trf) -> int:
+    """Re-pair every round the file has; print each round's differences and a summary line.
+
+    Returns the number of rounds that differ (or that no valid pairing exists for).
+    """
     played = max((len(p.rounds) for p in trf.players), default=0)
+    differ: list[int] = []
     total = max(trf.total_rounds or played, played)
     colour = _initial_colour(trf, played)
     for k in range(1, played + 1):
@@ -113,9 +138,11 @@ def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_fro
             ours = pair(request)
         except PairingError:
             print(f"No valid pairing exists for round {k}.")
+            differ.append(k)
             continue
-        theirs = _played(trf, k)
-        if set(ours.boards) != set(theirs.boards) or ours.pab != theirs.pab:
+        theirs, colourless = _played(trf, k)
+        if not _same(ours, theirs, colourless):
+            differ.append(k)
             print("Checker pairings   Tournament pairings")
             mine = format_round(ours).splitlines()[1:]
             file = format_round(theirs).splitlines()[1:]
@@ -123,10 +150,20 @@ def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_fro
                 left = mine[i] if i < len(mine) else ""
                 right = file[i] if i < len(file) else ""
                 print(f"{left:<18} {right}")
+    same = played - len(differ)
+    detail = f"; round(s) {', '.join(map(str, differ))} differ" if differ else ""
+    print(f"{name}: {same} of {played} rounds identical{detail}")
+    return len(differ)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arbiter-pairings", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="arbiter-pairings",
+        description=__doc__.splitlines()[0],
+        epilog="exit status: 0 ok (also -c with differences), 1 no valid pairing, "
+        "3 invalid input, 4 -c --strict with differences, 5 file error, 70 internal error, "
+        "130 interrupted",
+    )
     system = parser.add_mutually_exclusive_group()
     system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (2025 rules)")
     system.add_argument("--burstein", action="store_true", help="Burstein (bbpPairings' rules)")
@@ -141,7 +178,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("input", nargs="?", help="TRF input file")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("-p", nargs="?", const="-", metavar="OUTPUT", help="pair the next round")
-    mode.add_argument("-c", action="store_true", help="check every played round")
+    mode.add_argument(
+        "-c",
+        action="store_true",
+        help="check every played round: print the differences of each round and a summary "
+        "line 'FILE: N of M rounds identical'; exit 0 (as bbpPairings), or 4 with --strict "
+        "when a round differs",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="with -c: exit 4 when any round differs"
+    )
     return parser
 
 
@@ -170,10 +216,12 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_INVALID
     path = Path(args.input)
     try:
-        trf = parse_trf(path)
-    except OSError as exc:
-        print(f"error: {path}: {exc.strerror}", file=sys.stderr)
+        data = read_input(path)  # a regular file of bounded size: a FIFO never blocks
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_FILE
+    try:
+        trf = parse_trf(path, data)
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
@@ -188,8 +236,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_INVALID
     try:
         if args.c:
-            _check(trf, path.name, pair, read)
-            return EXIT_OK
+            differ = _check(trf, path.name, pair, read)
+            return EXIT_DIFFER if differ and args.strict else EXIT_OK
         result = pair(read(trf))
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -113,15 +113,17 @@ def _macmahon(state: TournamentState, round_no: int, notes: Notes = None) -> lis
 
 def _sol(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
     tourney, params = live.sol_tourney(state)
-    result = sol.pair(tourney, params, random_seed=live.stable_seed(state, round_no))
+    result = sol.pair(tourney, params, random_seed=live.sol_draw_seed(state, round_no))
     if notes is not None:
         notes.append(f"SoL {params.couplings.value} pairing of round {result.round}")
     return live.sol_boards(result)
 
 
-def _gopair(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
-    params = gopair.GopairParams(bye_seed=live.stable_seed(state, round_no))
-    result = gopair.pair(live.gopair_input(state, round_no), params)
+def _gopair(
+    state: TournamentState, round_no: int, notes: Notes = None, bye: int | None = None
+) -> list[Board]:
+    params = live.gopair_params(state, round_no)
+    result = gopair.pair(live.gopair_input(state, round_no, bye), params)
     if notes is not None:
         notes.extend(
             f"board {i}: gopair score {b.score}" for i, b in enumerate(result.boards, start=1)
@@ -174,12 +176,30 @@ SWISS_BY_GAME: dict[Game, Engine] = {
 }
 
 
-def pair_next_round(state: TournamentState, round_no: int, notes: Notes = None) -> list[Board]:
-    """Boards of round `round_no`; with `notes`, each engine says why, board by board."""
-    if state.system is System.SWISS:
+# Carrom is paired as SoL pairs it, whatever the system.
+BY_GAME: dict[Game, dict[System, Engine]] = {
+    Game.CARROM: {System.SWISS: _sol, System.ROUNDROBIN: _sol, System.KNOCKOUT: _sol},
+}
+
+
+def pair_next_round(
+    state: TournamentState, round_no: int, notes: Notes = None, bye: int | None = None
+) -> list[Board]:
+    """Boards of round `round_no`; with `notes`, each engine says why, board by board.
+
+    ``bye``: the player the director gives the bye of an odd field (gopair's ``-bye``).
+    """
+    engine = BY_GAME.get(state.game, {}).get(state.system)
+    if engine is None and state.system is System.SWISS:
         engine = SWISS_BY_GAME.get(state.game)
-    else:
+    elif engine is None:
         engine = ENGINES.get(state.system)
     if engine is None:
         raise PairingUnavailable(f"no pairing engine for system '{state.system.value}' yet")
+    if bye is not None:
+        if engine is not _gopair:
+            raise PairingUnavailable(
+                "--bye chooses the bye of a gopair round; other systems choose it by their rules"
+            )
+        return _gopair(state, round_no, notes, bye)
     return engine(state, round_no, notes)

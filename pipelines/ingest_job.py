@@ -48,6 +48,7 @@ from ingest.detect import FileFormat, detect_format
 from ingest.elo import elo_to_events, parse_elo
 from ingest.errors import IngestError, IngestWarning
 from ingest.h9 import h9_to_events, parse_h9
+from ingest.limits import check_content, check_conversion, display_path, read_input
 from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_bytes
 from ingest.registry import Registry
 from ingest.tou import parse_tou, tou_to_events
@@ -190,6 +191,7 @@ def convert(
         Any other exception is a bug in a reader or converter and is not disguised as one.
     """
     skipped: list[IngestError] = []
+    check_content(path, data)
     try:
         if skip_bad_lines and fmt in _REPAIRS:
             data, skipped = _REPAIRS[fmt](path, data, strict)
@@ -219,6 +221,9 @@ def convert(
         ) from None
     except UserError as exc:  # a value of the file that a domain type refuses
         raise IngestError(str(path), 0, 0, str(exc)) from None
+    # An OpenGotha file says it is a tournament (its root element), even one without players
+    # yet; a line format read into no player at all was no result file.
+    check_conversion(path, conversion.events, require_players=fmt is not FileFormat.OPENGOTHA)
     return replace(conversion, skipped=skipped)
 
 
@@ -318,11 +323,15 @@ def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conv
         )
         return replace(conversion, warnings=[*conversion.warnings, warning])
     codes = [c.value.upper() for c in params.placement_criteria]
+    flat = params.model_dump(mode="json", exclude={"number_of_rounds"})
+    komi = conversion.created.pairing_params.go.komi
+    if komi is not None:  # the file's komi: new rounds are played with it
+        flat["komi"] = komi
     created = conversion.created.model_copy(
         update={
             "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
-            "pairing_params": PairingParams.model_validate(
-                params.model_dump(mode="json", exclude={"number_of_rounds"})
+            "pairing_params": PairingParams.model_validate(flat).model_copy(
+                update={"team": conversion.created.pairing_params.team}  # OpenGotha's teams
             ),
             "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
         }
@@ -403,25 +412,27 @@ class _Job:
 
     def prepare(self, path: Path, pack: _Pack) -> FileResult | None:
         """Add the file's rows to ``pack``; a result now when it fails or is a duplicate."""
+        shown = display_path(path)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            return FileResult(str(path), Status.FAILED, error=f"{path}:0:0: {exc.strerror}")
+            data = read_input(path, shown)
+        except IngestError as exc:
+            return FileResult(shown, Status.FAILED, error=str(exc))
         sha = hashlib.sha256(data).hexdigest()
         if sha in self.context.files:
-            return FileResult(str(path), Status.DUPLICATE, tournament=self.context.files[sha])
+            return FileResult(shown, Status.DUPLICATE, tournament=self.context.files[sha])
+        name = Path(shown)
         try:
-            fmt = self.options.format or detect_format(path, data)
+            fmt = self.options.format or detect_format(name, data)
             conversion = convert(
-                path,
+                name,
                 data,
                 fmt,
                 strict=self.options.strict,
                 skip_bad_lines=self.options.skip_bad_lines,
             )
         except IngestError as exc:
-            return FileResult(str(path), Status.FAILED, error=str(exc))
-        tid = self.context.tournament_id(path)
+            return FileResult(shown, Status.FAILED, error=str(exc))
+        tid = self.context.tournament_id(name)
         conversion.events[0] = conversion.created.model_copy(update={"tournament_id": tid})
         resolution = self.context.registry.resolve(conversion.players, sha[:16])
         by_number = {p.player: p for p in resolution.players}
@@ -430,7 +441,7 @@ class _Job:
         ]
         warnings = tuple(str(w) for w in conversion.warnings)
         self.context.files[sha] = tid
-        base = current_origin().acting_as(self.options.actor).file_metadata(str(path), sha)
+        base = current_origin().acting_as(self.options.actor).file_metadata(shown, sha)
         meta = json.dumps(base, sort_keys=True)
         key = sha[:32]
         for i, (stream, version, event) in enumerate(resolution.events):
@@ -448,7 +459,7 @@ class _Job:
             f"{key}-f",
             FileIngested(
                 sha256=sha,
-                path=str(path),
+                path=shown,
                 format=fmt.value,
                 tournament_id=tid,
                 players=players,
@@ -458,7 +469,7 @@ class _Job:
             meta,
         )
         result = FileResult(
-            str(path),
+            shown,
             Status.INGESTED,
             tournament=tid,
             format=fmt.value,
@@ -481,7 +492,8 @@ class _Job:
         except StoreError as exc:
             if len(pack.pending) == 1:
                 path, result, _ = pack.pending[0]
-                self.results[path] = FileResult(str(path), Status.FAILED, error=f"{path}: {exc}")
+                shown = display_path(path)
+                self.results[path] = FileResult(shown, Status.FAILED, error=f"{shown}: {exc}")
                 self.context = _Context(self.store)
                 return
             # Someone else moved a stream on: start again from the store, one file at a time.
@@ -514,7 +526,16 @@ def ingest(
     job = _Job(store, options)
     pack = _Pack()
     for path in files:
-        early = job.prepare(path, pack)
+        try:
+            early = job.prepare(path, pack)
+        except Exception as exc:  # a bug in a reader: this file fails, the others go on
+            shown = display_path(path)
+            early = FileResult(
+                shown,
+                Status.FAILED,
+                error=f"{shown}:0:0: internal error ({type(exc).__name__}), "
+                "please report this file",
+            )
         if early is not None:
             job.results[path] = early
         if pack.rows >= options.pack_rows:

@@ -11,11 +11,18 @@ from decimal import Decimal
 
 from pydantic import ValidationError
 
-from events.domain import Board, ByeKind, Colour, Outcome
+from events.domain import Board, ByeKind, Colour, Outcome, System
 from events.errors import UserError
 from events.go import parse_rank
 from events.result_codes import ResultCode
-from pairing.gopair.model import GopairGame, GopairInput, GopairPlayer, GopairRound
+from pairing.gopair.model import (
+    GopairGame,
+    GopairInput,
+    GopairParams,
+    GopairPlayer,
+    GopairRound,
+    HandicapMode,
+)
 from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, MacMahonParams
 from pairing.othello import OthelloGame, OthelloInput, OthelloPlayer
 from pairing.sol.model import (
@@ -94,6 +101,11 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
             pab=_decimal(s.for_bye(ByeKind.PAIRING)),
         ),
         absent=frozenset(absent),
+        forbidden=tuple(
+            frozenset(ranks[pid] for pid in pair)
+            for pair, first in sorted(state.forbidden.items(), key=lambda kv: sorted(kv[0]))
+            if first <= round_no and all(pid in ranks for pid in pair)
+        ),
     )
     return swiss, by_number
 
@@ -171,6 +183,13 @@ def go_params(state: TournamentState, swiss: bool) -> MacMahonParams:
         raise UserError.from_validation(exc, "go pairing parameters") from None
 
 
+def sol_draw_seed(state: TournamentState, round_no: int) -> int:
+    """The seed of SoL's random draw of a round: ``--draw-seed`` * 1000 + round, else fixed
+    by the tournament's id."""
+    seed = state.settings.pairing_params.carrom.draw_seed
+    return stable_seed(state, round_no) if seed is None else seed * 1000 + round_no
+
+
 def stable_seed(state: TournamentState, round_no: int) -> int:
     """A seed fixed by the tournament and round, so a re-pair after undo draws the same lots."""
     digest = hashlib.sha256(f"{state.id}:{round_no}".encode()).digest()
@@ -189,16 +208,29 @@ def _scores(b: BoardState, scoring_win: int) -> tuple[int, int]:
     return 0, 0
 
 
+_SOL_SYSTEMS = {
+    System.SWISS: SolSystem.SWISS,
+    System.ROUNDROBIN: SolSystem.ROUNDROBIN,
+    System.KNOCKOUT: SolSystem.KNOCKOUT,
+}
+
+
 def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
-    ranks = state.start_ranks()
+    """SoL's tourney: seed positions are the players' ``--seed`` (0, SoL's "none", else)."""
     settings = state.settings.pairing_params.carrom
+    system = _SOL_SYSTEMS.get(state.system)
+    if system is None:
+        raise UserError(
+            f"carrom has no '{state.system.value}' system (swiss, roundrobin, knockout)"
+        )
     competitors = tuple(
         SolCompetitor(
             id=pid,
-            name=p.name,
+            # SoL sorts by (last name, first name)
+            name=p.name.replace(",", ""),
             nationality=p.federation or "",
             rate=p.rating,
-            position=ranks[pid],
+            position=p.pairing_number or 0,
             retired=p.withdrawn_from is not None and p.withdrawn_from <= state.last_round + 1,
         )
         for pid, p in sorted(state.players.items())
@@ -221,9 +253,15 @@ def sol_tourney(state: TournamentState) -> tuple[SolTourney, SolParams]:
     try:
         sol_params = SolParams.model_validate(
             {
-                "system": SolSystem.SWISS,
+                "system": system,
+                # A round robin defaults to the circle method: it always completes, while
+                # SoL's greedy `seeds` can run out of pairings before the last round (SoL's
+                # own rr_seeds_6 run stops at round 4).
+                "couplings": {SolSystem.SWISS: "serial", SolSystem.ROUNDROBIN: "circle"}.get(
+                    system, "seeds"
+                ),
                 "rated": any(p.rating for p in state.players.values()),
-                **settings.model_dump(exclude_none=True),
+                **settings.model_dump(exclude_none=True, exclude={"draw_seed"}),
             }
         )
     except ValidationError as exc:
@@ -238,17 +276,22 @@ def sol_boards(result: SolRound) -> list[Board]:
     ]
 
 
-def _aga_rating(rank: str | None, pid: int) -> Decimal:
-    """gopair's AGA-style rating from a go rank: 3d -> 3.5, 5k -> -5.5."""
+def _aga_rating(rank: str | None, pid: int, aga: float | None = None) -> Decimal:
+    """The player's AGA rating, else one from the go rank: 3d -> 3.5, 5k -> -5.5."""
+    if aga is not None:
+        return Decimal(str(aga))
     if rank is None:
-        raise MissingRank(f"player {pid} has no go rank; register with --rank")
+        raise MissingRank(
+            f"player {pid} has no go rank or AGA rating; register with --rank or --aga-rating"
+        )
     value = parse_rank(rank)
     return Decimal(value + 1) + Decimal("0.5") if value >= 0 else Decimal(value) - Decimal("0.5")
 
 
-def gopair_input(state: TournamentState, round_no: int) -> GopairInput:
+def gopair_input(state: TournamentState, round_no: int, bye: int | None = None) -> GopairInput:
+    """gopair's input; ``bye``: the player the director gives the bye (gopair's ``-bye``)."""
     players = tuple(
-        GopairPlayer(id=pid, rating=_aga_rating(p.rank, pid), club=p.club or "")
+        GopairPlayer(id=pid, rating=_aga_rating(p.rank, pid, p.aga_rating), club=p.club or "")
         for pid, p in sorted(state.players.items())
     )
     games = []
@@ -265,7 +308,17 @@ def gopair_input(state: TournamentState, round_no: int) -> GopairInput:
         games=tuple(games),
         rounds=state.total_rounds,
         round=round_no,
+        bye=bye,
         drops=frozenset(drops),
+    )
+
+
+def gopair_params(state: TournamentState, round_no: int) -> GopairParams:
+    go = state.settings.pairing_params.go
+    return GopairParams(
+        handicaps=HandicapMode.MIN if go.gopair_handicaps == "min" else HandicapMode.MAX,
+        early_adjustment=go.gopair_early_adjustment is not False,
+        bye_seed=stable_seed(state, round_no),
     )
 
 

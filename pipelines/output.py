@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
+from projections.csv_safe import csv_cell
+
 
 class Format(StrEnum):
     TEXT = "text"
@@ -61,7 +63,7 @@ def render(rows: Sequence[dict[str, Any]], fmt: Format) -> str:
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(flat)
+        writer.writerows({k: csv_cell(v) for k, v in r.items()} for r in flat)
         return buf.getvalue()
     if not flat:
         return "(none)\n"

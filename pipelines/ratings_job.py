@@ -2,8 +2,8 @@
 
 One run reads the games table (the materialised projection, brought up to the end of the log,
 or a fresh projection of the log up to ``at_position`` to reproduce an old list), computes the
-list with the method's pure function, and writes into the output folder, each file through a
-temporary file and ``os.replace``:
+list with the method's pure function, and writes the output folder, built as a
+staging folder beside it that takes its place in one rename:
 
 * ``ratings.csv`` and ``ratings.parquet`` (Parquet key-value metadata: method, as-of date, log
   position, parameters): rank, player_id, name, country, rating, margin, games, official,
@@ -37,11 +37,14 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 from threadpoolctl import threadpool_limits
 
+from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
-from pipelines.files import write_atomic, write_folder_atomic
+from pipelines.crashpoints import crash_point
+from pipelines.files import folder_swap
 from projections.charts import HistoryPoint, history_svg
+from projections.csv_safe import neutralise_frame
 from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
 from ratings.games import GameKind
@@ -236,7 +239,9 @@ def _sha256(data: bytes) -> str:
 
 
 def _csv(frame: pl.DataFrame) -> bytes:
-    return frame.write_csv(include_header=True, line_terminator="\n").encode("utf-8")
+    """A frame as CSV, its text cells safe in a spreadsheet (:mod:`projections.csv_safe`)."""
+    csv = neutralise_frame(frame).write_csv(include_header=True, line_terminator="\n")
+    return csv.encode("utf-8")
 
 
 def _parquet(frame: pl.DataFrame, metadata: dict[str, str], folder: Path) -> bytes:
@@ -284,33 +289,54 @@ def _write_files(
     meta: dict[str, str],
     histories: dict[str, list[HistoryPoint]],
     counts: dict[str, int],
+    chain: ChainHead | None = None,
 ) -> None:
-    """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json."""
-    write_folder_atomic(
-        out / "charts",
-        {chart_file(pid): history_svg(h, pid).encode() for pid, h in sorted(histories.items())},
-    )
-    write_atomic(out / "ratings.parquet", _parquet(listing, meta, out))
-    write_atomic(out / "ratings.csv", _csv(listing))
-    write_atomic(out / "diff.csv", _csv(diff))
-    write_atomic(out / "people.csv", _csv(people))
-    title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
-    page = rating_list_html(
-        title,
-        listing,
-        {
-            "method": meta["method"],
-            "results before": meta["as_of"],
-            "log position": meta["as_of_position"],
-            "sha256": meta["content_sha256"][:16],
-        },
-        chart_href=lambda pid: "charts/" + chart_file(pid),
-    )
-    write_atomic(out / "index.html", page.encode("utf-8"))
-    manifest = {**meta, "players": listing.height, "diff": dict(sorted(counts.items()))}
-    write_atomic(
-        out / "manifest.json", (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
-    )
+    """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json.
+
+    Built in a staging folder beside ``out`` and swapped in with one rename
+    (:func:`pipelines.files.folder_swap`): a reader, or the next run after a kill, finds the
+    old list or the new one, never a mix of two.
+    """
+    with folder_swap(out) as staging:
+        crash_point("list:staging")
+        charts = staging / "charts"
+        charts.mkdir()
+        for pid, history in sorted(histories.items()):
+            charts.joinpath(chart_file(pid)).write_bytes(history_svg(history, pid).encode())
+        crash_point("list:charts")
+        staging.joinpath("ratings.parquet").write_bytes(_parquet(listing, meta, staging))
+        crash_point("list:parquet")
+        staging.joinpath("ratings.csv").write_bytes(_csv(listing))
+        crash_point("list:csv")
+        staging.joinpath("diff.csv").write_bytes(_csv(diff))
+        staging.joinpath("people.csv").write_bytes(_csv(people))
+        crash_point("list:diff")
+        title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
+        page = rating_list_html(
+            title,
+            listing,
+            {
+                "method": meta["method"],
+                "results before": meta["as_of"],
+                "log position": meta["as_of_position"],
+                "sha256": meta["content_sha256"][:16],
+            },
+            chart_href=lambda pid: "charts/" + chart_file(pid),
+        )
+        staging.joinpath("index.html").write_bytes(page.encode("utf-8"))
+        crash_point("list:html")
+        manifest: dict[str, object] = {
+            **meta,
+            "players": listing.height,
+            "diff": dict(sorted(counts.items())),
+        }
+        if chain is not None:  # not in the parquet: the same log on two backends differs here
+            manifest["log_chain_head"] = chain.as_json()
+        staging.joinpath("manifest.json").write_bytes(
+            (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+        )
+        crash_point("list:manifest")
+    crash_point("list:swapped")
 
 
 def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
@@ -333,7 +359,6 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     diff = diff_lists(previous_list, listing)
 
     out = request.output
-    out.mkdir(parents=True, exist_ok=True)
     digest = _sha256(_csv(listing))
     meta = {
         "method": request.method.value,
@@ -348,7 +373,8 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     histories, chart_notes = _histories(earlier, request.as_of, listing)
     notes += chart_notes
     counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
-    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts)
+    head = store.chain_at(position)
+    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts, head)
 
     published = False
     if request.publish:

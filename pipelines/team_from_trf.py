@@ -8,12 +8,11 @@ requested byes (their ids are team numbers), ``260`` prohibited pairs, ``250`` a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 
 from events.domain import Colour
-from events.team_results import TeamEntry
-from ingest.trf import AccelerationRecord, ByesRecord, ForbiddenPairsRecord, TrfFile
-from ingest.trf.teams import team_config, team_tournament_from_trf
+from events.team_results import TeamEntry, accelerate
+from ingest.trf import ByesRecord, ForbiddenPairsRecord, TrfFile
+from ingest.trf.teams import accelerations_from_trf, team_config, team_tournament_from_trf
 from pairing.team.model import ColourType, PrimaryScore, TeamSwissInput
 
 __all__ = ["team_input_from_trf"]
@@ -55,15 +54,4 @@ def team_input_from_trf(trf: TrfFile) -> TeamSwissInput:
 
 
 def _accelerate(trf: TrfFile, teams: Sequence[TeamEntry], total: int) -> tuple[TeamEntry, ...]:
-    records = [r for r in trf.records if isinstance(r, AccelerationRecord)]
-    if not records:
-        return tuple(teams)
-    out = []
-    for team in teams:
-        accelerations = [(Decimal(0), Decimal(0))] * total
-        for r in records:
-            if r.first_player <= team.number <= r.last_player:
-                for k in range(r.first_round, min(r.last_round, total) + 1):
-                    accelerations[k - 1] = (r.match_points or Decimal(0), r.game_points)
-        out.append(team.model_copy(update={"accelerations": tuple(accelerations)}))
-    return tuple(out)
+    return accelerate(teams, accelerations_from_trf(trf), total)

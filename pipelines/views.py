@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+from events.domain import Game
 from events.store import RecordedEvent
+from pipelines.output import Format
 from projections.crosstable import Crosstable
+from projections.game_terms import board_result, komi_text
 from projections.standings import StandingRow
 from projections.state import TournamentState
 
 
 def player_ref(state: TournamentState, pid: int, ranks: dict[int, int]) -> dict[str, Any]:
     p = state.players[pid]
-    return {"id": pid, "name": p.name, "start_rank": ranks[pid]}
+    ref: dict[str, Any] = {"id": pid, "name": p.name, "start_rank": ranks[pid]}
+    if state.game is Game.GO:
+        ref["rank"] = p.rank
+        ref["club"] = p.club
+    return ref
 
 
 def players_view(state: TournamentState) -> list[dict[str, Any]]:
@@ -39,19 +47,65 @@ def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]
     ranks = state.start_ranks()
     rnd = state.rounds[round_no]
     rows: list[dict[str, Any]] = []
+    go = state.game is Game.GO
     for b in rnd.boards:
         row: dict[str, Any] = {
             "board": b.board,
             "white": player_ref(state, b.white, ranks),
             "black": None if b.black is None else player_ref(state, b.black, ranks),
-            "result": "bye" if b.black is None else (b.outcome.value if b.outcome else None),
+            "result": board_result(state.game, b),
         }
-        if b.handicap or b.komi is not None:
+        if go and b.black is not None:
             row["handicap"] = b.handicap
             row["komi"] = b.komi
-        if b.white_score is not None or b.black_score is not None:
-            row["scores"] = [b.white_score, b.black_score]
         rows.append(row)
+    return rows
+
+
+def pairings_rows(state: TournamentState, round_no: int, fmt: Format) -> list[dict[str, Any]]:
+    """A round's boards for `fmt`: JSON keeps the data; text and CSV print go boards with
+    ranks, clubs, handicap and komi in words."""
+    rows = pairings_view(state, round_no)
+    if fmt is Format.JSON or state.game is not Game.GO:
+        return rows
+    out = []
+    for row in rows:
+        shown = dict(row)
+        for side in ("white", "black"):
+            ref = row[side]
+            if ref is not None:
+                p = state.players[ref["id"]]
+                extra = ", ".join(x for x in (p.rank, p.club) if x)
+                shown[side] = {**ref, "name": f"{p.name} ({extra})" if extra else p.name}
+        if row["black"] is not None:
+            shown["komi"] = komi_text(row.get("komi"))
+        out.append(shown)
+    return out
+
+
+_NOT_PAIRED = {"half": "half-point bye", "full": "full-point bye", "zero": "zero-point bye"}
+
+
+def not_paired_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
+    """The players a round does not pair, and why: requested byes, absences, withdrawals,
+    late entries not yet entered (so that a round's list shows every player)."""
+    ranks = state.start_ranks()
+    paired = state.rounds[round_no].by_player
+    rows = []
+    for pid in sorted(state.players, key=ranks.__getitem__):
+        if pid in paired:
+            continue
+        p = state.players[pid]
+        kind = state.byes.get(round_no, {}).get(pid)
+        if not p.active_in(round_no):
+            what = f"withdrawn (from round {p.withdrawn_from})"
+        elif kind is not None:
+            what = _NOT_PAIRED.get(kind.value, kind.value)
+        elif p.late_from is not None and round_no < p.late_from:
+            what = "not yet entered"
+        else:
+            what = "absent"
+        rows.append({"player": player_ref(state, pid, ranks), "why": what})
     return rows
 
 
@@ -122,3 +176,27 @@ def log_view(events: list[RecordedEvent]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+_BOARD_NOTE = re.compile(r"^board (\d+): ")
+
+
+def named_notes(state: TournamentState, round_no: int, notes: list[str]) -> list[str]:
+    """`pair --explain` lines with the players of each board named:
+    ``board 3 (Smith, Ann - Lee, Bo): ...``."""
+    boards = {b.board: b for b in state.rounds[round_no].boards}
+    out = []
+    for line in notes:
+        bye = next((b for b in boards.values() if b.black is None), None)
+        if line.startswith("PAB: ") and bye is not None:
+            out.append(f"PAB ({state.players[bye.white].name}): {line[5:]}")
+            continue
+        m = _BOARD_NOTE.match(line)
+        b = boards.get(int(m.group(1))) if m else None
+        if m is None or b is None:
+            out.append(line)
+            continue
+        white = state.players[b.white].name
+        who = white if b.black is None else f"{white} - {state.players[b.black].name}"
+        out.append(f"board {b.board} ({who}): {line[m.end() :]}")
+    return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from events.domain import ByeKind, Colour, Game, Outcome
+from projections.csv_safe import csv_cell
 from projections.standings import standings
 from projections.state import Pairing, TournamentState
 from projections.tiebreaks import TiebreakOptions
@@ -195,7 +196,8 @@ def as_rows(table: Crosstable, titles: bool = False) -> list[list[str]]:
 
 def to_csv(table: Crosstable) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(as_rows(table))
+    rows = ([csv_cell(cell) for cell in row] for row in as_rows(table))
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue()
 
 

@@ -123,13 +123,23 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
     )
     # The rating type is read from the payload: a top-level field on newer events, a
     # ``pairing_params`` key on older ones (neither is a typed field everywhere yet).
+    # A `TournamentEdited` (later in the stream) overrides the rating type and dates.
     payload = pl.col("payload").str
-    rating_type = events.filter(pl.col("event_type") == "TournamentCreated").select(
+    stated = events.filter(
+        pl.col("event_type").is_in(["TournamentCreated", "TournamentEdited"])
+    ).select(
         "stream_id",
         pl.coalesce(
             payload.json_path_match("$.rating_type"),
             payload.json_path_match("$.pairing_params.rating_type"),
         ).alias("rating_type"),
+        payload.json_path_match("$.start_date").str.to_date(strict=False).alias("start_edit"),
+        payload.json_path_match("$.end_date").str.to_date(strict=False).alias("end_edit"),
+    )
+    rating_type = stated.group_by("stream_id", maintain_order=True).agg(
+        pl.col("rating_type").drop_nulls().last(),
+        pl.col("start_edit").drop_nulls().last(),
+        pl.col("end_edit").drop_nulls().last(),
     )
     klass = pl.coalesce("rating_class", "egf_class").str.to_uppercase()
     return (
@@ -139,7 +149,9 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
             "stream_id",
             pl.col("tournament_id").alias("event"),
             "game",
-            pl.coalesce("start_date", "end_date", "first_day").alias("date"),
+            pl.coalesce("start_edit", "end_edit", "start_date", "end_date", "first_day").alias(
+                "date"
+            ),
             pl.coalesce(
                 "rating_weight",
                 klass.replace_strict(CLASS_WEIGHTS, default=None, return_dtype=pl.Float64),

@@ -2,7 +2,8 @@
 
 One file, inline CSS, no scripts and no external resources, so a page can be mailed, put on
 any web server or opened from disk. Every text from the event (names, clubs, titles) is
-escaped; the table scrolls sideways on a phone with the name column kept in view.
+escaped; the table scrolls sideways on a phone with the name column kept in view, and the
+place and points sit next to the name (a 390 px phone shows them without scrolling).
 """
 
 from __future__ import annotations
@@ -23,14 +24,20 @@ th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: rig
 th { background: var(--head); position: sticky; top: 0; }
 td.name, th.name { text-align: left; position: sticky; left: 0; background: Canvas; }
 tbody tr:nth-child(even) td { background-image: linear-gradient(var(--head), var(--head)); }
-@media (max-width: 600px) { body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; } }
+@media (max-width: 600px) {
+  body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; }
+  td.name { max-width: 11em; overflow: hidden; text-overflow: ellipsis; }
+}
 """
 
 
 def _page(title: str, head: Sequence[str], rows: Iterable[Sequence[str]], name_col: int) -> str:
     def cells(tag: str, values: Sequence[str]) -> str:
+        # the name cell carries the full name as a tooltip where a phone cuts it short
         return "".join(
-            f'<{tag} class="name">{escape(v)}</{tag}>'
+            f'<{tag} class="name" title="{escape(v, quote=True)}">{escape(v)}</{tag}>'
+            if i == name_col and tag == "td"
+            else f'<{tag} class="name">{escape(v)}</{tag}>'
             if i == name_col
             else f"<{tag}>{escape(v)}</{tag}>"
             for i, v in enumerate(values)
@@ -74,6 +81,13 @@ def standings_html(title: str, rows: Sequence[StandingRow]) -> str:
 
 
 def crosstable_html(table: Crosstable) -> str:
-    """A crosstable page; opponents are the row numbers of the table."""
-    head, *body = as_rows(table, titles=True)
+    """A crosstable page; opponents are the row numbers of the table.
+
+    Points come right after the name, so that on a phone a player's row shows number, place,
+    name and points in the first screen; the rounds and tie-breaks scroll sideways.
+    """
+    rows = as_rows(table, titles=True)
+    pts = rows[0].index("Pts")
+    moved = [[*row[:3], row[pts], *row[3:pts], *row[pts + 1 :]] for row in rows]
+    head, *body = moved
     return _page(table.title, head, body, name_col=2)

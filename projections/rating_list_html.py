@@ -27,10 +27,15 @@ th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: rig
 th { background: var(--head); position: sticky; top: 0; cursor: pointer; user-select: none; }
 td.t, th.t { text-align: left; }
 tr.prov td { color: GrayText; }
+@media (max-width: 600px) {
+  body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; }
+  td.t.n { max-width: 10em; overflow: hidden; text-overflow: ellipsis; }
+}
 """
 
 _SCRIPT = """
 (function () {
+  var COUNTRY = %d;
   var body = document.querySelector('tbody');
   var rows = Array.prototype.slice.call(body.rows);
   var q = document.getElementById('q'), c = document.getElementById('country');
@@ -39,7 +44,7 @@ _SCRIPT = """
     var text = q.value.trim().toLowerCase(), country = c.value, shown = 0;
     rows.forEach(function (r) {
       var ok = (!text || r.textContent.toLowerCase().indexOf(text) >= 0)
-        && (!country || r.cells[3].textContent === country)
+        && (!country || r.cells[COUNTRY].textContent === country)
         && (!o.checked || !r.classList.contains('prov'));
       r.hidden = !ok; if (ok) { shown++; }
     });
@@ -67,15 +72,19 @@ _SCRIPT = """
 
 _COLUMNS: Sequence[tuple[str, str, bool]] = (
     ("rank", "#", True),
-    ("player_id", "Id", False),
     ("name", "Name", False),
-    ("country", "Country", False),
     ("rating", "Rating", True),
+    ("country", "Country", False),
     ("margin", "±", True),
     ("games", "Games", True),
+    ("player_id", "Id", False),
     ("official", "Official", False),
     ("provisional_reason", "Note", False),
 )
+"""Place, name and rating first: a phone shows them without scrolling sideways."""
+
+
+_COUNTRY = [c for c, _, _ in _COLUMNS].index("country")
 
 
 def _text(value: object) -> str:
@@ -111,7 +120,8 @@ def rating_list_html(
             if column == "name" and chart_href is not None:
                 href = escape(chart_href(str(row["player_id"])), quote=True)
                 text = f'<a href="{href}">{text or escape(str(row["player_id"]))}</a>'
-            cells.append(f"<td>{text}</td>" if numeric else f'<td class="t">{text}</td>')
+            css = "t n" if column == "name" else "t"
+            cells.append(f"<td>{text}</td>" if numeric else f'<td class="{css}">{text}</td>')
         css = "" if row["official"] else ' class="prov"'
         lines.append(f"<tr{css}>{''.join(cells)}</tr>")
     countries = sorted({c for c in listing.get_column("country").drop_nulls().to_list() if c})
@@ -134,5 +144,5 @@ def rating_list_html(
         "</form>\n"
         f'<div class="wrap"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
         + "\n".join(lines)
-        + f"\n</tbody>\n</table></div>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
+        + f"\n</tbody>\n</table></div>\n<script>{_SCRIPT % _COUNTRY}</script>\n</body>\n</html>\n"
     )

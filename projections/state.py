@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
 from events.go import MIN_RANK, RankError, parse_rank
 from events.schema import (
+    BoardsSwapped,
     ByeGranted,
     Event,
+    PairForbidden,
     PlayerReentered,
     PlayerRegistered,
+    PlayerRemoved,
     PlayerUpdated,
     PlayerWithdrawn,
     ResultCorrected,
@@ -24,6 +27,7 @@ from events.schema import (
     RoundPaired,
     TiebreaksChanged,
     TournamentCreated,
+    TournamentEdited,
 )
 
 
@@ -38,10 +42,13 @@ class PlayerState:
     birth: str | None = None
     club: str | None = None
     rank: str | None = None
+    aga_rating: float | None = None
     fide_id: str | None = None
     ids: dict[str, str] = field(default_factory=dict)
     pairing_number: int | None = None
     withdrawn_from: int | None = None
+    late_from: int | None = None
+    """A late entry: the first round that was not yet paired when the player registered."""
 
     def active_in(self, round_no: int) -> bool:
         return self.withdrawn_from is None or round_no < self.withdrawn_from
@@ -135,6 +142,10 @@ class TournamentState:
     players: dict[int, PlayerState] = field(default_factory=dict)
     rounds: dict[int, RoundState] = field(default_factory=dict)
     byes: dict[int, dict[int, ByeKind]] = field(default_factory=dict)  # round -> player -> kind
+    removed: set[int] = field(default_factory=set)
+    """Ids of registrations taken back (never given again)."""
+    forbidden: dict[frozenset[int], int] = field(default_factory=dict)
+    """Pairs of players who must never meet (`arbiter forbid`) -> first round it applies to."""
     version: int = -1
 
     @property
@@ -162,14 +173,28 @@ class TournamentState:
         return max(self.rounds, default=0)
 
     def start_ranks(self) -> dict[int, int]:
-        """Start rank of each player: fixed pairing numbers, else rating (desc), then name."""
+        """Start rank (pairing number) of each player.
+
+        Fixed pairing numbers when every player has one (imported files); else rating
+        (descending, go rank first), then name. In chess a late entry (registered after round 1
+        was paired) takes the next free number, in order of registration, so that no number
+        given out ever changes: the FIDE colour rules read the parity of pairing numbers, and
+        a TRF written at the end must re-pair every earlier round as it was paired.
+        """
         players = list(self.players.values())
         if players and all(p.pairing_number is not None for p in players):
             ordered = sorted(players, key=lambda p: (p.pairing_number, p.id))
         else:
+            late = self.game is Game.CHESS
             ordered = sorted(
                 players,
-                key=lambda p: (-_rank_value(p.rank), -(p.rating or 0), p.name.casefold(), p.id),
+                key=lambda p: (
+                    (p.late_from or 0, p.id) if late and p.late_from is not None else (0, 0),
+                    -_rank_value(p.rank),
+                    -(p.rating or 0),
+                    p.name.casefold(),
+                    p.id,
+                ),
             )
         return {p.id: i for i, p in enumerate(ordered, start=1)}
 
@@ -229,6 +254,38 @@ def _apply_result(state: TournamentState, e: ResultRecorded | ResultCorrected) -
     board.black_score = e.black_score
 
 
+def _edited(settings: TournamentCreated, e: TournamentEdited) -> TournamentCreated:
+    """The event's data after an edit: the fields given replace, round dates merge."""
+    update: dict[str, object] = {
+        name: value
+        for name, value in e.model_dump(exclude={"type", "round_dates", "rating_type"}).items()
+        if value is not None
+    }
+    if e.deputy_arbiters is not None:
+        update["deputy_arbiters"] = e.deputy_arbiters
+    if e.round_dates:
+        update["round_dates"] = {**settings.round_dates, **e.round_dates}
+    if e.rating_type is not None:
+        params = settings.pairing_params
+        rating = params.rating.model_copy(update={"rating_type": e.rating_type})
+        update["pairing_params"] = params.model_copy(update={"rating": rating})
+    return settings.model_copy(update=update)
+
+
+def _swap(state: TournamentState, round_no: int, first: int, second: int) -> None:
+    """Boards ``first`` and ``second`` exchange their players (white with white)."""
+    rnd = state.rounds.get(round_no)
+    a = rnd.board(first) if rnd is not None else None
+    b = rnd.board(second) if rnd is not None else None
+    if rnd is None or a is None or b is None:
+        return  # validated by the command that appended it
+    a.white, b.white = b.white, a.white
+    a.black, b.black = b.black, a.black
+    a.handicap, b.handicap = b.handicap, a.handicap
+    a.komi, b.komi = b.komi, a.komi
+    rnd.__post_init__()
+
+
 def _board_state(b: Board) -> BoardState:
     return BoardState(b.board, b.white, b.black, b.handicap, b.komi)
 
@@ -246,12 +303,25 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             state.tiebreaks = codes
         case PlayerRegistered():
             data = event.model_dump(exclude={"type", "player"})
-            state.players[event.player] = PlayerState(id=event.player, **data)
+            late = state.last_round + 1 if state.rounds else None
+            state.players[event.player] = PlayerState(id=event.player, late_from=late, **data)
+        case TournamentEdited():
+            state.settings = _edited(state.settings, event)
         case PlayerUpdated():
             p = state.players[event.player]
             for name, value in event.model_dump(exclude={"type", "player"}).items():
                 if value is not None:
-                    setattr(p, name, value)
+                    setattr(p, name, None if value == "" else value)
+        case PlayerRemoved(player=pid):
+            state.players.pop(pid, None)
+            state.removed.add(pid)
+            for byes in state.byes.values():
+                byes.pop(pid, None)
+            state.forbidden = {k: r for k, r in state.forbidden.items() if pid not in k}
+        case PairForbidden(players=(a, b), from_round=first):
+            state.forbidden.setdefault(frozenset((a, b)), first)
+        case BoardsSwapped(round=r, boards=(first, second)):
+            _swap(state, r, first, second)
         case PlayerWithdrawn(player=pid, from_round=r):
             state.players[pid].withdrawn_from = r
         case PlayerReentered(player=pid):
@@ -267,7 +337,9 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
 
 
 def _round_of(event: Event) -> int | None:
-    if isinstance(event, RoundPaired | ResultRecorded | ResultCorrected | ByeGranted):
+    if isinstance(
+        event, RoundPaired | ResultRecorded | ResultCorrected | ByeGranted | BoardsSwapped
+    ):
         return event.round
     return None
 

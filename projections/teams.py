@@ -24,6 +24,7 @@ from events.schema import (
     TeamRoundPaired,
 )
 from events.team_results import (
+    Acceleration,
     Adjustment,
     BoardScoring,
     DeclaredForfeit,
@@ -32,6 +33,7 @@ from events.team_results import (
     Roster,
     TeamEntry,
     TeamSource,
+    accelerate,
     team_histories,
 )
 from projections.state import Pairing, TournamentState
@@ -206,8 +208,28 @@ def team_source(state: TournamentState, teams: TeamsState, through_round: int) -
 def team_entries(
     state: TournamentState, teams: TeamsState, through_round: int
 ) -> tuple[TeamEntry, ...]:
-    """Every team's history through ``through_round``."""
-    return team_histories(team_source(state, teams, through_round))
+    """Every team's history through ``through_round``, with its acceleration (``250``)."""
+    return accelerate(
+        team_histories(team_source(state, teams, through_round)),
+        team_accelerations(teams),
+        state.total_rounds,
+    )
+
+
+def team_accelerations(teams: TeamsState) -> list[Acceleration]:
+    """The ``250`` records of the log."""
+    return [
+        Acceleration(
+            None if r.match_points is None else _decimal(r.match_points),
+            _decimal(r.game_points or 0),
+            r.round or 1,
+            r.last_round or r.round or 1,
+            r.teams[0],
+            r.teams[-1],
+        )
+        for r in teams.records
+        if r.code == "250" and r.teams
+    ]
 
 
 @dataclass(frozen=True)

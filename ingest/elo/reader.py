@@ -101,6 +101,8 @@ class _Reader:
         self.warnings: list[IngestWarning] = []
         self.round: int | None = None
         self.added = False
+        self.cut = False
+        """The file does not end with a line end: maybe cut short (a transfer broken off)."""
 
     def header(self) -> EloHeader:
         values: list[str] = []
@@ -257,6 +259,23 @@ class _Reader:
             if not isinstance(entry, EloGame):
                 kept.append(entry)
                 continue
+            if (
+                self.cut
+                and entry is self.entries[-1]
+                and listed
+                and not ({entry.first, entry.second} - {None} <= listed)
+            ):
+                self.errors.append(
+                    ResultRecordError(
+                        self.path,
+                        entry.line,
+                        1,
+                        "the file ends inside this result line: cut short?",
+                        found=self.lines[entry.line - 1].strip(),
+                        expected="a complete file, its last game naming listed players",
+                    )
+                )
+                continue
             if entry.first is not None and entry.first == entry.second:
                 self.errors.append(
                     ResultRecordError(
@@ -311,8 +330,10 @@ def parse_elo(path: Path, data: bytes | None = None) -> EloFile:
     :raises IngestError: when the header is missing or malformed, or no date can be found.
     Bad lines do not raise: they are listed in :attr:`EloFile.errors`.
     """
-    decoded = read_text(path, data)
+    raw = path.read_bytes() if data is None else data
+    decoded = read_text(path, raw)
     reader = _Reader(str(path), decoded.lines)
+    reader.cut = not raw.rstrip(b" \t\x1a").endswith((b"\n", b"\r"))
     header = reader.header()
     reader.warnings.extend(decoded.warnings)
     named = parse_file_name(path.name)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from events.go import parse_rank
 from ingest.errors import IngestError
+from ingest.limits import MAX_DEPTH, MAX_INTEGER, MAX_ROUNDS
 from ingest.opengotha.records import (
     ROUNDS_IN_MASK,
     ClubsGroup,
@@ -51,6 +52,14 @@ def _parse_tree(data: bytes, path: str) -> _Node:
     roots: list[_Node] = []
 
     def start(tag: str, attributes: dict[str, str]) -> None:
+        if len(stack) >= MAX_DEPTH:
+            raise IngestError(
+                path,
+                parser.CurrentLineNumber,
+                parser.CurrentColumnNumber + 1,
+                f"elements nested more than {MAX_DEPTH} deep",
+                found=f"<{tag}>",
+            )
         node = _Node(tag, attributes, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
         (stack[-1].children if stack else roots).append(node)
         stack.append(node)
@@ -102,11 +111,16 @@ class _Reader:
                 )
             return default
         try:
-            return int(value.strip())
+            number = int(value.strip())
         except ValueError:
             raise self.error(
                 node, f"<{node.tag}> {name} is not an integer", value, "an integer"
             ) from None
+        # Rounds bound every loop over them: roundNumber="999999999" must not spin.
+        high = MAX_ROUNDS if "round" in name.lower() else MAX_INTEGER
+        if not -high <= number <= high:
+            raise self.error(node, f"<{node.tag}> {name} is out of range", value, f"at most {high}")
+        return number
 
     def boolean(self, node: _Node, name: str, default: bool) -> bool:
         value = node.attributes.get(name)

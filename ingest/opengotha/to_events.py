@@ -2,9 +2,10 @@
 
 Players are numbered in file order; games become boards in table order, OpenGotha byes the
 round's pairing-allocated bye. What the event catalogue has no place for (pairing and
-placement parameters, teams, a player's participation mask and rating origin, a game's table
+placement parameters, a player's participation mask and rating origin, a game's table
 number and ``knownColor``) stays in the metadata, under ``opengotha`` on the created event and
 on each registration and ``og_games`` on each round, so the OpenGotha export loses nothing.
+Teams also become team events (`ingest.opengotha.teams`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import date
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.go import format_rank
+from events.params import GoSettings, PairingParams, TeamSettings
 from events.schema import (
     ByeGranted,
     PlayerRegistered,
@@ -22,6 +24,7 @@ from events.schema import (
 )
 from ingest.conversion import Conversion, join_name
 from ingest.opengotha.records import GoResult, OGGame, OGTournament
+from ingest.opengotha.teams import team_events, team_settings
 
 __all__ = ["opengotha_to_events"]
 
@@ -57,6 +60,7 @@ def opengotha_to_events(t: OGTournament) -> Conversion:
     conversion.events.extend(_absences(t, number, created.rounds))
     komi = _float(_general(t).get("komi"))
     conversion.games = _rounds(t, number, komi, conversion)
+    conversion.events.extend(team_events(t, number, created.rounds))
     return conversion
 
 
@@ -76,6 +80,9 @@ def _created(t: OGTournament) -> TournamentCreated:
         system=System.IMPORTED,
         rounds=max(rounds, last_game_round, 1),
         scoring=Scoring.for_game_kind(Game.GO),
+        pairing_params=PairingParams(
+            go=GoSettings(komi=_float(other.get("komi"))), team=team_settings(t) or TeamSettings()
+        ),
         start_date=_date(other.get("beginDate")),
         end_date=_date(other.get("endDate")),
         city=(other.get("location") or "").strip() or None,

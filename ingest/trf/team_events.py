@@ -2,9 +2,10 @@
 
 A team file (``310``/``013`` rosters, or ``192 FIDE_TEAM…``) becomes a ``team-swiss``
 tournament: its settings carry ``192`` (colour type, primary score), ``362``, ``352`` and
-``320``'s points; each roster is a `TeamRegistered`; ``240`` (team byes), ``260``, ``299`` and
-``330`` are `TeamRecord` events; every paired round gets its `TeamRoundPaired` (matches with
-board 1's colours, and the team PAB) from the aggregation of the member games.
+``320``'s points; each roster is a `TeamRegistered`; ``240`` (team byes), ``250``
+(acceleration), ``260``, ``299`` and ``330`` are `TeamRecord` events; every paired round gets
+its `TeamRoundPaired` (matches with board 1's colours, and the team PAB) from the aggregation
+of the member games.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from events.team_results import MatchKind
 from ingest.trf.records import ByesRecord, ForbiddenPairsRecord, TrfFile
 from ingest.trf.teams import (
     abnormal_points,
+    accelerations_from_trf,
     team_config,
     team_forfeits,
     team_pab,
@@ -78,6 +80,17 @@ def trf_team_events(trf: TrfFile) -> list[Event]:
                     teams=record.players,
                 )
             )
+    for acc in accelerations_from_trf(trf):
+        events.append(
+            TeamRecord(
+                code="250",
+                round=acc.first_round,
+                last_round=acc.last_round,
+                teams=(acc.first_team, acc.last_team),
+                match_points=None if acc.match_points is None else float(acc.match_points),
+                game_points=float(acc.game_points),
+            )
+        )
     for a in abnormal_points(trf):
         events.append(
             TeamRecord(

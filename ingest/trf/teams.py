@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from events.result_codes import ResultCode
 from events.team_results import (
+    Acceleration,
     Adjustment,
     BoardScoring,
     DeclaredForfeit,
@@ -25,7 +26,7 @@ from events.team_results import (
     team_histories,
 )
 from ingest.errors import IngestError
-from ingest.trf.records import ByesRecord, PlayerRecord, RawRecord, TrfFile
+from ingest.trf.records import AccelerationRecord, ByesRecord, PlayerRecord, RawRecord, TrfFile
 
 __all__ = [
     "AbnormalPoints",
@@ -36,6 +37,7 @@ __all__ = [
     "TeamScoring",
     "TeamTournament",
     "abnormal_points",
+    "accelerations_from_trf",
     "board_sequence",
     "is_team_file",
     "rosters",
@@ -264,6 +266,22 @@ def team_forfeits(trf: TrfFile) -> list[TeamForfeit]:
             TeamForfeit(kind, int(numbers[0] or 0), int(numbers[1] or 0), int(numbers[2] or 0))
         )
     return out
+
+
+def accelerations_from_trf(trf: TrfFile) -> list[Acceleration]:
+    """``250`` records of a team file: their player range is a range of team numbers."""
+    return [
+        Acceleration(
+            r.match_points,
+            r.game_points,
+            r.first_round,
+            r.last_round,
+            r.first_player,
+            r.last_player,
+        )
+        for r in trf.records
+        if isinstance(r, AccelerationRecord)
+    ]
 
 
 def abnormal_points(trf: TrfFile) -> list[AbnormalPoints]:

@@ -192,7 +192,10 @@ def elo_from_log(events: Sequence[RecordedEvent]) -> EloFile:
         if meta.get("elo_listed") is False or p.name == ANONYMOUS:
             continue
         surname, first_name = split_name(p.name)
-        fields = [surname, first_name, p.federation or "", _number(state.points(p.id))]
+        # Fields are comma-separated: a comma inside a name ("Doe, Jane, JPN, 9.0") would
+        # make a country and a score of its own.
+        texts = (surname, first_name, p.federation or "")
+        fields = [*(t.replace(",", " ") for t in texts), _number(state.points(p.id))]
         if p.id in discs:
             fields.append(_number(discs[p.id]))
             if p.rating:

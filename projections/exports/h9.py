@@ -62,6 +62,9 @@ def h9_from_log(events: Sequence[RecordedEvent]) -> H9File:
     head = view.created_meta.get("h9_head")
     if head is None:
         entries.append(H9Tag("EV", settings.name))
+        if settings.city or settings.federation:
+            country, city = settings.federation or "", settings.city or ""
+            entries.append(H9Tag("PC", f"{country}, {city}" if country else f",{city}"))
         if settings.start_date is not None:
             end = settings.end_date or settings.start_date
             entries.append(H9Tag("DT", f"{settings.start_date},{end}"))

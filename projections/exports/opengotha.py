@@ -35,8 +35,57 @@ from ingest.opengotha.records import (
     player_key,
 )
 from projections.exports.log_view import view_of
+from projections.state import TournamentState
 
 __all__ = ["dump_opengotha", "opengotha_from_log", "write_opengotha"]
+
+_OG_CRITERIA = frozenset(
+    {
+        "CAT",
+        "Rank",
+        "Rating",
+        "NBW",
+        "MMS",
+        "STS",
+        "CUSSW",
+        "CUSSM",
+        "SOSW",
+        "SOSW-1",
+        "SOSW-2",
+        "SODOSW",
+        "SOSM",
+        "SOSM-1",
+        "SOSM-2",
+        "SODOSM",
+        "SOSTS",
+        "SOSOSW",
+        "SOSOSM",
+        "EXT",
+        "EXR",
+        "DC",
+        "SDC",
+    }
+)
+"""OpenGotha's placement criteria by their XML names."""
+
+
+def _live_parameters(state: TournamentState) -> dict[str, Any]:
+    """The parameter sets of a tournament run in arbiter: its rounds, Mac-Mahon bar and floor,
+    komi and placement criteria (its tie-break chain), so that a re-import pairs and ranks
+    the same. An imported tournament's own sets (its metadata) take precedence."""
+    go = state.settings.pairing_params.go
+    general: dict[str, Any] = {"number_of_rounds": state.total_rounds}
+    if go.mm_bar is not None:
+        general["mm_bar"] = go.mm_bar
+    if go.mm_floor is not None:
+        general["mm_floor"] = go.mm_floor
+    if go.komi is not None:
+        general["other"] = (("komi", f"{go.komi:g}"),)
+    criteria = [c for c in state.tiebreaks if c in _OG_CRITERIA]
+    live: dict[str, Any] = {"general": general}
+    if criteria:
+        live["placement_criteria"] = tuple((criteria + ["NULL"] * 6)[: max(6, len(criteria))])
+    return live
 
 
 def _bool(value: bool) -> str:
@@ -296,6 +345,7 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
             )
     return OGTournament.model_validate(
         {
+            **_live_parameters(state),
             **view.created_meta.get("opengotha", {}),
             "players": players,
             "games": games,

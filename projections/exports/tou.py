@@ -61,6 +61,8 @@ def tou_from_log(events: Sequence[RecordedEvent]) -> TouFile:
         entries.append(TouHeader("name", settings.name))
         if settings.start_date is not None:
             entries.append(TouHeader("date", f"{settings.start_date:%d/%m/%Y}"))
+        if settings.city:
+            entries.append(TouHeader("vill", settings.city))
     else:
         entries.extend(TouHeader(k, v) if k else TouComment(v) for k, v in head)
     entries.extend(

@@ -3,8 +3,10 @@
 `trf_from_log` rebuilds the records (``ingest.trf.records``) from the log: one ``001`` record
 per player in start order with the log's points and rank, one round block per round: games
 with colour and result code, ``U`` for the pairing-allocated bye, ``H``/``F``/``Z`` for
-requested byes, a blank block for a round without either. A player who withdrew gets no blocks
-from that round on, which is how the TRF says so.
+requested byes, ``Z`` (absent) for a paired round without either: a late entry's rounds before
+it entered, an absence, every round after a withdrawal (and the next round, not yet paired).
+Players are numbered by pairing number (`TournamentState.start_ranks`: late entries at the
+end), so that ``arbiter-pairings -c`` re-pairs every round as the live event paired it.
 
 `write_trf` serialises them: ``parse_trf(write_trf(x))`` equals ``x`` for every file the
 reader accepts. Column layouts are those of docs/formats.md section 1; bbpPairings accepts CR,
@@ -13,7 +15,8 @@ LF and CRLF alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
@@ -80,13 +83,16 @@ def _round_block(entry: RoundEntry) -> str:
 
 def _player_line(p: PlayerRecord) -> str:
     rating = "" if p.rating is None else str(p.rating)
+    # Each text is cut to its columns: a longer name or federation would shift the fields after
+    # it, and a name such as "Smith" + spaces + "2800" could then pass for a rating.
+    name = p.name[:33]
     # A rating above 9999 (rejected by bbpPairings) takes the blank column 48.
-    name_and_rating = f"{p.name:<33} {rating:>4}" if len(rating) <= 4 else f"{p.name:<33}{rating}"
+    name_and_rating = f"{name:<33} {rating:>4}" if len(rating) <= 4 else f"{name:<33}{rating}"
     points = "" if p.points is None else format_points(p.points)
     rank = "" if p.rank is None else str(p.rank)
     head = (
-        f"001 {p.number:>4} {p.sex:1}{p.title:>3} {name_and_rating} {p.federation:<3} "
-        f"{p.fide_id:>11} {p.birth_date:<10} {points:>4} {rank:>4}"
+        f"001 {p.number:>4} {p.sex[:1]:1}{p.title[:3]:>3} {name_and_rating} "
+        f"{p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} {points:>4} {rank:>4}"
     )
     return (head + "".join(_round_block(e) for e in p.rounds)).rstrip()
 
@@ -243,7 +249,9 @@ def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Co
 _BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 
 
-def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) -> RoundEntry:
+def _entry(
+    view: LogView, player: PlayerState, r: int, numbers: dict[int, int], absent: ResultCode
+) -> RoundEntry:
     state = view.state
     rnd = state.rounds.get(r)
     board = rnd.by_player.get(player.id) if rnd is not None else None
@@ -264,6 +272,10 @@ def _entry(view: LogView, player: PlayerState, r: int, numbers: dict[int, int]) 
             colour = Colour.NONE
         return RoundEntry(numbers[opponent], colour, code)
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
+    if kind is None and (rnd is not None or not player.active_in(r)):
+        # Not paired in a paired round (late entry, absence, withdrawal), or withdrawn from
+        # the next round: absent (``Z`` for a live event; an imported file keeps its coding).
+        return RoundEntry(None, Colour.NONE, absent)
     return _BLANK if kind is None else RoundEntry(None, Colour.NONE, ResultCode.for_bye(kind))
 
 
@@ -289,6 +301,9 @@ def _header(view: LogView) -> list[Record]:
         records.append(HeaderRecord("042", f"{s.start_date:%Y/%m/%d}"))
     if s.end_date is not None:
         records.append(HeaderRecord("052", f"{s.end_date:%Y/%m/%d}"))
+    players = view.state.players.values()
+    records.append(HeaderRecord("062", str(len(players))))
+    records.append(HeaderRecord("072", str(sum(1 for p in players if p.rating))))
     if s.system is System.ROUNDROBIN:
         records.append(
             HeaderRecord("092", "Double round robin" if s.cycles == 2 else "Round robin")
@@ -299,6 +314,13 @@ def _header(view: LogView) -> list[Record]:
         records.append(HeaderRecord("092", "FIDE_DUBOV"))
     elif s.pairing_params.chess.rules == "2017":
         records.append(HeaderRecord("092", "FIDE_DUTCH_2017"))
+    if s.chief_arbiter:
+        records.append(HeaderRecord("102", s.chief_arbiter))
+    records.extend(HeaderRecord("112", deputy) for deputy in s.deputy_arbiters)
+    if s.time_control:
+        records.append(HeaderRecord("122", s.time_control))
+    if s.round_dates:
+        records.append(_round_dates(s.round_dates, view.state.total_rounds))
     if s.scoring != Scoring():
         # JaVaFo's XXS names every value the scoring model has, so nothing is lost.
         values = [(code, getattr(s.scoring, XXS_FIELDS[code])) for code in XXS_WRITTEN]
@@ -312,18 +334,49 @@ def _header(view: LogView) -> list[Record]:
     return records
 
 
+def _round_dates(dates: Mapping[int, dt.date], rounds: int) -> HeaderRecord:
+    """``132``: each round's date ``YY/MM/DD`` above its round block (cols 92-99, 102-109 ...)."""
+    cells = [f"{dates[r]:%y/%m/%d}" if r in dates else " " * 8 for r in range(1, rounds + 1)]
+    return HeaderRecord("132", " " * 87 + "  ".join(cells))
+
+
+def _forbidden(view: LogView, numbers: dict[int, int]) -> list[Record]:
+    """``XXP`` for a pair forbidden from round 1 on, ``260`` for one forbidden later."""
+    state = view.state
+    out: list[Record] = []
+    for pair, first in sorted(state.forbidden.items(), key=lambda kv: sorted(kv[0])):
+        ids = tuple(sorted(numbers[p] for p in pair if p in numbers))
+        if len(ids) != 2:
+            continue
+        if first == 1:
+            out.append(XxpRecord(ids))
+        else:
+            out.append(ForbiddenPairsRecord(first, state.total_rounds, ids))
+    return out
+
+
 def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
     view = view_of(events)
     state = view.state
-    players = view.players()
-    numbers = {p.id: p.pairing_number or i for i, p in enumerate(players, start=1)}
+    # Pairing numbers, as the live event paired with them (late entries at the end).
+    start = state.start_ranks()
+    numbers = {pid: p.pairing_number or start[pid] for pid, p in state.players.items()}
+    players = sorted(state.players.values(), key=lambda p: (numbers[p.id], p.id))
     ranks = _ranks(view)
     records = _header(view)
     byes_through = max((r for r, given in state.byes.items() if given), default=0)
+    next_round = min(state.last_round + 1, state.total_rounds)
+    # An imported file keeps its own coding of absences (a blank block, no blocks after a
+    # withdrawal), so that it reads back to the same events.
+    imported = view.created_meta.get("source") == "file"
+    absent = ResultCode.BLANK if imported else ResultCode.ZERO_BYE
     for p in players:
         last = max(state.last_round, byes_through)
-        if p.withdrawn_from is not None:
+        if p.withdrawn_from is not None and imported:
             last = min(last, p.withdrawn_from - 1)
+        elif p.withdrawn_from is not None:
+            # Every round from the withdrawal on is coded absent, the next one too.
+            last = max(last, min(next_round, max(p.withdrawn_from, state.last_round)))
         records.append(
             PlayerRecord(
                 number=numbers[p.id],
@@ -336,9 +389,10 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
                 birth_date=p.birth or "",
                 points=_points(state.points(p.id)),
                 rank=ranks.get(p.id),
-                rounds=tuple(_entry(view, p, r, numbers) for r in range(1, last + 1)),
+                rounds=tuple(_entry(view, p, r, numbers, absent) for r in range(1, last + 1)),
             )
         )
+    records.extend(_forbidden(view, numbers))
     if state.system.is_team:
         from projections.exports.trf_teams import team_header, team_records
 

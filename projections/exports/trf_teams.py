@@ -13,7 +13,14 @@ from decimal import Decimal
 
 from events.schema import Event
 from events.team_results import TeamEntry
-from ingest.trf.records import ByesRecord, ForbiddenPairsRecord, HeaderRecord, RawRecord, Record
+from ingest.trf.records import (
+    AccelerationRecord,
+    ByesRecord,
+    ForbiddenPairsRecord,
+    HeaderRecord,
+    RawRecord,
+    Record,
+)
 from projections.state import TournamentState
 from projections.team_standings import team_standings
 from projections.teams import TeamsState, match_scoring, team_entries, team_state
@@ -94,6 +101,17 @@ def team_records(
     for r in teams.records:
         if r.code == "240":
             records.append(ByesRecord(r.kind, r.round or 1, r.teams))
+        elif r.code == "250" and r.teams:
+            records.append(
+                AccelerationRecord(
+                    None if r.match_points is None else Decimal(str(r.match_points)),
+                    Decimal(str(r.game_points or 0)),
+                    r.round or 1,
+                    r.last_round or r.round or 1,
+                    r.teams[0],
+                    r.teams[-1],
+                )
+            )
         elif r.code == "260":
             records.append(
                 ForbiddenPairsRecord(r.round or 1, r.last_round or r.round or 1, r.teams)

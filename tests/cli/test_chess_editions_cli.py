@@ -54,7 +54,10 @@ def test_dutch_2017_pairs_the_next_round_of_a_file(tmp_path: Path) -> None:
 def test_dutch_2017_checker_finds_every_round_as_bbppairings_paired_it() -> None:
     path = require_testdata("chess", "dutch2017", "dutch2017_07_p014_r09.trf")
     out = run("arbiter-pairings", "--dutch-2017", str(path), "-c").stdout.splitlines()
-    assert out == [f"{path.name}: Round #{k}" for k in range(1, 10)]
+    assert out == [
+        *(f"{path.name}: Round #{k}" for k in range(1, 10)),
+        f"{path.name}: 9 of 9 rounds identical",
+    ]
 
 
 @pytest.mark.golden
@@ -108,8 +111,8 @@ def test_an_imported_2017_event_is_paired_again_with_its_rules(tmp_path: Path) -
     boards = {(r["white"]["id"], r["black"]["id"]) for r in rows if r["black"]}
     pab = next((r["white"]["id"] for r in rows if not r["black"]), None)
     assert (boards, pab) == played_round(trf, 3)
-    assert "board 1:" in paired.stderr
-    assert "PAB:" in paired.stderr
+    assert "board 1 (" in paired.stderr  # the board's players named
+    assert "PAB (" in paired.stderr
 
 
 def test_director_creates_and_pairs_dutch_2017_and_dubov(tmp_path: Path) -> None:
@@ -129,7 +132,7 @@ def test_director_creates_and_pairs_dutch_2017_and_dubov(tmp_path: Path) -> None
         # the top seed's White; the lowest-ranked player gets the PAB (C.04.3 A.9 / 3.1.5).
         got = [(r["white"]["id"], r["black"]["id"] if r["black"] else None) for r in rows]
         assert got == [(1, 3), (4, 2), (5, None)], system
-        assert "PAB: 5" in paired.stderr
+        assert "PAB (P5): 5:" in paired.stderr
 
 
 def test_unknown_rules_are_refused_in_one_line(tmp_path: Path) -> None:

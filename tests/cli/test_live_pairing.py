@@ -119,8 +119,8 @@ def test_pair_explain_says_why_per_board(tmp_path: Path) -> None:
     assert result.exit_code == 0
     notes = [line for line in result.stderr.splitlines() if line.startswith("board")]
     assert notes == [
-        "board 1: Berger table round 1, numbers 1-4",
-        "board 2: Berger table round 1, numbers 2-3",
+        "board 1 (P0 - P3): Berger table round 1, numbers 1-4",
+        "board 2 (P1 - P2): Berger table round 1, numbers 2-3",
     ]
     go = arbiter(
         "tournament",

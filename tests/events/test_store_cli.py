@@ -108,7 +108,7 @@ def test_copy_duckdb_to_postgres_and_back_is_the_same_log(
     differs = arbiter(file_store, "store", "verify", file_store, postgres_url, code=1)
     last = pg_log[-1]["position"]
     assert differs.stderr.strip().splitlines()[-1] == (
-        f"differs: events: position {last} differs in event_id, recorded_at"
+        f"differs: events: position {last} differs in event_id, recorded_at, stream_hash, log_hash"
     )
     again = arbiter(file_store, "store", "copy", file_store, postgres_url, code=1)
     assert "is not empty; copy into an empty store" in again.stderr

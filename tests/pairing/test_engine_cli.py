@@ -70,7 +70,10 @@ def test_checker_reports_every_round(capsys: pytest.CaptureFixture[str]) -> None
     path = require_testdata("chess", "dutch", "dutch_03_p010_r07.trf")
     assert main(["--dutch", str(path), "-c"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [f"dutch_03_p010_r07.trf: Round #{k}" for k in range(1, 8)]
+    assert out == [
+        *(f"dutch_03_p010_r07.trf: Round #{k}" for k in range(1, 8)),
+        "dutch_03_p010_r07.trf: 7 of 7 rounds identical",
+    ]
 
 
 def test_burstein_pairs_a_file_round(tmp_path: Path) -> None:

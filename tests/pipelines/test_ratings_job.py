@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +76,13 @@ def test_run_writes_the_list_and_publishes_it(store: DuckDBStore, tmp_path: Path
     metadata = pl.read_parquet_metadata(out / "ratings.parquet")
     assert metadata["as_of_position"] == str(last_position)
     assert metadata["method"] == "wof"
+    # The list names the log it was computed from: the chain head at its position, the
+    # hash of that position's event row (events.chain), which `arbiter verify` recomputes.
+    (row,) = [e for e in store.export_image().events.iter_rows(named=True)
+              if e["global_position"] == last_position]  # fmt: skip
+    head = json.loads((out / "manifest.json").read_text())["log_chain_head"]
+    assert head == {"position": last_position, "log_hash": row["log_hash"]}
+    assert len(row["log_hash"]) == 64
     assert not [p for p in out.rglob("*") if p.name.startswith(".")]  # no temp files left
     assert result.games == 12 * 66
 

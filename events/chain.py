@@ -1,0 +1,297 @@
+"""The tamper-evident log: two hash chains over the events, the same on every backend.
+
+Stream chain. Each event's ``stream_hash`` is ``sha256(prev | record)`` in hex, where ``prev``
+is the ``stream_hash`` of the stream's previous version ("" for version 0) and ``record`` is
+the event's stream, version, id, type, schema version, recording time (UTC, µs) and payload
+and metadata bytes, each text field prefixed by its length so that no two events share a
+record. Rewriting an event, deleting one from the middle of a stream or swapping two versions
+breaks the chain at that event.
+
+Log chain. Each event's ``log_hash`` is ``sha256(prev | position | stream_hash)``, where
+``prev`` is the ``log_hash`` at the previous global position, wherever that event is now (the
+log, or the archive after a truncation: positions are never reused, so every position from 1
+to the head is held by exactly one row of the log or the archive). Moving an event to another
+position breaks it there; deleting the last events leaves positions the counter says were
+given out. The hash at the head position (`chain head`) summarises the whole history: a
+published list records it, and the same log gives the same head on DuckDB and PostgreSQL.
+
+`verify` recomputes both chains from a `LogImage` and names the first broken position.
+PostgreSQL computes the same hashes in SQL for single appends (``arbiter_append``); the
+formula is written once more there, and the contract tests compare the two.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import polars as pl
+
+__all__ = [
+    "GENESIS",
+    "Break",
+    "ChainHead",
+    "chain_rows",
+    "log_hash",
+    "record_texts",
+    "stream_hash",
+    "time_text",
+    "verify",
+]
+
+GENESIS = ""
+"""The ``prev`` of a stream's version 0 and of position 1."""
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+@dataclass(frozen=True, slots=True)
+class ChainHead:
+    """The log's last position and its ``log_hash``: what a published list was computed from."""
+
+    position: int
+    hash: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"position": self.position, "log_hash": self.hash}
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """The first place where the stored chains and the recomputed ones part."""
+
+    position: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"log broken at position {self.position}: {self.reason}"
+
+
+def time_text(recorded_at: dt.datetime) -> str:
+    """A recording time as the chains hash it (UTC, naive, microseconds)."""
+    return recorded_at.strftime(TIME_FORMAT)
+
+
+def record_text(
+    stream_id: str,
+    version: int,
+    event_id: str,
+    event_type: str,
+    schema_version: int,
+    recorded_at: str,
+    payload: str,
+    metadata: str,
+) -> str:
+    """What the stream chain hashes of one event (see the module's note).
+
+    >>> record_text("s", 0, "e", "T", 1, "2026-01-01 00:00:00.000000", "{}", "{}")
+    '1:s|0|1:e|1:T|1|2026-01-01 00:00:00.000000|2:{}|2:{}'
+    """
+    return (
+        f"{len(stream_id)}:{stream_id}|{version}|{len(event_id)}:{event_id}|"
+        f"{len(event_type)}:{event_type}|{schema_version}|{recorded_at}|"
+        f"{len(payload)}:{payload}|{len(metadata)}:{metadata}"
+    )
+
+
+def _length_prefixed(column: str) -> pl.Expr:
+    return pl.format("{}:{}", pl.col(column).str.len_chars(), pl.col(column))
+
+
+def record_texts(frame: pl.DataFrame) -> list[str]:
+    """`record_text` of every row of an events frame (EVENT_COLUMNS), computed by polars."""
+    return (
+        frame.select(
+            pl.concat_str(
+                [
+                    _length_prefixed("stream_id"),
+                    pl.col("stream_version").cast(pl.String),
+                    _length_prefixed("event_id"),
+                    _length_prefixed("event_type"),
+                    pl.col("schema_version").cast(pl.String),
+                    pl.col("recorded_at").dt.strftime("%Y-%m-%d %H:%M:%S%.6f"),
+                    _length_prefixed("payload"),
+                    _length_prefixed("metadata"),
+                ],
+                separator="|",
+            ).alias("record")
+        )
+        .get_column("record")
+        .to_list()
+    )
+
+
+def stream_hash(prev: str, record: str) -> str:
+    return hashlib.sha256(f"{prev}|{record}".encode()).hexdigest()
+
+
+def log_hash(prev: str, position: int, stream_hash_: str) -> str:
+    return hashlib.sha256(f"{prev}|{position}|{stream_hash_}".encode()).hexdigest()
+
+
+def chain_rows(frame: pl.DataFrame, stream_heads: Mapping[str, str], log_head: str) -> pl.DataFrame:
+    """``frame`` (EVENT_COLUMNS, positions increasing, each stream continuing ``stream_heads``)
+    with its ``stream_hash`` and ``log_hash`` columns.
+
+    ``stream_heads`` maps a stream to the hash of its current last version (streams absent
+    start from `GENESIS`); ``log_head`` is the hash at the position before the first row. A
+    frame may also be a whole history (a log and its archive, by position, for a migration):
+    each event then chains to the latest earlier row of its stream's previous version.
+    """
+    streams = frame.get_column("stream_id").to_list()
+    positions = frame.get_column("global_position").to_list()
+    records = record_texts(frame)
+    if _in_stream_order(frame):
+        stream_hashes, log_hashes = _chain_in_order(
+            streams, positions, records, stream_heads, log_head
+        )
+        return frame.with_columns(
+            pl.Series("stream_hash", stream_hashes, dtype=pl.String),
+            pl.Series("log_hash", log_hashes, dtype=pl.String),
+        )
+    versions = frame.get_column("stream_version").to_list()
+    # (stream, version) -> [(position, hash)] in position order
+    earlier: dict[tuple[str, int], list[tuple[int, str]]] = {}
+    lowest: dict[str, int] = {}
+    for stream, version in zip(streams, versions, strict=True):
+        if version < lowest.get(stream, version + 1):
+            lowest[stream] = version
+    for stream, head_hash in stream_heads.items():
+        if stream in lowest:
+            earlier[(stream, lowest[stream] - 1)] = [(-1, head_hash)]
+    stream_hashes = [""] * len(streams)
+    for i in sorted(range(len(streams)), key=lambda i: (versions[i], positions[i])):
+        stream, version, position = streams[i], versions[i], positions[i]
+        prev = GENESIS
+        if version > 0:
+            candidates = earlier.get((stream, version - 1), [])
+            k = bisect.bisect_left(candidates, (position, "")) - 1
+            prev = candidates[k][1] if k >= 0 else GENESIS
+        stream_hashes[i] = stream_hash(prev, records[i])
+        bisect.insort(earlier.setdefault((stream, version), []), (position, stream_hashes[i]))
+    log_hashes = []
+    prev_log = log_head
+    for position, s in zip(positions, stream_hashes, strict=True):
+        prev_log = log_hash(prev_log, position, s)
+        log_hashes.append(prev_log)
+    return frame.with_columns(
+        pl.Series("stream_hash", stream_hashes, dtype=pl.String),
+        pl.Series("log_hash", log_hashes, dtype=pl.String),
+    )
+
+
+def _in_stream_order(frame: pl.DataFrame) -> bool:
+    """Whether each stream's rows follow each other version by version in frame order (an
+    append; a history with truncations does not)."""
+    step = pl.col("stream_version").diff().over("stream_id")
+    return bool(frame.select((step.is_null() | (step == 1)).all()).item())
+
+
+def _chain_in_order(
+    streams: list[str],
+    positions: list[int],
+    records: list[str],
+    stream_heads: Mapping[str, str],
+    log_head: str,
+) -> tuple[list[str], list[str]]:
+    """`chain_rows` when every row continues its stream's previous row (the fast path)."""
+    heads = dict(stream_heads)
+    sha = hashlib.sha256
+    stream_hashes = []
+    log_hashes = []
+    prev_log = log_head
+    for stream, position, record in zip(streams, positions, records, strict=True):
+        s = sha(f"{heads.get(stream, '')}|{record}".encode()).hexdigest()
+        heads[stream] = s
+        prev_log = sha(f"{prev_log}|{position}|{s}".encode()).hexdigest()
+        stream_hashes.append(s)
+        log_hashes.append(prev_log)
+    return stream_hashes, log_hashes
+
+
+def _first(breaks: Iterable[Break]) -> Break | None:
+    return min(breaks, key=lambda b: b.position, default=None)
+
+
+def verify(events: pl.DataFrame, archive: pl.DataFrame, next_position: int) -> Break | None:
+    """Recompute both chains of a log (its events, its archive, its position counter);
+    the first broken position, or None when the log is intact."""
+    rows = pl.concat(
+        [
+            events.select(*_CHAINED).with_columns(pl.lit(False).alias("archived")),
+            archive.select(*_CHAINED).with_columns(pl.lit(True).alias("archived")),
+        ]
+    ).sort("global_position", "archived")
+    records = record_texts(rows)
+    positions = rows.get_column("global_position").to_list()
+    streams = rows.get_column("stream_id").to_list()
+    versions = rows.get_column("stream_version").to_list()
+    stored_stream = rows.get_column("stream_hash").to_list()
+    stored_log = rows.get_column("log_hash").to_list()
+    archived = rows.get_column("archived").to_list()
+
+    breaks: list[Break] = []
+    # Every hash a (stream, version) has had, in position order: a restored event is the
+    # archived one again, so either may be the previous version of the next.
+    seen: dict[tuple[str, int], set[str]] = {}
+    live_version: dict[str, int] = {}
+    expected_position = 1
+    prev_log = GENESIS
+    for i, position in enumerate(positions):
+        stream, version = streams[i], versions[i]
+        where = f"(stream {stream} version {version})"
+        if position < expected_position:
+            breaks.append(Break(position, f"position held twice {where}"))
+            break
+        if position > expected_position:
+            breaks.append(Break(expected_position, "event missing (deleted?)"))
+            break
+        expected_position += 1
+        if not archived[i]:
+            last = live_version.get(stream, -1)
+            if version <= last:
+                breaks.append(Break(position, f"version out of order {where}"))
+                break
+            live_version[stream] = version
+        prevs = {GENESIS} if version == 0 else seen.get((stream, version - 1), set())
+        s = stored_stream[i]
+        if not any(stream_hash(p, records[i]) == s for p in prevs):
+            why = "event rewritten" if prevs else "previous version missing or after it"
+            breaks.append(Break(position, f"{why} {where}"))
+            break
+        seen.setdefault((stream, version), set()).add(s)
+        if log_hash(prev_log, position, s) != stored_log[i]:
+            breaks.append(Break(position, f"log chain broken (moved or reordered?) {where}"))
+            break
+        prev_log = stored_log[i]
+    else:
+        if expected_position < next_position:
+            span = f"{expected_position}..{next_position - 1}"
+            breaks.append(Break(expected_position, f"events {span} missing (deleted?)"))
+    return _first(breaks)
+
+
+def head(events: pl.DataFrame) -> ChainHead:
+    """The chain head of an events frame ordered by position (0 and "" when empty)."""
+    if events.height == 0:
+        return ChainHead(0, GENESIS)
+    last = events.tail(1)
+    return ChainHead(int(last.item(0, "global_position")), str(last.item(0, "log_hash")))
+
+
+_CHAINED = (
+    "global_position",
+    "stream_id",
+    "stream_version",
+    "event_id",
+    "event_type",
+    "schema_version",
+    "payload",
+    "metadata",
+    "recorded_at",
+    "stream_hash",
+    "log_hash",
+)

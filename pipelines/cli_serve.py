@@ -1,0 +1,110 @@
+"""`arbiter serve` (the live results site and API) and `arbiter user` (its accounts)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from events.errors import UserError
+from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
+from pipelines.output import Format, emit
+
+user_app = typer.Typer(
+    help="Accounts of the web server: officers and tournament directors.", no_args_is_help=True
+)
+app.add_typer(user_app, name="user")
+
+
+@app.command("serve")
+@user_errors
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    lists_dir: Annotated[
+        Path, typer.Option(help="Folder for rating lists that officers run from the browser.")
+    ] = Path("lists"),
+    upload_limit: Annotated[
+        int, typer.Option(min=1, help="Largest result-file upload, in bytes.")
+    ] = 20 * 1024 * 1024,
+) -> None:
+    """Serve live pairings, standings, crosstables and rating lists, and the API.
+
+    Public pages need no login; directors and officers log in (`arbiter user add`, `arbiter
+    user passwd`) or send their API token. Pages update by themselves when a result is
+    recorded, here, by the CLI or by another server on the same PostgreSQL log. On a DuckDB
+    file the server holds no lock between requests, so the CLI keeps working beside it.
+    Behind a TLS proxy in production: the session cookies are Secure.
+    """
+    import uvicorn
+
+    from pipelines.web.app import create_app
+
+    application = create_app(store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit)
+    err.print(f"arbiter serves {store_url()} on http://{host}:{port}/", markup=False)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=2,
+    )
+
+
+@user_app.command("add")
+@user_errors
+def user_add(
+    name: Annotated[str, typer.Argument(help="Login name.")],
+    role: Annotated[str, typer.Option(help="officer or director.")],
+    tournament: Annotated[
+        str | None, typer.Option(help="Director: the tournament he runs.")
+    ] = None,
+) -> None:
+    """Create an account; prints its API token as the last line (shown only this once)."""
+    from pipelines.web.accounts import add_user
+
+    if role not in ("officer", "director"):
+        raise UserError(f"--role must be officer or director (found '{role}')")
+    with open_store() as store:
+        token = add_user(store, name, role, tournament)  # type: ignore[arg-type]
+    err.print(f"user {name} ({role}) created; the API token follows", markup=False)
+    sys.stdout.write(token + "\n")
+
+
+@user_app.command("passwd")
+@user_errors
+def user_passwd(name: Annotated[str, typer.Argument(help="Login name.")]) -> None:
+    """Set the browser-login password (prompted; read from stdin when it is not a terminal)."""
+    from pipelines.web.accounts import set_password
+
+    if sys.stdin.isatty():
+        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    with open_store() as store:
+        set_password(store, name, password)
+    err.print(f"password of {name} set", markup=False)
+
+
+@user_app.command("revoke")
+@user_errors
+def user_revoke(name: Annotated[str, typer.Argument(help="Login name.")]) -> None:
+    """Revoke an account: its API token, password and open sessions stop working."""
+    from pipelines.web.accounts import revoke_user
+
+    with open_store() as store:
+        revoke_user(store, name)
+    err.print(f"user {name} revoked", markup=False)
+
+
+@user_app.command("list")
+@user_errors
+def user_list(fmt: FormatOpt = Format.TEXT) -> None:
+    """The accounts (never their secrets)."""
+    from pipelines.web.accounts import list_users
+
+    with open_store() as store:
+        emit(list_users(store), fmt)

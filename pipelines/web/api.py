@@ -1,0 +1,282 @@
+"""The JSON API: every public page's twin under ``/api``, and the writes of directors and
+officers. Reads come from the projection hub; writes call the CLI's own command functions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, HTTPException, Request, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipelines import commands
+from pipelines.output import Format, render
+from pipelines.web.hub import TournamentView, summaries_json
+from pipelines.web.server import director_of, officer, server_of
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+JSON = "application/json"
+
+
+def _json(data: bytes | Any, status: int = 200) -> Response:
+    if not isinstance(data, bytes):
+        data = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode()
+    return Response(data, status_code=status, media_type=JSON)
+
+
+def tournament_view(request: Request, tournament_id: str) -> TournamentView:
+    view = server_of(request).hub.view(tournament_id)
+    if view is None:
+        raise HTTPException(404, f"unknown tournament '{tournament_id}'")
+    return view
+
+
+# ------------------------------------------------------------------ reads
+
+
+@router.get("/tournaments", summary="Every tournament (as `arbiter tournament list`, and more)")
+async def tournaments(request: Request) -> Response:
+    return _json(summaries_json(server_of(request).hub))
+
+
+@router.get("/tournaments/{tournament_id}", summary="One tournament: settings and rounds")
+async def tournament(request: Request, tournament_id: str) -> Response:
+    view = tournament_view(request, tournament_id)
+    return _json({**view.summary(), "tiebreaks": list(view.state.tiebreaks)})
+
+
+@router.get(
+    "/tournaments/{tournament_id}/standings",
+    summary="Standings: the same JSON as `arbiter standings --format json`",
+)
+async def standings(request: Request, tournament_id: str) -> Response:
+    return _json(tournament_view(request, tournament_id).standings_json())
+
+
+@router.get(
+    "/tournaments/{tournament_id}/rounds/{round_no}",
+    summary="A round's boards and results: as `arbiter pairings --round N --format json`",
+)
+async def round_pairings(request: Request, tournament_id: str, round_no: int) -> Response:
+    view = tournament_view(request, tournament_id)
+    if round_no not in view.state.rounds:
+        raise HTTPException(
+            404,
+            f"{tournament_id}: round {round_no} is not paired (last paired round: "
+            f"{view.state.last_round or 'none'})",
+        )
+    return _json(view.pairings_json(round_no))
+
+
+@router.get("/tournaments/{tournament_id}/crosstable", summary="The crosstable, by rank")
+async def crosstable(request: Request, tournament_id: str) -> Response:
+    from pipelines import views
+
+    view = tournament_view(request, tournament_id)
+    return _json(render(views.crosstable_view(view.crosstable()), Format.JSON).encode())
+
+
+@router.get("/tournaments/{tournament_id}/players/{player_id}", summary="A player's card")
+async def player(request: Request, tournament_id: str, player_id: int) -> Response:
+    from pipelines.web.public import player_card
+
+    return _json(player_card(tournament_view(request, tournament_id), player_id))
+
+
+@router.get("/ratings", summary="Published rating lists, newest first")
+async def rating_lists(request: Request) -> Response:
+    hub = server_of(request).hub
+    return _json(
+        [
+            {
+                "name": e.name,
+                "method": e.method,
+                "as_of": e.as_of.isoformat(),
+                "players": e.players,
+                "as_of_position": e.as_of_position,
+            }
+            for e in sorted(hub.lists, key=lambda e: (e.as_of, e.position), reverse=True)
+        ]
+    )
+
+
+# ------------------------------------------------------------------ director writes
+
+
+class PlayerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=200, description="'Surname, Firstname'")
+    rating: int | None = Field(None, ge=0, le=4000)
+    federation: str | None = Field(None, max_length=10)
+    title: str | None = Field(None, max_length=10)
+    club: str | None = Field(None, max_length=200)
+    fide_id: str | None = Field(None, max_length=20)
+    rank: str | None = Field(None, max_length=10, description="go rank such as 3d or 12k")
+
+
+class ResultIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int = Field(ge=1, le=1000)
+    board: int = Field(ge=1, le=100000)
+    result: str = Field(min_length=1, max_length=20, description="1-0, 0-1, 1/2-1/2, +-, ...")
+    correct: bool = Field(False, description="replace a result already entered")
+
+
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int = Field(ge=1, le=1000, description="first round to take back")
+    reason: str | None = Field(None, max_length=500)
+    confirm: bool = Field(description="must be true: the rounds' events go to the archive")
+
+
+class RestoreIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    confirm: bool = Field(description="must be true")
+
+
+def _confirmed(flag: bool) -> None:
+    if not flag:
+        raise HTTPException(400, 'set "confirm": true to do this')
+
+
+@router.post("/tournaments/{tournament_id}/players", status_code=201, summary="Register a player")
+def add_player(request: Request, tournament_id: str, body: PlayerIn) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        pid = commands.add_player(store, tournament_id, **body.model_dump(exclude_none=True))
+    return _json({"player": pid}, 201)
+
+
+@router.post("/tournaments/{tournament_id}/pair", status_code=201, summary="Pair the next round")
+def pair(request: Request, tournament_id: str) -> Response:
+    server = server_of(request)
+    with server.writing(request, director_of(tournament_id)) as (store, _):
+        event = commands.pair(store, tournament_id)
+    view = tournament_view(request, tournament_id)
+    return _json({"round": event.round, "boards": view.pairings(event.round)}, 201)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/results", status_code=201, summary="Enter or correct a result"
+)
+def result(request: Request, tournament_id: str, body: ResultIn) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        event = commands.record_result(
+            store, tournament_id, body.round, body.board, body.result, correct=body.correct
+        )
+    return _json(
+        {"round": body.round, "board": body.board, "result": event.outcome.value,
+         "event": event.type}, 201
+    )  # fmt: skip
+
+
+@router.post("/tournaments/{tournament_id}/undo", summary="Take rounds back (archived)")
+def undo(request: Request, tournament_id: str, body: UndoIn) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        _confirmed(body.confirm)
+        t = commands.undo(store, tournament_id, body.round, body.reason)
+    return _json(truncation_json(t))
+
+
+@router.post("/tournaments/{tournament_id}/restore", summary="Bring back the latest undo")
+def restore(request: Request, tournament_id: str, body: RestoreIn) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        _confirmed(body.confirm)
+        t = commands.restore(store, tournament_id)
+    return _json(truncation_json(t))
+
+
+def truncation_json(t: Any) -> dict[str, Any]:
+    return {
+        "truncation_id": t.truncation_id,
+        "events": t.event_count,
+        "from_version": t.from_version,
+        "to_version": t.to_version,
+    }
+
+
+# ------------------------------------------------------------------ officer writes
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def save_upload(upload: UploadFile, folder: Path, limit: int) -> Path:
+    """The upload as a file in `folder` (its own name, made safe), at most `limit` bytes."""
+    name = _SAFE_NAME.sub("_", Path(upload.filename or "upload").name).lstrip(".") or "upload"
+    path = folder / name
+    size = 0
+    with path.open("wb") as out:
+        while chunk := upload.file.read(1 << 16):
+            size += len(chunk)
+            if size > limit:
+                raise HTTPException(413, f"{name}: larger than the {limit} byte upload limit")
+            out.write(chunk)
+    return path
+
+
+def ingest_uploads(request: Request, uploads: list[UploadFile], form_csrf: str | None) -> Any:
+    from pipelines.ingest_job import IngestOptions, ingest
+
+    server = server_of(request)
+    with (
+        tempfile.TemporaryDirectory(prefix="arbiter-upload-") as tmp,
+        server.writing(request, officer, form_csrf) as (store, account),
+    ):
+        paths = [save_upload(u, Path(tmp), server.upload_limit) for u in uploads]
+        return ingest(store, paths, IngestOptions(actor=account.name))
+
+
+@router.post("/ingest", summary="Officers: ingest result files (each file atomic)")
+def ingest_files(request: Request, files: Annotated[list[UploadFile], File()]) -> Response:
+    report = ingest_uploads(request, files, None)
+    return _json(report.as_json(), 200 if report.ok else 422)
+
+
+class RatingRunIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    method: str = Field(description="wof, fide, egf or glicko2")
+    as_of: dt.date
+    game: str | None = None
+    publish: bool = True
+
+
+def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> dict[str, Any]:
+    from events.errors import UserError
+    from pipelines.ratings_job import RunRequest, run_list
+    from projections.games import GamesCache
+
+    server = server_of(request)
+    with server.writing(request, officer, form_csrf) as (store, _):
+        try:
+            req = RunRequest.model_validate(
+                {
+                    "method": body.method,
+                    "as_of": body.as_of,
+                    "game": body.game,
+                    "publish": body.publish,
+                    "output": server.lists_dir / f"{body.method}-{body.as_of.isoformat()}",
+                }
+            )
+        except ValueError as exc:
+            raise UserError(f"rating run: {str(exc).splitlines()[-1].strip()}") from None
+        with GamesCache.for_store(store) as cache:
+            result = run_list(store, cache, req)
+    return {
+        "list": result.kind.name,
+        "as_of": body.as_of.isoformat(),
+        "players": result.players,
+        "official": result.official,
+        "games": result.games,
+        "published": result.published,
+        "diff": result.diff_counts,
+    }
+
+
+@router.post("/ratings/run", summary="Officers: compute and publish a rating list")
+def ratings_run(request: Request, body: RatingRunIn) -> Response:
+    return _json(run_ratings(request, body, None))

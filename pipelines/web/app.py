@@ -1,0 +1,127 @@
+"""The `arbiter serve` application: `create_app(store_url)` wires the routes to one `Server`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from events.errors import ArbiterError, NotFound, RetryableError
+from events.store import StoreBusy, StoreUnavailable
+from pipelines.web import api, forms, public
+from pipelines.web.hub import StoreAccess
+from pipelines.web.server import Server, server_of
+
+DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
+
+_SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'"
+    ),
+}
+
+
+class SecurityHeaders:
+    """Adds `_SECURITY_HEADERS` to every response (a plain ASGI middleware: Starlette's
+    BaseHTTPMiddleware costs about a millisecond a request)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in _SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.headers]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def status_of(exc: ArbiterError) -> int:
+    """The HTTP status of a refused command: 404 unknown object, 409 stale version, 503 busy
+    or unreachable store, else 400."""
+    if isinstance(exc, NotFound):
+        return 404
+    if isinstance(exc, StoreBusy | StoreUnavailable):
+        return 503
+    if isinstance(exc, RetryableError):
+        return 409
+    return 400
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", ""):
+        return JSONResponse({"error": message}, status_code=status)
+    server = server_of(request)
+    return server.templates.TemplateResponse(
+        request,
+        "error.html",
+        {"viewer": server.viewer(request), "status": status, "message": message},
+        status_code=status,
+    )
+
+
+def create_app(
+    store_url: str,
+    *,
+    lists_dir: Path | None = None,
+    upload_limit: int = DEFAULT_UPLOAD_LIMIT,
+) -> FastAPI:
+    server = Server(StoreAccess(store_url), lists_dir or Path("lists").resolve(), upload_limit)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        server.notifier.bind(asyncio.get_running_loop())
+        await asyncio.to_thread(server.start)
+        yield
+        await asyncio.to_thread(server.stop)
+
+    app = FastAPI(
+        title="arbiter",
+        summary="Live results, standings and rating lists; the API of directors and officers.",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.server = server
+    app.add_middleware(SecurityHeaders)
+    app.include_router(public.router)
+    app.include_router(forms.router)
+    app.include_router(api.router)
+
+    @app.exception_handler(ArbiterError)
+    async def arbiter_error(request: Request, exc: ArbiterError) -> Response:
+        return _error(request, status_of(exc), str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        response = _error(request, exc.status_code, str(exc.detail))
+        for key, value in (exc.headers or {}).items():
+            response.headers[key] = value
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        message = f"{where}: {first.get('msg', 'invalid request')}" if where else "invalid request"
+        return _error(request, 422, message)
+
+    return app

@@ -1,0 +1,275 @@
+"""Browser work: login, the director's panel of his tournament, the officer's panel.
+
+Every form carries the CSRF token; a refused command shows the CLI's one-line message on the
+panel (status 400) and appends nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from events.domain import Outcome
+from events.errors import ArbiterError
+from pipelines import commands
+from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings, tournament_view
+from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, new_csrf
+from pipelines.web.server import director_of, server_of
+from projections.crosstable import format_value
+
+router = APIRouter(include_in_schema=False)
+
+CsrfField = Annotated[str, Form()]
+
+
+def set_cookie(response: Response, name: str, value: str, max_age: int | None = None) -> None:
+    response.set_cookie(
+        name, value, max_age=max_age, path="/", secure=True, httponly=True, samesite="strict"
+    )
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page with a form: the CSRF cookie is set when the browser has none yet."""
+    server = server_of(request)
+    csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+    response = server.templates.TemplateResponse(
+        request,
+        template,
+        {"viewer": server.viewer(request), "csrf": csrf, "fmt": format_value, **context},
+        status_code=status,
+    )
+    if request.cookies.get(CSRF_COOKIE) != csrf:
+        set_cookie(response, CSRF_COOKIE, csrf)
+    return response
+
+
+def _safe_next(target: str | None) -> str:
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return "/"
+
+
+# ------------------------------------------------------------------ login
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login_form(request: Request, next: str | None = None) -> HTMLResponse:
+    return render(request, "login.html", next=_safe_next(next), error=None)
+
+
+@router.post("/login", response_class=HTMLResponse)
+def login(
+    request: Request,
+    name: Annotated[str, Form(max_length=64)],
+    password: Annotated[str, Form(max_length=1024)],
+    csrf_token: CsrfField,
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    server = server_of(request)
+    from pipelines.web.security import csrf_ok
+
+    if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
+        raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    client = request.client.host if request.client else "?"
+    wait = server.limiter.retry_after(client)
+    if wait:
+        response = render(
+            request, "login.html", 429, next=_safe_next(next),
+            error=f"too many failed logins; try again in {wait} s",
+        )  # fmt: skip
+        response.headers["Retry-After"] = str(wait)
+        return response
+    account = server.hub.accounts.check_password(name, password)
+    if account is None:
+        server.limiter.failed(client)
+        return render(
+            request, "login.html", 401, next=_safe_next(next), error="wrong name or password"
+        )
+    server.limiter.succeeded(client)
+    target = _safe_next(next)
+    if target == "/" and account.role == "director" and account.tournament:
+        target = f"/t/{account.tournament}/manage"
+    elif target == "/" and account.role == "officer":
+        target = "/officer"
+    redirect = RedirectResponse(target, 303)
+    set_cookie(redirect, SESSION_COOKIE, server.sessions.create(account.name), SESSION_SECONDS)
+    set_cookie(redirect, CSRF_COOKIE, new_csrf())
+    return redirect
+
+
+@router.post("/logout")
+def logout(request: Request, csrf_token: CsrfField) -> Response:
+    from pipelines.web.security import csrf_ok
+
+    if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
+        raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    server_of(request).sessions.drop(request.cookies.get(SESSION_COOKIE))
+    response = RedirectResponse("/", 303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+# ------------------------------------------------------------------ director's panel
+
+
+def _manage_page(
+    request: Request, tournament_id: str, status: int = 200, **extra: Any
+) -> HTMLResponse:
+    view = tournament_view(request, tournament_id)
+    last = view.state.last_round
+    return render(
+        request,
+        "manage.html",
+        status,
+        view=view,
+        s=view.summary(),
+        round_no=last,
+        boards=view.pairings(last) if last else [],
+        outcomes=[o.value for o in Outcome if o is not Outcome.UNKNOWN],
+        **{"error": None, "notice": None, **extra},
+    )
+
+
+@router.get("/t/{tournament_id}/manage", response_class=HTMLResponse)
+async def manage(request: Request, tournament_id: str) -> Response:
+    server = server_of(request)
+    viewer = server.viewer(request)
+    if viewer is None:
+        return RedirectResponse(f"/login?next=/t/{tournament_id}/manage", 303)
+    if not viewer.may_direct(tournament_id):
+        raise HTTPException(403, f"user {viewer.name} does not direct {tournament_id}")
+    return _manage_page(request, tournament_id)
+
+
+def _act(request: Request, tournament_id: str, csrf: str, action: Any, done: str) -> Response:
+    server = server_of(request)
+    try:
+        with server.writing(request, director_of(tournament_id), csrf) as (store, _):
+            action(store)
+    except ArbiterError as exc:
+        return _manage_page(request, tournament_id, 400, error=str(exc))
+    return _manage_page(request, tournament_id, notice=done)
+
+
+@router.post("/t/{tournament_id}/manage/pair", response_class=HTMLResponse)
+def manage_pair(request: Request, tournament_id: str, csrf_token: CsrfField) -> Response:
+    return _act(
+        request, tournament_id, csrf_token,
+        lambda store: commands.pair(store, tournament_id), "next round paired",
+    )  # fmt: skip
+
+
+@router.post("/t/{tournament_id}/manage/result", response_class=HTMLResponse)
+def manage_result(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    round_no: Annotated[int, Form(alias="round")],
+    board: Annotated[int, Form()],
+    result: Annotated[str, Form(max_length=20)],
+    correct: Annotated[bool, Form()] = False,
+) -> Response:
+    return _act(
+        request, tournament_id, csrf_token,
+        lambda store: commands.record_result(
+            store, tournament_id, round_no, board, result, correct=correct
+        ),
+        f"round {round_no} board {board}: {result}",
+    )  # fmt: skip
+
+
+@router.post("/t/{tournament_id}/manage/player", response_class=HTMLResponse)
+def manage_player(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    name: Annotated[str, Form(max_length=200)],
+    rating: Annotated[str, Form(max_length=6)] = "",
+    federation: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    def add(store: Any) -> None:
+        if rating.strip() and not rating.strip().isdigit():
+            raise commands.CommandError(f"rating: '{rating}' is not a whole number")
+        commands.add_player(
+            store, tournament_id, name=name,
+            rating=int(rating) if rating.strip() else None, federation=federation or None,
+        )  # fmt: skip
+
+    return _act(request, tournament_id, csrf_token, add, f"registered {name}")
+
+
+@router.post("/t/{tournament_id}/manage/undo", response_class=HTMLResponse)
+def manage_undo(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    round_no: Annotated[int, Form(alias="round")],
+    confirm: Annotated[bool, Form()] = False,
+) -> Response:
+    def undo(store: Any) -> None:
+        if not confirm:
+            raise commands.CommandError("tick 'I am sure' to take the rounds back")
+        commands.undo(store, tournament_id, round_no, None)
+
+    return _act(request, tournament_id, csrf_token, undo, f"rounds from {round_no} taken back")
+
+
+@router.post("/t/{tournament_id}/manage/restore", response_class=HTMLResponse)
+def manage_restore(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    confirm: Annotated[bool, Form()] = False,
+) -> Response:
+    def restore(store: Any) -> None:
+        if not confirm:
+            raise commands.CommandError("tick 'I am sure' to restore")
+        commands.restore(store, tournament_id)
+
+    return _act(request, tournament_id, csrf_token, restore, "restored")
+
+
+# ------------------------------------------------------------------ officer's panel
+
+
+@router.get("/officer", response_class=HTMLResponse)
+async def officer_page(request: Request) -> Response:
+    viewer = server_of(request).viewer(request)
+    if viewer is None:
+        return RedirectResponse("/login?next=/officer", 303)
+    if not viewer.is_officer:
+        raise HTTPException(403, f"user {viewer.name} is not an officer")
+    return render(request, "officer.html", report=None, error=None, run=None)
+
+
+@router.post("/officer/ingest", response_class=HTMLResponse)
+def officer_ingest(
+    request: Request, csrf_token: CsrfField, files: Annotated[list[UploadFile], Form()]
+) -> Response:
+    try:
+        report = ingest_uploads(request, files, csrf_token)
+    except ArbiterError as exc:
+        return render(request, "officer.html", 400, report=None, error=str(exc), run=None)
+    return render(
+        request, "officer.html", 200 if report.ok else 422,
+        report=report.as_json(), error=None, run=None,
+    )  # fmt: skip
+
+
+@router.post("/officer/ratings", response_class=HTMLResponse)
+def officer_ratings(
+    request: Request,
+    csrf_token: CsrfField,
+    method: Annotated[str, Form(max_length=20)],
+    as_of: Annotated[dt.date, Form()],
+    publish: Annotated[bool, Form()] = False,
+) -> Response:
+    try:
+        run = run_ratings(request, RatingRunIn(method=method, as_of=as_of, publish=publish),
+                          csrf_token)  # fmt: skip
+    except ArbiterError as exc:
+        return render(request, "officer.html", 400, report=None, error=str(exc), run=None)
+    return render(request, "officer.html", report=None, error=None, run=run)

@@ -1,0 +1,326 @@
+"""The server's projection cache, kept up to date from the log by one follower thread.
+
+The follower reads the log after the last position it applied and folds each event into the
+working state of its stream (`projections.state.evolve`, the same fold the commands use); after
+each batch every changed tournament is published as an immutable `TournamentView`, whose
+renderings (standings, pairings, crosstable, JSON bytes) are computed once per version on first
+use. A page read is therefore a dictionary lookup. When the log's epoch changes (an undo or a
+restore rewrote history) everything is rebuilt from the start of the log.
+
+How the follower learns of new events:
+
+* PostgreSQL: it keeps the store open and waits on LISTEN/NOTIFY (`Store.wait_for_events`);
+* DuckDB: it never keeps the file open (the CLI must be able to write). It watches the file's
+  and its WAL's size and modification time every 50 ms and opens the store for a moment when
+  they change (and every few seconds regardless), so a CLI command and the server work side by
+  side.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.errors import ArbiterError
+from events.schema import RatingListPublished
+from events.store import RecordedEvent, Store
+from events.stores import is_server_url, open_store
+from pipelines import views
+from pipelines.commands import STREAM_PREFIX
+from pipelines.output import Format, render
+from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
+from projections import crosstable as xt
+from projections.standings import StandingRow, standings
+from projections.state import RoundState, TournamentState, evolve
+
+log = logging.getLogger("arbiter.serve")
+
+RATINGLIST_PREFIX = "ratinglist-"
+
+
+class StoreAccess:
+    """How the server reaches the store: one shared connection pool on PostgreSQL, a short
+    open-use-close on DuckDB (one at a time in this process), so the file's lock is never
+    held between requests."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_server = is_server_url(url)
+        self._lock = threading.RLock()
+        self._shared: Store | None = open_store(url) if self.is_server else None
+
+    @contextmanager
+    def open(self) -> Iterator[Store]:
+        if self._shared is not None:
+            yield self._shared
+            return
+        with self._lock:
+            store = open_store(self.url)
+            try:
+                yield store
+            finally:
+                store.close()
+
+    def file_signature(self) -> tuple[int, ...]:
+        """Size and mtime of the DuckDB file and its WAL: they change with every commit."""
+        out: list[int] = []
+        for path in (self.url, self.url + ".wal"):
+            try:
+                st = os.stat(path)
+                out += [st.st_size, st.st_mtime_ns]
+            except OSError:
+                out += [-1, -1]
+        return tuple(out)
+
+    def close(self) -> None:
+        if self._shared is not None:
+            self._shared.close()
+
+
+@dataclass
+class TournamentView:
+    """One tournament at one stream version; never changed once published."""
+
+    state: TournamentState
+    version: int
+    position: int
+    created_at: dt.datetime
+    _memo: dict[Any, Any] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def _cached(self, key: Any, make: Callable[[], Any]) -> Any:
+        value = self._memo.get(key)
+        if value is None:
+            with self._lock:
+                value = self._memo.get(key)
+                if value is None:
+                    value = make()
+                    self._memo[key] = value
+        return value
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    def standings(self) -> list[StandingRow]:
+        rows: list[StandingRow] = self._cached("standings", lambda: standings(self.state, None))
+        return rows
+
+    def standings_json(self) -> bytes:
+        """Byte for byte what ``arbiter standings --format json`` prints."""
+        data: bytes = self._cached(
+            "standings.json",
+            lambda: render(views.standings_view(self.standings()), Format.JSON).encode(),
+        )
+        return data
+
+    def pairings(self, round_no: int) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self._cached(
+            ("pairings", round_no), lambda: views.pairings_view(self.state, round_no)
+        )
+        return rows
+
+    def pairings_json(self, round_no: int) -> bytes:
+        data: bytes = self._cached(
+            ("pairings.json", round_no),
+            lambda: render(self.pairings(round_no), Format.JSON).encode(),
+        )
+        return data
+
+    def crosstable(self) -> xt.Crosstable:
+        table: xt.Crosstable = self._cached(
+            "crosstable", lambda: xt.crosstable(self.state, None, order="rank")
+        )
+        return table
+
+    def summary(self) -> dict[str, Any]:
+        s = self.state.settings
+        return {
+            "id": self.id,
+            "name": s.name,
+            "game": s.game.value,
+            "system": s.system.value,
+            "players": len(self.state.players),
+            "rounds_paired": self.state.last_round,
+            "rounds": self.state.total_rounds,
+            "start_date": (s.start_date or self.created_at.date()).isoformat(),
+            "city": s.city,
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    name: str
+    method: str
+    as_of: dt.date
+    players: int
+    output: str
+    content_sha256: str
+    as_of_position: int
+    position: int
+
+
+class Hub:
+    """Projections of the whole log, as of `position`; `sync` brings them up to date."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.position = 0
+        self.epoch: int | None = None
+        self.views: dict[str, TournamentView] = {}
+        self.accounts = Accounts()
+        self.lists: list[ListEntry] = []
+        self._work: dict[str, tuple[TournamentState, int, dt.datetime]] = {}
+        self._listeners: list[Callable[[set[str]], None]] = []
+        self.warmers: list[Callable[[TournamentView], object]] = []
+        """Run on a new view before it is published (pages of the new version rendered off
+        the request path, so no reader waits for them)."""
+
+    def subscribe(self, listener: Callable[[set[str]], None]) -> None:
+        """`listener(changed tournament ids)` runs (on the follower's thread) after a sync."""
+        self._listeners.append(listener)
+
+    def sync(self, store: Store) -> set[str]:
+        """Apply what the log has after `position`; the ids of the tournaments that changed."""
+        with self._lock:
+            changed: set[str] = set()
+            epoch = store.log_epoch()
+            if epoch != self.epoch:
+                if self.epoch is not None:
+                    changed |= set(self.views)
+                self._reset(epoch)
+            while True:
+                batch = store.read_all(self.position, limit=5000)
+                if not batch:
+                    break
+                for event in batch:
+                    self._apply(event, changed)
+                    self.position = event.position
+            for tid in changed:
+                self._publish(tid)
+        if changed:
+            for listener in self._listeners:
+                listener(changed)
+        return changed
+
+    def _reset(self, epoch: int) -> None:
+        self.epoch = epoch
+        self.position = 0
+        self.views = {}
+        self._work = {}
+        self.accounts = Accounts()
+        self.lists = []
+
+    def _apply(self, e: RecordedEvent, changed: set[str]) -> None:
+        sid = e.stream_id
+        if sid.startswith(STREAM_PREFIX):
+            tid = sid.removeprefix(STREAM_PREFIX)
+            work = self._work.get(tid)
+            state = evolve(work[0] if work else None, e.event)
+            self._work[tid] = (state, e.position, work[2] if work else e.recorded_at)
+            changed.add(tid)
+        elif sid == ACCOUNTS_STREAM:
+            self.accounts.apply(e.event)
+        elif sid.startswith(RATINGLIST_PREFIX):
+            event = e.event
+            if isinstance(event, RatingListPublished):
+                self.lists.append(
+                    ListEntry(
+                        sid.removeprefix(RATINGLIST_PREFIX),
+                        event.method,
+                        event.as_of,
+                        event.players,
+                        event.output,
+                        event.content_sha256,
+                        event.as_of_position,
+                        e.position,
+                    )
+                )
+
+    def _publish(self, tid: str) -> None:
+        work = self._work.get(tid)
+        if work is None:
+            self.views.pop(tid, None)
+            return
+        state, position, created = work
+        view = TournamentView(_clone(state), state.version, position, created)
+        view.standings_json()
+        for warm in self.warmers:
+            warm(view)
+        self.views[tid] = view
+
+    def view(self, tid: str) -> TournamentView | None:
+        return self.views.get(tid)
+
+
+def _clone(state: TournamentState) -> TournamentState:
+    """A copy that later `evolve` calls on `state` leave alone (they replace or mutate players,
+    boards and bye maps; settings and tie-breaks are immutable): ~20x cheaper than deepcopy."""
+    return TournamentState(
+        settings=state.settings,
+        tiebreaks=state.tiebreaks,
+        players={pid: copy.copy(p) for pid, p in state.players.items()},
+        rounds={
+            r: RoundState(r, [copy.copy(b) for b in rs.boards]) for r, rs in state.rounds.items()
+        },
+        byes={r: dict(kinds) for r, kinds in state.byes.items()},
+        version=state.version,
+    )
+
+
+class Follower:
+    """The thread that keeps a `Hub` up to date with the log."""
+
+    POLL = 0.05
+    REFRESH = 5.0
+
+    def __init__(self, hub: Hub, access: StoreAccess) -> None:
+        self.hub = hub
+        self.access = access
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="arbiter-follower", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        last_sig: tuple[int, ...] | None = None
+        last_sync = 0.0
+        while not self._stop.is_set():
+            try:
+                if self.access.is_server:
+                    with self.access.open() as store:
+                        self.hub.sync(store)
+                        store.wait_for_events(self.hub.position, 1.0)
+                    continue
+                sig = self.access.file_signature()
+                if sig != last_sig or time.monotonic() - last_sync > self.REFRESH:
+                    with self.access.open() as store:
+                        self.hub.sync(store)
+                    last_sig, last_sync = sig, time.monotonic()
+            except ArbiterError as exc:  # busy file, lost server: try again shortly
+                log.warning("log follower: %s", exc)
+                self._stop.wait(0.5)
+            except Exception:
+                log.exception("log follower failed; retrying")
+                self._stop.wait(1.0)
+            self._stop.wait(self.POLL)
+
+
+def summaries_json(hub: Hub) -> bytes:
+    rows = [v.summary() for v in sorted(hub.views.values(), key=lambda v: v.id)]
+    return json.dumps(rows, ensure_ascii=False, indent=2).encode()

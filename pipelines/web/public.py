@@ -1,0 +1,202 @@
+"""Public pages (no login): the federation's home, a tournament, its crosstable, a player's
+card, the published rating lists; and the server-sent events that keep open pages live."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+from fastapi.templating import Jinja2Templates
+
+from pipelines.web.api import tournament_view
+from pipelines.web.hub import ListEntry, TournamentView
+from pipelines.web.server import server_of
+from projections.crosstable import as_rows, format_value
+
+router = APIRouter(include_in_schema=False)
+
+
+def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
+    """A player's registration, place, points and games (the card's JSON and page data)."""
+    state = view.state
+    p = state.players.get(player_id)
+    if p is None:
+        raise HTTPException(404, f"{state.id}: no player {player_id}")
+    row = next((r for r in view.standings() if r.player == player_id), None)
+    games = []
+    for g in state.pairings(player_id):
+        opponent = state.players.get(g.opponent) if g.opponent is not None else None
+        games.append(
+            {
+                "round": g.round,
+                "board": g.board,
+                "colour": g.colour.value if g.colour else None,
+                "opponent": None
+                if opponent is None
+                else {"id": opponent.id, "name": opponent.name, "rating": opponent.rating},
+                "result": g.outcome.value if g.outcome else (g.bye.value if g.bye else None),
+                "points": g.points,
+            }
+        )
+    return {
+        "id": p.id,
+        "name": p.name,
+        "rating": p.rating,
+        "federation": p.federation,
+        "title": p.title,
+        "club": p.club,
+        "rank": row.rank if row else None,
+        "points": row.points if row else 0.0,
+        "tiebreaks": row.tiebreaks if row else {},
+        "games": games,
+    }
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    server = server_of(request)
+    viewer = server.viewer(request)
+    return server.templates.TemplateResponse(
+        request, template, {"viewer": viewer, "fmt": format_value, **context}, status_code=status
+    )
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    hub = server_of(request).hub
+    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for view in hub.views.values():
+        s = view.summary()
+        by_game[s["game"]].append(s)
+    games = {
+        g: sorted(rows, key=lambda r: (r["start_date"], r["id"]), reverse=True)
+        for g, rows in sorted(by_game.items())
+    }
+    lists = sorted(hub.lists, key=lambda e: (e.as_of, e.position), reverse=True)
+    return _page(request, "home.html", games=games, lists=lists)
+
+
+def _round_of(view: TournamentView, requested: int | None) -> int:
+    last = view.state.last_round
+    if requested is None:
+        return last
+    if requested not in view.state.rounds:
+        raise HTTPException(404, f"{view.id}: round {requested} is not paired")
+    return requested
+
+
+def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
+    return {
+        "view": view,
+        "s": view.summary(),
+        "round_no": shown,
+        "boards": view.pairings(shown) if shown else [],
+        "rows": view.standings(),
+        "codes": list(view.state.tiebreaks),
+        "fmt": format_value,
+    }
+
+
+def public_page(templates: Jinja2Templates, view: TournamentView, shown: int) -> bytes:
+    """The anonymous tournament page of one version and round, rendered once."""
+    page: bytes = view._cached(
+        ("page", shown),
+        lambda: (
+            templates.get_template("tournament.html")
+            .render({"viewer": None, **tournament_context(view, shown)})
+            .encode()
+        ),
+    )
+    return page
+
+
+@router.get("/t/{tournament_id}", response_class=HTMLResponse)
+async def tournament(request: Request, tournament_id: str, round: int | None = None) -> Response:
+    view = tournament_view(request, tournament_id)
+    shown = _round_of(view, round)
+    server = server_of(request)
+    if server.viewer(request) is None:
+        return HTMLResponse(public_page(server.templates, view, shown))
+    return _page(request, "tournament.html", **tournament_context(view, shown))
+
+
+@router.get("/t/{tournament_id}/crosstable", response_class=HTMLResponse)
+async def crosstable(request: Request, tournament_id: str) -> HTMLResponse:
+    view = tournament_view(request, tournament_id)
+    head, *rows = as_rows(view.crosstable(), titles=True)
+    return _page(request, "crosstable.html", view=view, s=view.summary(), head=head, rows=rows)
+
+
+@router.get("/t/{tournament_id}/players/{player_id}", response_class=HTMLResponse)
+async def player(request: Request, tournament_id: str, player_id: int) -> HTMLResponse:
+    view = tournament_view(request, tournament_id)
+    card = player_card(view, player_id)
+    return _page(request, "player.html", view=view, s=view.summary(), card=card)
+
+
+@router.get("/t/{tournament_id}/live")
+async def live(request: Request, tournament_id: str) -> StreamingResponse:
+    """Server-sent events: the tournament's stream version, sent again whenever it changes."""
+    tournament_view(request, tournament_id)
+    server = server_of(request)
+
+    async def versions() -> AsyncIterator[str]:
+        sent: int | None = None
+        yield "retry: 1000\n\n"
+        while not await request.is_disconnected():
+            view = server.hub.view(tournament_id)
+            version = view.version if view is not None else -1
+            if version != sent:
+                sent = version
+                yield f"data: {version}\n\n"
+            else:
+                yield ": idle\n\n"
+            await server.notifier.wait(10.0)
+
+    return StreamingResponse(
+        versions(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+# ------------------------------------------------------------------ rating lists
+
+
+def _entry(request: Request, name: str, as_of: str | None) -> ListEntry:
+    entries = [e for e in server_of(request).hub.lists if e.name == name]
+    if as_of is not None:
+        entries = [e for e in entries if e.as_of.isoformat() == as_of]
+    if not entries:
+        raise HTTPException(404, f"no published rating list '{name}' {as_of or ''}".strip())
+    return max(entries, key=lambda e: e.position)
+
+
+@router.get("/ratings/{name}", response_class=HTMLResponse)
+async def rating_list(request: Request, name: str) -> Response:
+    entry = _entry(request, name, None)
+    return _list_file(entry, "index.html")
+
+
+@router.get("/ratings/{name}/{as_of}/{file_name}")
+async def rating_list_file(request: Request, name: str, as_of: str, file_name: str) -> Response:
+    return _list_file(_entry(request, name, as_of), file_name)
+
+
+def _list_file(entry: ListEntry, file_name: str) -> Response:
+    """A file the run wrote (the page, a chart, diff.csv), from the list's own folder only."""
+    folder = Path(entry.output).resolve()
+    path = (folder / file_name).resolve()
+    if (folder not in path.parents and path != folder) or not path.is_file():
+        raise HTTPException(404, f"no file '{file_name}' in list {entry.name} {entry.as_of}")
+    if file_name == "index.html":
+        text = path.read_text(encoding="utf-8")
+        href = escape(f"/ratings/{quote(entry.name)}/{entry.as_of.isoformat()}/", quote=True)
+        base = f'<base href="{href}">'
+        return HTMLResponse(text.replace("<head>", "<head>" + base, 1))
+    return FileResponse(path)

@@ -1,0 +1,114 @@
+"""Who is asking, and may he: bearer tokens, login sessions, CSRF tokens, the login rate limit.
+
+* API clients send ``Authorization: Bearer <token>`` (the token `arbiter user add` printed);
+  a bearer request carries no cookie authority, so it needs no CSRF token.
+* Browsers log in with a password and get a session cookie (random, ``Secure; HttpOnly;
+  SameSite=Strict``), held in this process's memory: a restart logs everyone out.
+* Every form (and every cookie-authenticated API write) must echo the CSRF token of its session
+  (double submit: the ``arbiter_csrf`` cookie, HttpOnly, against the form field or the
+  ``X-CSRF-Token`` header); a missing or different token is 403 and nothing is appended.
+* A login from one address fails at most `LOGIN_ATTEMPTS` times per `LOGIN_WINDOW` seconds,
+  then gets 429 until the window has passed.
+* The account is looked up in the accounts projection on every request, so a revoked account
+  stops working at once for writes (the write path syncs the projection first).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from pipelines.web.accounts import Account, Accounts
+
+SESSION_COOKIE = "arbiter_session"
+CSRF_COOKIE = "arbiter_csrf"
+CSRF_HEADER = "x-csrf-token"
+SESSION_SECONDS = 12 * 3600
+LOGIN_ATTEMPTS = 5
+LOGIN_WINDOW = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    account: str
+    expires: float
+
+
+class Sessions:
+    """Login sessions by random id, in memory."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def create(self, account: str) -> str:
+        sid = secrets.token_urlsafe(32)
+        with self._lock:
+            now = time.time()
+            self._by_id = {k: s for k, s in self._by_id.items() if s.expires > now}
+            self._by_id[sid] = Session(account, now + SESSION_SECONDS)
+        return sid
+
+    def account(self, sid: str | None, accounts: Accounts) -> Account | None:
+        if not sid:
+            return None
+        session = self._by_id.get(sid)
+        if session is None or session.expires < time.time():
+            return None
+        acc = accounts.by_name.get(session.account)
+        return acc if acc is not None and acc.active else None
+
+    def drop(self, sid: str | None) -> None:
+        if sid:
+            with self._lock:
+                self._by_id.pop(sid, None)
+
+
+class LoginLimiter:
+    """Failed logins per client address in a sliding window."""
+
+    def __init__(self, attempts: int = LOGIN_ATTEMPTS, window: float = LOGIN_WINDOW) -> None:
+        self.attempts = attempts
+        self.window = window
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def retry_after(self, client: str) -> int:
+        """Seconds until `client` may try again (0: now)."""
+        with self._lock:
+            q = self._failures.get(client)
+            if not q:
+                return 0
+            now = time.monotonic()
+            while q and q[0] < now - self.window:
+                q.popleft()
+            if len(q) < self.attempts:
+                return 0
+            return int(q[0] + self.window - now) + 1
+
+    def failed(self, client: str) -> None:
+        with self._lock:
+            self._failures.setdefault(client, deque()).append(time.monotonic())
+
+    def succeeded(self, client: str) -> None:
+        with self._lock:
+            self._failures.pop(client, None)
+
+
+def new_csrf() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def csrf_ok(cookie: str | None, sent: str | None) -> bool:
+    return bool(cookie) and bool(sent) and hmac.compare_digest(str(cookie), str(sent))
+
+
+def bearer(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None

@@ -1,0 +1,155 @@
+"""What every route shares: the store access, the projection hub, sessions, the write guard.
+
+A write goes: open the store (DuckDB: for this request only), bring the projections up to date
+(so an account revoked a moment ago is refused), find the account (bearer token, or session
+cookie plus CSRF token), check its role, act as that account (`events.provenance`: every event
+records it), call the same `pipelines.commands` function as the CLI, sync the projections again
+(so the next page shows the write), close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from fastapi import HTTPException, Request
+from fastapi.templating import Jinja2Templates
+
+from events.provenance import Origin, set_origin
+from events.store import Store
+from pipelines.web.accounts import Account
+from pipelines.web.hub import Follower, Hub, StoreAccess
+from pipelines.web.security import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    LoginLimiter,
+    Sessions,
+    bearer,
+    csrf_ok,
+)
+
+T = TypeVar("T")
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+Rule = Callable[[Account], bool]
+
+
+class Notifier:
+    """Wakes the server-sent-event streams (on the event loop) when the follower synced."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._event = asyncio.Event()
+
+    def changed(self, _: set[str]) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._fire)
+
+    def _fire(self) -> None:
+        old, self._event = self._event, asyncio.Event()
+        if old is not None:
+            old.set()
+
+    async def wait(self, timeout: float) -> None:
+        event = self._event
+        if event is None:
+            await asyncio.sleep(timeout)
+            return
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return
+
+
+@dataclass
+class Server:
+    access: StoreAccess
+    lists_dir: Path
+    upload_limit: int
+    hub: Hub = field(default_factory=Hub)
+    sessions: Sessions = field(default_factory=Sessions)
+    limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    notifier: Notifier = field(default_factory=Notifier)
+    templates: Jinja2Templates = field(
+        default_factory=lambda: Jinja2Templates(directory=str(TEMPLATES))
+    )
+    follower: Follower | None = None
+
+    def start(self) -> None:
+        from pipelines.web.public import public_page
+
+        self.hub.warmers.append(
+            lambda view: public_page(self.templates, view, view.state.last_round)
+        )
+        with self.access.open() as store:
+            self.hub.sync(store)
+        self.hub.subscribe(self.notifier.changed)
+        self.follower = Follower(self.hub, self.access)
+        self.follower.start()
+
+    def stop(self) -> None:
+        if self.follower is not None:
+            self.follower.stop()
+        self.access.close()
+
+    def viewer(self, request: Request) -> Account | None:
+        """The account of a request (bearer token or session), for reads; None: anonymous."""
+        token = bearer(request.headers.get("authorization"))
+        if token is not None:
+            return self.hub.accounts.by_api_token(token)
+        return self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
+
+    def authorize(self, request: Request, rule: Rule, form_csrf: str | None = None) -> Account:
+        """The account that may do this write, else 401 (nobody) or 403 (not allowed, CSRF)."""
+        token = bearer(request.headers.get("authorization"))
+        if token is not None:
+            account = self.hub.accounts.by_api_token(token)
+            if account is None:
+                raise HTTPException(401, "unknown or revoked API token")
+        else:
+            account = self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
+            if account is None:
+                raise HTTPException(401, "log in, or send an API token (Authorization: Bearer)")
+            sent = form_csrf if form_csrf is not None else request.headers.get(CSRF_HEADER)
+            if not csrf_ok(request.cookies.get(CSRF_COOKIE), sent):
+                raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+        if not rule(account):
+            raise HTTPException(403, f"user {account.name} may not do this")
+        return account
+
+    @contextmanager
+    def writing(
+        self, request: Request, rule: Rule, form_csrf: str | None = None
+    ) -> Iterator[tuple[Store, Account]]:
+        """An open store and the authorized account; events appended inside record it."""
+        with self.access.open() as store:
+            self.hub.sync(store)
+            account = self.authorize(request, rule, form_csrf)
+            set_origin(Origin(account.name, "api", f"{request.method} {request.url.path}"))
+            try:
+                yield store, account
+            finally:
+                self.hub.sync(store)
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def director_of(tournament_id: str) -> Rule:
+    return lambda account: account.may_direct(tournament_id)
+
+
+def officer(account: Account) -> bool:
+    return account.is_officer

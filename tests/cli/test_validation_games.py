@@ -1,0 +1,71 @@
+"""docs/validation_games.md, row by row: each refused input prints its one line and appends
+nothing; the accepted spellings are normalised as the page says."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.cli.games_cli import Cli
+
+DOC = Path(__file__).parents[2] / "docs" / "validation_games.md"
+ROW = re.compile(r"^\| `(?P<command>[^`]+)` \| `(?P<message>.+)` \|$")
+ROWS = [m.groupdict() for line in DOC.read_text().splitlines() if (m := ROW.match(line))]
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    cli = Cli(tmp_path_factory.mktemp("validation") / "store.duckdb")
+    setups = {
+        "go": (["--game", "go", "--system", "gopair"], ["--aga-rating", "3.5"]),
+        "go-mm": (["--game", "go", "--system", "macmahon", "--komi", "7"], ["--rank", "2d"]),
+        "othello": (["--game", "othello", "--system", "swiss"], []),
+        "carrom": (["--game", "carrom", "--system", "swiss"], []),
+        "chess": (["--game", "chess", "--system", "dutch"], ["--rating", "2000"]),
+    }
+    for tid, (options, extra) in setups.items():
+        cli("tournament", "create", "--name", tid, "--id", tid, "--rounds", "3", *options)
+        players = ["Ito, Aki", "Kim, Bo"] + (["Lee, Cy"] if tid == "chess" else [])
+        for name in players:
+            cli("player", "add", tid, "--name", name, *extra)
+        if tid != "chess":
+            cli("pair", tid)
+    return cli
+
+
+def _log_length(cli: Cli, command: list[str]) -> int:
+    """Events of the tournament the command names (tournaments, for `tournament create`)."""
+    if command[:2] == ["tournament", "create"]:
+        return len(cli.json("tournament", "list"))
+    tid = command[2] if command[0] == "player" else command[1]
+    return len(cli.json("log", tid))
+
+
+def test_the_table_has_its_rows() -> None:
+    assert len(ROWS) >= 20
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["command"] for r in ROWS])
+def test_refused_input_says_why_in_one_line(cli: Cli, row: dict[str, str]) -> None:
+    command = shlex.split(row["command"])
+    before = _log_length(cli, command)
+    assert cli.refused(*command) == "error: " + row["message"]
+    assert _log_length(cli, command) == before
+
+
+def test_accepted_spellings_are_normalised(cli: Cli) -> None:
+    cli("tournament", "create", "--name", "norm", "--id", "norm", "--game", "go",
+        "--system", "gopair")  # fmt: skip
+    for rank in ("3 dan", "12Kyu", "1p"):
+        cli("player", "add", "norm", "--name", f"P {rank}", "--rank", rank)
+    for aga in ("3.27", "-5.5"):
+        cli("player", "add", "norm", "--name", f"A {aga}", "--aga-rating", aga)
+    rows = cli.json("player", "list", "norm")
+    assert sorted(r["rank"] for r in rows if r["rank"]) == ["12k", "1p", "3d"]
+    # go-mm has komi 7: a jigo is a result there
+    cli("result", "go-mm", "1", "1", "jigo")
+    board = cli.json("pairings", "go-mm", "--round", "1")[0]
+    assert (board["result"], board["komi"]) == ("jigo", 7.0)

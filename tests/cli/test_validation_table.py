@@ -1,0 +1,70 @@
+"""docs/validation.md's table, row by row: the command through `arbiter` in a subprocess
+fails with exactly the documented one-line message, exit 1, and appends nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from events.duckdb_store import DuckDBStore
+
+ROOT = Path(__file__).resolve().parents[2]
+ARBITER = str(Path(os.environ.get("VIRTUAL_ENV", "") or ROOT / ".venv") / "bin" / "arbiter")
+TABLE = ROOT / "docs" / "validation.md"
+ROW = re.compile(r"^\| `(?P<command>.+)` \| `(?P<message>.+)` \|$")
+
+
+def rows() -> list[tuple[str, str]]:
+    text = TABLE.read_text(encoding="utf-8")
+    body = text.split("<!-- validation-table -->")[1].split("<!-- /validation-table -->")[0]
+    found = [(m["command"], m["message"]) for m in map(ROW.match, body.splitlines()) if m]
+    assert len(found) >= 40, "the table lost rows"
+    return found
+
+
+def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [ARBITER, "--store", str(store), *args], capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("validation") / "store.duckdb"
+    setup = [
+        "tournament create --name T --id t --system dutch --rounds 5 "
+        "--start 2026-03-01 --end 2026-03-09",
+        'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR',
+        'player add t --name "Dahl, Ivar" --rating 2000',
+        "pair t",
+        "tournament create --name G --id g --game go --system macmahon --rounds 3",
+        'player add g --name "Sato, Ken" --rank 3d',
+        'player add g --name "Ito, Mai" --rank 1k',
+    ]
+    for line in setup:
+        done = run(path, *shlex.split(line))
+        assert done.returncode == 0, (line, done.stderr)
+    return path
+
+
+def versions(store: Path) -> tuple[int, int]:
+    s = DuckDBStore(str(store))
+    try:
+        return s.stream_version("tournament-t"), s.stream_version("tournament-g")
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize(("command", "message"), rows(), ids=[c for c, _ in rows()])
+def test_refused_with_its_message(store: Path, command: str, message: str) -> None:
+    before = versions(store)
+    done = run(store, *shlex.split(command))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: {message}\n"
+    assert done.stdout == ""
+    assert versions(store) == before

@@ -1,0 +1,88 @@
+"""Acceleration (TRF-2026 ``250``) of a team Swiss: the live path (``arbiter ingest`` then
+``arbiter pair``) pairs an accelerated file as ``arbiter-pairings --team`` does.
+
+No ``chess/team/`` fixture carries a ``250``; each case here is a fixture with one added: the
+lower half of the teams (by number) get 2 match points and 4 game points in every round. It
+changes the next round's pairing of most fixtures (not all: some are decided by byes, forfeits
+or restrictions); the command-line test asserts the change on round 1 of four teams.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipelines.engine_cli import main
+from tests.cli.test_director_flow import Arbiter
+from tests.conftest import TESTDATA, require_testdata
+
+FIXTURES = sorted(p.stem for p in (TESTDATA / "chess" / "team").glob("team_*.input"))
+
+
+def _accelerated(name: str, folder: Path) -> Path:
+    """The fixture with a ``250`` line for teams n/2+1..n, rounds 1..9 (2 MP, 4 GP)."""
+    text = (require_testdata("chess", "team") / f"{name}.input").read_text(encoding="utf-8")
+    teams = sum(1 for line in text.splitlines() if line.startswith("310"))
+    line = f"250  2.0  4.0   1   9 {teams // 2 + 1:>4} {teams:>4}\n"
+    path = folder / f"acc_{name}.trf"
+    path.write_text(text.rstrip("\n") + "\n" + line, encoding="utf-8")
+    return path
+
+
+def _pairs(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{r['white']['number']} {r['black']['number'] if r['black'] else 0}" for r in rows]
+    return "\n".join([str(len(lines)), *lines]) + "\n"
+
+
+@pytest.fixture(scope="module")
+def accelerated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Arbiter]:
+    folder = tmp_path_factory.mktemp("accelerated")
+    files = [_accelerated(name, folder) for name in FIXTURES]
+    arbiter = Arbiter(folder / "store.duckdb")
+    arbiter("ingest", *(str(p) for p in files))
+    return folder, arbiter
+
+
+@pytest.mark.parametrize("name", FIXTURES or ["<missing corpus>"])
+def test_live_pairing_of_an_accelerated_fixture(
+    accelerated: tuple[Path, Arbiter], name: str
+) -> None:
+    folder, arbiter = accelerated
+    out = folder / f"{name}.out"
+    assert main(["--team", str(folder / f"acc_{name}.trf"), "-p", str(out)]) == 0
+    standalone = out.read_text(encoding="utf-8")
+    tid = f"acc-{name}".replace("_", "-").lower()
+    assert _pairs(json.loads(arbiter("pair", tid, "--format", "json"))) == standalone
+
+
+def _run(exe: str, *args: str, store: Path) -> str:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name(exe)), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "ARBITER_STORE": str(store)},
+    )
+    assert done.returncode == 0, (args, done.stderr)
+    return done.stdout
+
+
+def test_acceleration_through_the_command_line(tmp_path: Path) -> None:
+    """Round 1 of four teams: unaccelerated 1-3, 4-2 (fixture); with 250 for teams 3-4 the
+    top half is 3 and 4 (C.04.6 pairs by score): 3-4 is the top match, then 1-2."""
+    source = _accelerated("team_round1", tmp_path)
+    store = tmp_path / "store.duckdb"
+    standalone = _run("arbiter-pairings", "--team", str(source), "-p", store=store)
+    _run("arbiter", "ingest", str(source), store=store)
+    rows = json.loads(_run("arbiter", "pair", "acc-team-round1", "--format", "json", store=store))
+    assert _pairs(rows) == standalone == "2\n3 4\n1 2\n"
+    unaccelerated = require_testdata("chess", "team", "team_round1.output.expected")
+    assert unaccelerated.read_text(encoding="utf-8") == "2\n1 3\n4 2\n"
+    exported = _run("arbiter", "export", "acc-team-round1", "-f", "trf", store=store)
+    assert "250  2.0  4.0   1   9    3    4" in exported.splitlines()
