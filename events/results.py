@@ -52,7 +52,8 @@ class Result:
                 if margin is None:
                     return cls(outcome)
                 return cls(outcome, margin if white_won else 0.0, 0.0 if white_won else margin)
-        if game in {Game.OTHELLO, Game.CARROM} and raw not in {"1-0", "0-1", "0-0"}:
+        if game in {Game.OTHELLO, Game.CARROM}:
+            # any A-B is a score here: "1-0" is one disc (or point) to none, never a bare win
             m = _SCORES.match(raw)
             if m:
                 a, b = float(m["a"]), float(m["b"])
@@ -63,12 +64,14 @@ class Result:
                 else:
                     outcome = Outcome.DRAW
                 return cls(outcome, a, b)
-        if raw in _ALIASES:
-            return cls(_ALIASES[raw])
+        if raw in _ANY_GAME:
+            return cls(_ANY_GAME[raw])
+        if game is Game.CHESS and raw in _CHESS:
+            return cls(_CHESS[raw])
         raise ResultSyntaxError(f"unknown {game.value} result '{text}' (expected {EXAMPLES[game]})")
 
 
-_ALIASES: dict[str, Outcome] = {
+_CHESS: dict[str, Outcome] = {
     "1-0": Outcome.WHITE_WINS,
     "0-1": Outcome.BLACK_WINS,
     "1/2-1/2": Outcome.DRAW,
@@ -76,6 +79,11 @@ _ALIASES: dict[str, Outcome] = {
     "0.5-0.5": Outcome.DRAW,
     "=": Outcome.DRAW,
     "draw": Outcome.DRAW,
+}
+"""Chess's results: a go board is won by B+ or W+ (jigo for a draw), an othello or carrom board
+by its scores, so ``1-0`` there would say less than the game's own result (or mean a score)."""
+
+_ANY_GAME: dict[str, Outcome] = {
     "+-": Outcome.WHITE_WINS_FORFEIT,
     "1-0f": Outcome.WHITE_WINS_FORFEIT,
     "-+": Outcome.BLACK_WINS_FORFEIT,

@@ -28,6 +28,8 @@ from enum import StrEnum
 from pydantic import Field
 
 from events.domain import Colour, Frozen
+from events.history import HistoryEntry, entry_points
+from events.history import Scoring as BoardScoring
 from events.result_codes import ResultCode
 
 __all__ = [
@@ -54,25 +56,6 @@ TEAM_TIEBREAKS = ("MP", "GP", "BH:MP", "BH:GP", "EMMSB", "EMGSB", "EGMSB", "EGGS
 DEFAULT_CHAIN = ("GP", "EGGSB", "BH:MP")
 """The team tie-break chain after match points: game points, EGGSB, Buchholz on match points
 (as the Greek team events published in chess/real/ rank)."""
-
-
-class HistoryEntry(Frozen):
-    """A member's round: opponent (player number), colour, result code."""
-
-    opponent: int | None = None
-    colour: Colour = Colour.NONE
-    result: ResultCode = ResultCode.ZERO_BYE
-
-
-class BoardScoring(Frozen):
-    """Points of a board result (the individual scoring, TRF ``162``)."""
-
-    win: Decimal = Decimal(1)
-    draw: Decimal = Decimal("0.5")
-    loss: Decimal = Decimal(0)
-    zero_bye: Decimal = Decimal(0)
-    forfeit_loss: Decimal = Decimal(0)
-    pab: Decimal = Decimal(1)
 
 
 class MatchKind(StrEnum):
@@ -239,22 +222,11 @@ def board_points(entry: HistoryEntry, scoring: BoardScoring, in_match: bool) -> 
     >>> board_points(entry, BoardScoring(), True)
     Decimal('1')
     """
-    result = entry.result
-    if result is ResultCode.BLANK:
+    if entry.result is ResultCode.BLANK:
         return Decimal(0)
-    if in_match and entry.opponent is None and result in _WON_WITHOUT_GAME:
+    if in_match and entry.opponent is None and entry.result in _WON_WITHOUT_GAME:
         return scoring.win
-    if result in (ResultCode.DRAW, ResultCode.DRAW_UNRATED, ResultCode.HALF_BYE):
-        return scoring.draw
-    if result in (ResultCode.WIN, ResultCode.WIN_UNRATED, *_WON_WITHOUT_GAME[:2]):
-        return scoring.win
-    if result is ResultCode.PAB:
-        return scoring.pab
-    if entry.opponent is not None and result is ResultCode.FORFEIT_LOSS:
-        return scoring.forfeit_loss
-    if entry.opponent is not None:
-        return scoring.loss
-    return scoring.zero_bye
+    return entry_points(entry, scoring)
 
 
 _WON_WITHOUT_GAME = (ResultCode.FORFEIT_WIN, ResultCode.FULL_BYE, ResultCode.PAB)

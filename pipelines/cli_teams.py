@@ -257,7 +257,12 @@ def team_standings_output(
             }
             for p in prizes
         ]
-        emit(rows, Format(fmt.value) if fmt is not PageFormat.HTML else Format.TEXT)
+        if fmt is PageFormat.HTML:
+            from projections.html_teams import board_prizes_html
+
+            sys.stdout.write(board_prizes_html(state.settings.name, prizes))
+            return
+        emit(rows, Format(fmt.value))
         return
     settings = state.settings.pairing_params.team
     table = team_standings(

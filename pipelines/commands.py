@@ -114,8 +114,20 @@ def tournament_summaries(store: Store) -> list[dict[str, Any]]:
     if frame.height == 0:
         return []
     counts = frame.group_by("stream_id").agg(
-        players=(pl.col("event_type") == "PlayerRegistered").sum(),
+        players=(pl.col("event_type") == "PlayerRegistered").sum()
+        - (pl.col("event_type") == "PlayerRemoved").sum(),
         rounds_paired=(pl.col("event_type") == "RoundPaired").sum(),
+    )
+    # `tournament edit --name`: the last name given wins (the frame is in log order)
+    renamed = (
+        frame.filter(pl.col("event_type") == "TournamentEdited")
+        .select(
+            "stream_id",
+            pl.col("payload").str.json_decode(pl.Struct({"name": pl.String})).struct.field("name"),
+        )
+        .drop_nulls("name")
+        .group_by("stream_id")
+        .agg(pl.col("name").last().alias("new_name"))
     )
     created = frame.filter(pl.col("event_type") == "TournamentCreated").with_columns(
         pl.col("payload")
@@ -134,9 +146,10 @@ def tournament_summaries(store: Store) -> list[dict[str, Any]]:
     )
     table = (
         created.join(counts, on="stream_id")
+        .join(renamed, on="stream_id", how="left")
         .select(
             pl.col("stream_id").str.strip_prefix(STREAM_PREFIX).alias("id"),
-            pl.col("t").struct.field("name"),
+            pl.coalesce("new_name", pl.col("t").struct.field("name")).alias("name"),
             pl.col("t").struct.field("game"),
             pl.col("t").struct.field("system"),
             "players",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from events.domain import Colour
+from events.history import HistoryEntry, Scoring, entry_points
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.trf import (
@@ -25,7 +26,7 @@ from ingest.trf import (
     XxpRecord,
     XxzRecord,
 )
-from pairing.swiss.model import HistoryEntry, Scoring, SwissInput, SwissPlayer
+from pairing.swiss.model import SwissInput, SwissPlayer
 
 __all__ = ["swiss_input_from_trf", "swiss_input_with_absent"]
 
@@ -55,27 +56,6 @@ def _scoring(trf: TrfFile) -> Scoring:
         forfeit_loss=values.get("F", Decimal(0)),
         pab=values.get("U", win),
     )
-
-
-def entry_points(entry: HistoryEntry, scoring: Scoring) -> Decimal:
-    """Points of one round under ``scoring``, as bbpPairings counts them."""
-    result = entry.result
-    if result in (ResultCode.DRAW, ResultCode.DRAW_UNRATED, ResultCode.HALF_BYE):
-        return scoring.draw
-    if result in (
-        ResultCode.WIN,
-        ResultCode.WIN_UNRATED,
-        ResultCode.FORFEIT_WIN,
-        ResultCode.FULL_BYE,
-    ):
-        return scoring.win
-    if result is ResultCode.PAB:
-        return scoring.pab
-    if entry.opponent is not None and result is ResultCode.FORFEIT_LOSS:
-        return scoring.forfeit_loss
-    if entry.opponent is not None:
-        return scoring.loss
-    return scoring.zero_bye
 
 
 def _check_entry(trf: TrfFile, player: PlayerRecord, index: int, entry: RoundEntry) -> None:

@@ -118,6 +118,7 @@ def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
             "federation": r.federation,
             "points": r.points,
             "tiebreaks": r.tiebreaks,
+            "withdrawn_from": r.withdrawn_from,
         }
         for r in rows
     ]
@@ -145,6 +146,7 @@ def crosstable_view(table: Crosstable) -> list[dict[str, Any]]:
             ],
             "points": r.points,
             "tiebreaks": r.tiebreaks,
+            "withdrawn_from": r.withdrawn_from,
         }
         for r in table.rows
     ]

@@ -16,8 +16,8 @@ from typing import Literal
 
 from events.domain import ByeKind, Colour, Game, Outcome
 from projections.csv_safe import csv_cell
-from projections.standings import standings
-from projections.state import Pairing, TournamentState
+from projections.standings import marked_name, standings
+from projections.state import Pairing, PlayerState, TournamentState
 from projections.tiebreaks import TiebreakOptions
 
 Order = Literal["rank", "start"]
@@ -66,6 +66,9 @@ class Row:
     cells: tuple[Cell, ...]
     points: float
     tiebreaks: dict[str, float | None]
+    grade: str = ""
+    """The strength column: the rating, or in go the rank (``3d``, ``12k``)."""
+    withdrawn_from: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +149,21 @@ def crosstable(
                 cells=cells,
                 points=r.points,
                 tiebreaks=r.tiebreaks,
+                grade=_grade(state, p),
+                withdrawn_from=r.withdrawn_from,
             )
         )
     codes = tuple(rows[0].tiebreaks) if rows else tuple(tiebreaks or state.tiebreaks)
     return Crosstable(state.settings.name, state.game, through, order, codes, tuple(out))
+
+
+def _grade(state: TournamentState, p: PlayerState) -> str:
+    """Go players by rank (or AGA rating where that is all there is); others by rating."""
+    if state.game is Game.GO:
+        if p.rank:
+            return p.rank
+        return "" if p.aga_rating is None else f"{p.aga_rating:g}"
+    return "" if p.rating is None else str(p.rating)
 
 
 def format_value(value: float | None) -> str:
@@ -164,7 +178,7 @@ def header(table: Crosstable) -> list[str]:
         "No",
         "Rank",
         "Name",
-        "Rtg",
+        "Grade" if table.game is Game.GO else "Rtg",
         "Fed/Club",
         *(f"R{i}" for i in range(1, table.rounds + 1)),
         "Pts",
@@ -179,12 +193,13 @@ def as_rows(table: Crosstable, titles: bool = False) -> list[list[str]]:
     """
     out = [header(table)]
     for r in table.rows:
+        name = marked_name(r.name, r.withdrawn_from)
         out.append(
             [
                 str(r.number),
                 str(r.rank),
-                " ".join(x for x in (r.title, r.name) if x) if titles else r.name,
-                "" if r.rating is None else str(r.rating),
+                " ".join(x for x in (r.title, name) if x) if titles else name,
+                r.grade,
                 r.federation or r.club or "",
                 *(c.text for c in r.cells),
                 format_value(r.points),

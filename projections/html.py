@@ -69,7 +69,7 @@ def standings_html(title: str, rows: Sequence[StandingRow]) -> str:
         [
             str(r.rank),
             str(r.start_rank),
-            r.name,
+            r.shown_name,
             "" if r.rating is None else str(r.rating),
             r.federation or "",
             format_value(r.points),

@@ -8,8 +8,9 @@ from decimal import Decimal
 from events.team_results import TeamEntry
 from projections.html import page
 from projections.team_standings import TeamStanding
+from projections.teams import BoardPrizeRow
 
-__all__ = ["team_crosstable_html", "team_standings_html"]
+__all__ = ["board_prizes_html", "team_crosstable_html", "team_standings_html"]
 
 
 def _num(value: Decimal) -> str:
@@ -61,3 +62,20 @@ def team_crosstable_html(
             [str(r.rank), str(r.number), r.name, *cells, _num(r.match_points), _num(r.game_points)]
         )
     return page(title, head, body, name_col=2)
+
+
+def board_prizes_html(title: str, rows: Sequence[BoardPrizeRow]) -> str:
+    """Board prizes: per board, each player's games, points and percentage, best first."""
+    head = ["Board", "Name", "Team", "Games", "Pts", "%"]
+    body = [
+        [
+            str(r.board),
+            r.name,
+            r.team,
+            str(r.games),
+            _num(Decimal(str(r.points))),
+            f"{r.percentage:.1f}",
+        ]
+        for r in rows
+    ]
+    return page(f"{title}: board prizes", head, body, name_col=1)

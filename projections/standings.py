@@ -27,6 +27,22 @@ class StandingRow:
     federation: str | None
     points: float
     tiebreaks: dict[str, float | None]
+    withdrawn_from: int | None = None
+    """The first round the player no longer plays (withdrawn), else None."""
+
+    @property
+    def shown_name(self) -> str:
+        """The name as every table prints it: a withdrawn player's marked."""
+        return marked_name(self.name, self.withdrawn_from)
+
+
+def marked_name(name: str, withdrawn_from: int | None) -> str:
+    """``name``, with ``(withdrawn)`` after it when the player withdrew.
+
+    >>> marked_name("Berg, Anna", None), marked_name("Berg, Anna", 4)
+    ('Berg, Anna', 'Berg, Anna (withdrawn)')
+    """
+    return name if withdrawn_from is None else f"{name} (withdrawn)"
 
 
 def _component(value: float | None, higher_is_better: bool) -> tuple[int, float]:
@@ -86,6 +102,7 @@ def standings(
                 federation=p.federation,
                 points=points[pid],
                 tiebreaks={c: values[c].get(pid) for c in codes},
+                withdrawn_from=p.withdrawn_from,
             )
         )
     return rows

@@ -8,6 +8,7 @@ event run in arbiter.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from ingest.dates import parse_header_date
 from ingest.errors import IngestError
 from ingest.trf.records import (
     XXS_FIELDS,
+    HeaderRecord,
     PlayerRecord,
     RoundEntry,
     TieBreakRecord,
@@ -121,6 +123,28 @@ def _tiebreak_chain(trf: TrfFile) -> tuple[str, ...]:
     if "212" in chains:
         return tuple(c for c in chains["212"] if c.upper() != "PTS")
     return chains.get("202", ())
+
+
+def _headers(trf: TrfFile, code: str) -> tuple[str, ...]:
+    """The texts of every header record with ``code`` (``112``: one per deputy arbiter)."""
+    found = (r.text.strip() for r in trf.records if isinstance(r, HeaderRecord) and r.code == code)
+    return tuple(text for text in found if text)
+
+
+def round_dates(text: str, rounds: int) -> dict[int, dt.date]:
+    """``132``'s dates, each above its round's block: round r at columns 92 + 10(r-1) to
+    99 + 10(r-1) of the line (``text`` starts at column 5). A cell that is no date is left out.
+
+    >>> round_dates(" " * 87 + "26/03/01            26/03/03", 3)
+    {1: datetime.date(2026, 3, 1), 3: datetime.date(2026, 3, 3)}
+    """
+    out = {}
+    for r in range(1, rounds + 1):
+        start = 87 + 10 * (r - 1)
+        day = parse_header_date(text[start : start + 8].strip())
+        if day is not None:
+            out[r] = day
+    return out
 
 
 def _opt(text: str) -> str | None:
@@ -268,6 +292,10 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
             end_date=parse_header_date(trf.header("052")),
             city=_opt((trf.header("022") or "").strip()),
             federation=_opt((trf.header("032") or "").strip()),
+            chief_arbiter=_opt((trf.header("102") or "").strip()),
+            deputy_arbiters=_headers(trf, "112"),
+            time_control=_opt((trf.header("122") or "").strip()),
+            round_dates=round_dates(trf.header("132") or "", rounds),
             pairing_params=_pairing_params(trf),
         )
     ]

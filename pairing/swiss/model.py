@@ -14,6 +14,7 @@ from decimal import Decimal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from events.domain import Colour
+from events.history import HistoryEntry, Scoring
 from events.result_codes import ResultCode as Result
 
 __all__ = ["Colour", "HistoryEntry", "Result", "Scoring", "SwissInput", "SwissPlayer", "SwissRound"]
@@ -21,25 +22,6 @@ __all__ = ["Colour", "HistoryEntry", "Result", "Scoring", "SwissInput", "SwissPl
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class HistoryEntry(_Frozen):
-    """One round of a player's history."""
-
-    opponent: int | None = None
-    colour: Colour = Colour.NONE
-    result: Result = Result.ZERO_BYE
-
-
-class Scoring(_Frozen):
-    """Points per outcome (bbpPairings' BBW/BBD/BBL/BBZ/BBF/BBU); defaults 1 / ½ / 0."""
-
-    win: Decimal = Decimal(1)
-    draw: Decimal = Decimal("0.5")
-    loss: Decimal = Decimal(0)
-    zero_bye: Decimal = Decimal(0)
-    forfeit_loss: Decimal = Decimal(0)
-    pab: Decimal = Decimal(1)
 
 
 class SwissPlayer(_Frozen):

@@ -81,8 +81,19 @@ def test_event_data_reaches_the_log_and_the_trf_header(tmp_path: Path) -> None:
     carlsen = next(line for line in trf if "Carlsen" in line)
     assert carlsen[4:8] == "   1"
     assert carlsen[10:13] == " GM"
-    show = cli(f"tournament show {tid} -f json")
-    assert json.loads(show)[0]["rating_type"] == "rapid"
+    show = json.loads(cli(f"tournament show {tid} -f json"))[0]
+    assert show["rating_type"] == "rapid"
+    # ... and back: the exported file ingested into another store gives the same event data
+    # (the TRF has no field for the rating type)
+    exported = tmp_path / "oslo.trf"
+    exported.write_text("\n".join(trf) + "\n")
+    other = Cli(tmp_path / "other.duckdb")
+    other(f"ingest {exported}")
+    (read,) = json.loads(other("tournament show oslo -f json"))
+    fields = ("name", "start", "end", "place", "federation", "chief_arbiter",
+              "deputy_arbiters", "time_control", "round_dates")  # fmt: skip
+    assert {k: read[k] for k in fields} == {k: show[k] for k in fields}
+    assert read["round_dates"] == show["round_dates"] != ""
 
 
 PLAYERS = [("Aa, A", 2400), ("Bb, B", 2300), ("Cc, C", 2200), ("Dd, D", 2100)]

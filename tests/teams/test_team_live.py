@@ -88,6 +88,10 @@ def test_team_swiss_run_through_the_command_line(tmp_path: Path) -> None:
         (2, "SK Oslo 1", 0.5),
         (2, "Stavanger 2", 1.0),
     }
+    # the board prizes as a page, like the individual pages: every name escaped and listed
+    prizes_page = arbiter("standings", tid, "--players", "--format", "html")
+    assert "<th>Board</th>" in prizes_page.replace(' class="name"', "")
+    assert all(f">{p['player']['name']}<" in prizes_page for p in prizes)
     second = json.loads(arbiter("pair", tid, "--format", "json"))
     pairs = {frozenset((m["white"]["number"], m["black"]["number"])) for m in second}
     assert not pairs & {frozenset((1, 3)), frozenset((2, 4))}  # no rematch ([C1])
