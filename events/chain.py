@@ -15,7 +15,9 @@ position breaks it there; deleting the last events leaves positions the counter 
 given out. The hash at the head position (`chain head`) summarises the whole history: a
 published list records it, and the same log gives the same head on DuckDB and PostgreSQL.
 
-`verify` recomputes both chains from a `LogImage` and names the first broken position.
+`verify_scan` recomputes both chains from a store's rows read in frames of positions, carrying
+only the chain state from one frame to the next, and names the first broken position;
+`verify` does the same over frames held in memory (a `LogImage`).
 PostgreSQL computes the same hashes in SQL for single appends (``arbiter_append``); the
 formula is written once more there, and the contract tests compare the two.
 """
@@ -25,21 +27,26 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Iterator, Mapping
+from dataclasses import dataclass, field
 
 import polars as pl
 
 __all__ = [
     "GENESIS",
+    "VERIFY_BATCH",
     "Break",
     "ChainHead",
+    "ChainScan",
+    "ChainState",
     "chain_rows",
     "log_hash",
+    "position_windows",
     "record_texts",
     "stream_hash",
     "time_text",
     "verify",
+    "verify_scan",
 ]
 
 GENESIS = ""
@@ -212,76 +219,6 @@ def _chain_in_order(
     return stream_hashes, log_hashes
 
 
-def _first(breaks: Iterable[Break]) -> Break | None:
-    return min(breaks, key=lambda b: b.position, default=None)
-
-
-def verify(events: pl.DataFrame, archive: pl.DataFrame, next_position: int) -> Break | None:
-    """Recompute both chains of a log (its events, its archive, its position counter);
-    the first broken position, or None when the log is intact."""
-    rows = pl.concat(
-        [
-            events.select(*_CHAINED).with_columns(pl.lit(False).alias("archived")),
-            archive.select(*_CHAINED).with_columns(pl.lit(True).alias("archived")),
-        ]
-    ).sort("global_position", "archived")
-    records = record_texts(rows)
-    positions = rows.get_column("global_position").to_list()
-    streams = rows.get_column("stream_id").to_list()
-    versions = rows.get_column("stream_version").to_list()
-    stored_stream = rows.get_column("stream_hash").to_list()
-    stored_log = rows.get_column("log_hash").to_list()
-    archived = rows.get_column("archived").to_list()
-
-    breaks: list[Break] = []
-    # Every hash a (stream, version) has had, in position order: a restored event is the
-    # archived one again, so either may be the previous version of the next.
-    seen: dict[tuple[str, int], set[str]] = {}
-    live_version: dict[str, int] = {}
-    expected_position = 1
-    prev_log = GENESIS
-    for i, position in enumerate(positions):
-        stream, version = streams[i], versions[i]
-        where = f"(stream {stream} version {version})"
-        if position < expected_position:
-            breaks.append(Break(position, f"position held twice {where}"))
-            break
-        if position > expected_position:
-            breaks.append(Break(expected_position, "event missing (deleted?)"))
-            break
-        expected_position += 1
-        if not archived[i]:
-            last = live_version.get(stream, -1)
-            if version <= last:
-                breaks.append(Break(position, f"version out of order {where}"))
-                break
-            live_version[stream] = version
-        prevs = {GENESIS} if version == 0 else seen.get((stream, version - 1), set())
-        s = stored_stream[i]
-        if not any(stream_hash(p, records[i]) == s for p in prevs):
-            why = "event rewritten" if prevs else "previous version missing or after it"
-            breaks.append(Break(position, f"{why} {where}"))
-            break
-        seen.setdefault((stream, version), set()).add(s)
-        if log_hash(prev_log, position, s) != stored_log[i]:
-            breaks.append(Break(position, f"log chain broken (moved or reordered?) {where}"))
-            break
-        prev_log = stored_log[i]
-    else:
-        if expected_position < next_position:
-            span = f"{expected_position}..{next_position - 1}"
-            breaks.append(Break(expected_position, f"events {span} missing (deleted?)"))
-    return _first(breaks)
-
-
-def head(events: pl.DataFrame) -> ChainHead:
-    """The chain head of an events frame ordered by position (0 and "" when empty)."""
-    if events.height == 0:
-        return ChainHead(0, GENESIS)
-    last = events.tail(1)
-    return ChainHead(int(last.item(0, "global_position")), str(last.item(0, "log_hash")))
-
-
 _CHAINED = (
     "global_position",
     "stream_id",
@@ -295,3 +232,150 @@ _CHAINED = (
     "stream_hash",
     "log_hash",
 )
+
+
+VERIFY_BATCH = 50_000
+"""Positions per frame when `verify_scan` reads a store: its memory is about this many rows
+plus the chain state (`ChainState`)."""
+
+
+@dataclass(frozen=True)
+class ChainScan:
+    """A store's log as `verify_scan` reads it, from one snapshot."""
+
+    next_position: int
+    """The position counter: every position below it was given out."""
+    events: int
+    """Rows in the log."""
+    archived: int
+    """Rows in the archive."""
+    repeated: frozenset[tuple[str, int]]
+    """The (stream, version)s of the archive: the only ones a second row may hold (appended
+    again after a truncation, or restored), so the only ones whose previous version's hashes
+    the chain state keeps once they are checked. (A second row of a version in the log alone
+    is refused as out of order before its hash is looked at.)"""
+    batches: Iterator[pl.DataFrame]
+    """Frames of the log and the archive together (``events.store.SCAN_COLUMNS``), by
+    position then archived last, each a range of positions following the previous one."""
+
+
+POSITION_FLOOR = -(2**63)
+"""Below every position a store can hold: where a scan starts looking for the first one."""
+
+
+def position_windows(
+    read: Callable[[int, int], pl.DataFrame],
+    first_from: Callable[[int], int | None],
+    size: int,
+) -> Iterator[pl.DataFrame]:
+    """The rows of positions ``[lo, lo + size)``, window after window, as ``read(lo, hi)``
+    gives them (sorted here by position, archived last); ``first_from(p)`` is the lowest
+    position held at or above ``p`` (None past the last), to skip a gap or find the end."""
+    lo = first_from(POSITION_FLOOR)
+    while lo is not None:
+        frame = read(lo, lo + size)
+        if frame.height:
+            yield frame.sort("global_position", "archived")
+            lo += size
+        else:
+            lo = first_from(lo + size)
+
+
+@dataclass
+class ChainState:
+    """What `verify_scan` carries from one frame to the next: the next position expected,
+    the last log hash, each stream's last live version, and the stream hashes a later row
+    may chain to."""
+
+    repeated: Container[tuple[str, int]]
+    expected_position: int = 1
+    prev_log: str = GENESIS
+    live_version: dict[str, int] = field(default_factory=dict)
+    seen: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    """Every hash a (stream, version) has had, in position order: a restored event is the
+    archived one again, so either may be the previous version of the next. A version's hashes
+    are dropped once its next version, when not in ``repeated``, has been checked."""
+
+
+def _check_frame(rows: pl.DataFrame, state: ChainState) -> Break | None:
+    """Recompute both chains over one frame (``events.store.SCAN_COLUMNS``), continuing
+    ``state``."""
+    records = record_texts(rows)
+    positions = rows.get_column("global_position").to_list()
+    streams = rows.get_column("stream_id").to_list()
+    versions = rows.get_column("stream_version").to_list()
+    stored_stream = rows.get_column("stream_hash").to_list()
+    stored_log = rows.get_column("log_hash").to_list()
+    archived = rows.get_column("archived").to_list()
+    seen, live_version, repeated = state.seen, state.live_version, state.repeated
+    expected_position, prev_log = state.expected_position, state.prev_log
+    sha = hashlib.sha256
+    for i, position in enumerate(positions):
+        stream, version = streams[i], versions[i]
+        if position != expected_position:
+            where = f"(stream {stream} version {version})"
+            if position < expected_position:
+                return Break(position, f"position held twice {where}")
+            return Break(expected_position, "event missing (deleted?)")
+        expected_position += 1
+        if not archived[i]:
+            if version <= live_version.get(stream, -1):
+                where = f"(stream {stream} version {version})"
+                return Break(position, f"version out of order {where}")
+            live_version[stream] = version
+        prevs = {GENESIS} if version == 0 else seen.get((stream, version - 1), set())
+        s = stored_stream[i]
+        record = records[i]
+        if not any(sha(f"{p}|{record}".encode()).hexdigest() == s for p in prevs):
+            why = "event rewritten" if prevs else "previous version missing or after it"
+            return Break(position, f"{why} (stream {stream} version {version})")
+        seen.setdefault((stream, version), set()).add(s)
+        if version > 0 and (stream, version) not in repeated:
+            del seen[(stream, version - 1)]
+        if sha(f"{prev_log}|{position}|{s}".encode()).hexdigest() != stored_log[i]:
+            where = f"(stream {stream} version {version})"
+            return Break(position, f"log chain broken (moved or reordered?) {where}")
+        prev_log = stored_log[i]
+    state.expected_position, state.prev_log = expected_position, prev_log
+    return None
+
+
+def verify_scan(scan: ChainScan) -> Break | None:
+    """Recompute both chains of a log read frame by frame (see `ChainScan`); the first broken
+    position, or None when the log is intact. Memory: one frame and the `ChainState`."""
+    state = ChainState(scan.repeated)
+    for frame in scan.batches:
+        broken = _check_frame(frame, state)
+        if broken is not None:
+            return broken
+    if state.expected_position < scan.next_position:
+        span = f"{state.expected_position}..{scan.next_position - 1}"
+        return Break(state.expected_position, f"events {span} missing (deleted?)")
+    return None
+
+
+def verify(events: pl.DataFrame, archive: pl.DataFrame, next_position: int) -> Break | None:
+    """Recompute both chains of a log held in memory (its events, its archive, its position
+    counter); the first broken position, or None when the log is intact."""
+    rows = pl.concat(
+        [
+            events.select(*_CHAINED).with_columns(pl.lit(0, pl.Int8).alias("archived")),
+            archive.select(*_CHAINED).with_columns(pl.lit(1, pl.Int8).alias("archived")),
+        ]
+    ).sort("global_position", "archived")
+    scan = ChainScan(
+        next_position=next_position,
+        events=events.height,
+        archived=archive.height,
+        repeated=frozenset(archive.select("stream_id", "stream_version").iter_rows()),
+        batches=iter([rows]),
+    )
+    return verify_scan(scan)
+
+
+def head(events: pl.DataFrame) -> ChainHead:
+    """The chain head of an events frame ordered by position (0 and "" when empty)."""
+    if events.height == 0:
+        return ChainHead(0, GENESIS)
+    last = events.tail(1)
+    return ChainHead(int(last.item(0, "global_position")), str(last.item(0, "log_hash")))

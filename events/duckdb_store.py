@@ -31,6 +31,7 @@ from events.store import (
     BULK_COLUMNS,
     CHAINED_EVENT_COLUMNS,
     COUNTERS,
+    SCAN_COLUMNS,
     TRUNCATION_COLUMNS,
     AppendResult,
     EventIdConflict,
@@ -118,6 +119,20 @@ ALTER TABLE events_archive ADD COLUMN log_hash VARCHAR;
 SCHEMA_VERSION = _MIGRATIONS[-1][0]
 
 _CHAINED_COLUMNS = f"{_EVENT_COLUMNS}, stream_hash, log_hash"
+
+# `chain_scan`: a window of positions of the log and the archive, the lowest position held at
+# or above $p, and the (stream, version)s that two rows may hold.
+_SCAN_WINDOW = (
+    f"SELECT {_CHAINED_COLUMNS}, 0 AS archived FROM events "
+    "WHERE global_position >= $lo AND global_position < $hi UNION ALL "
+    f"SELECT {_CHAINED_COLUMNS}, 1 AS archived FROM events_archive "
+    "WHERE global_position >= $lo AND global_position < $hi"
+)
+_SCAN_FIRST = (
+    "SELECT least((SELECT min(global_position) FROM events WHERE global_position >= $p), "
+    "(SELECT min(global_position) FROM events_archive WHERE global_position >= $p))"
+)
+_SCAN_REPEATED = "SELECT DISTINCT stream_id, stream_version FROM events_archive"
 
 # Inserts name their columns, so that a migration may add one (e.g. a hash chain).
 _TRUNCATION_INSERT = (
@@ -763,6 +778,36 @@ class DuckDBStore:
         with self._turn():
             position = self._meta(self._con, "next_position") - 1
             return chain.ChainHead(position, _log_hash_at(self._con, position))
+
+    @contextlib.contextmanager
+    def chain_scan(self, batch: int = chain.VERIFY_BATCH) -> Iterator[chain.ChainScan]:
+        with self._turn():
+            con = self._con
+            con.begin()
+            try:
+                counts = con.execute(
+                    "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM events_archive)"
+                ).fetchall()[0]
+
+                def read(lo: int, hi: int) -> pl.DataFrame:
+                    frame: pl.DataFrame = con.sql(_SCAN_WINDOW, params={"lo": lo, "hi": hi}).pl()
+                    return frame.cast(pl.Schema(SCAN_COLUMNS))
+
+                def first_from(position: int) -> int | None:
+                    row = con.execute(_SCAN_FIRST, {"p": position}).fetchall()[0]
+                    return None if row[0] is None else int(row[0])
+
+                yield chain.ChainScan(
+                    next_position=self._meta(con, "next_position"),
+                    events=int(counts[0]),
+                    archived=int(counts[1]),
+                    repeated=frozenset(
+                        (str(s), int(v)) for s, v in con.execute(_SCAN_REPEATED).fetchall()
+                    ),
+                    batches=chain.position_windows(read, first_from, batch),
+                )
+            finally:
+                con.rollback()
 
     def chain_at(self, position: int) -> chain.ChainHead:
         with self._turn():

@@ -55,6 +55,7 @@ from events.store import (
     CHAINED_EVENT_COLUMNS,
     COUNTERS,
     EVENT_COLUMNS,
+    SCAN_COLUMNS,
     TRUNCATION_COLUMNS,
     AppendResult,
     EventIdConflict,
@@ -803,6 +804,46 @@ class PostgresStore:
             assert row is not None
             position = int(row[0]) - 1
             return chain.ChainHead(position, _log_hash_at(con, position))
+
+    @contextlib.contextmanager
+    def chain_scan(self, batch: int = chain.VERIFY_BATCH) -> Iterator[chain.ChainScan]:
+        with self._connection() as con, con.transaction():
+            con.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            row = con.execute(
+                "SELECT (SELECT value FROM log_meta WHERE key = 'next_position'), "
+                "(SELECT count(*) FROM events), (SELECT count(*) FROM events_archive)"
+            ).fetchone()
+            assert row is not None
+            columns = self._select(CHAINED_EVENT_COLUMNS)
+
+            def read(lo: int, hi: int) -> pl.DataFrame:
+                window = sql.SQL(
+                    f"SELECT {columns}, 0 AS archived FROM events "
+                    "WHERE global_position >= {lo} AND global_position < {hi} UNION ALL "
+                    f"SELECT {columns}, 1 AS archived FROM events_archive "
+                    "WHERE global_position >= {lo} AND global_position < {hi}"
+                ).format(lo=sql.Literal(lo), hi=sql.Literal(hi))
+                return self._frame(self._copy_out(con, window), SCAN_COLUMNS)
+
+            def first_from(position: int) -> int | None:
+                found = con.execute(
+                    "SELECT least((SELECT min(global_position) FROM events "
+                    "WHERE global_position >= %(p)s), (SELECT min(global_position) "
+                    "FROM events_archive WHERE global_position >= %(p)s))",
+                    {"p": position},
+                ).fetchone()
+                return None if found is None or found[0] is None else int(found[0])
+
+            repeated = con.execute(
+                "SELECT DISTINCT stream_id, stream_version FROM events_archive"
+            ).fetchall()
+            yield chain.ChainScan(
+                next_position=int(row[0]),
+                events=int(row[1]),
+                archived=int(row[2]),
+                repeated=frozenset((str(s), int(v)) for s, v in repeated),
+                batches=chain.position_windows(read, first_from, batch),
+            )
 
     def chain_at(self, position: int) -> chain.ChainHead:
         with self._connection() as con:

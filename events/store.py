@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol, Self
@@ -17,7 +18,7 @@ from events.schema import Event, EventBase, decode, encode, schema_version
 
 if TYPE_CHECKING:
     from events.cache import TableCache
-    from events.chain import ChainHead
+    from events.chain import ChainHead, ChainScan
 
 
 class StoreError(ArbiterError):
@@ -177,6 +178,10 @@ CHAINED_EVENT_COLUMNS: dict[str, pl.DataType] = {**EVENT_COLUMNS, **HASH_COLUMNS
 
 ARCHIVE_COLUMNS: dict[str, pl.DataType] = {"truncation_id": pl.Int64(), **CHAINED_EVENT_COLUMNS}
 
+SCAN_COLUMNS: dict[str, pl.DataType] = {**CHAINED_EVENT_COLUMNS, "archived": pl.Int8()}
+"""Columns of a `Store.chain_scan` frame: the log's and the archive's rows together, with
+``archived`` 0 for a row of the log and 1 for one of the archive."""
+
 TRUNCATION_COLUMNS: dict[str, pl.DataType] = {
     "truncation_id": pl.Int64(),
     "stream_id": pl.String(),
@@ -288,6 +293,11 @@ class Store(Protocol):
 
     def chain_head(self) -> ChainHead:
         """The last position given out and its log hash (see `events.chain`)."""
+        ...
+
+    def chain_scan(self, batch: int) -> AbstractContextManager[ChainScan]:
+        """The log and its archive for `events.chain.verify_scan`, read in one snapshot, in
+        frames of at most ``batch`` positions (SCAN_COLUMNS), fetched as they are consumed."""
         ...
 
     def chain_at(self, position: int) -> ChainHead:

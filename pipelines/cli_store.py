@@ -159,14 +159,14 @@ def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
     """
     import time
 
-    from events.chain import ChainHead, verify
+    from events.chain import VERIFY_BATCH, ChainHead, verify_scan
 
     started = time.perf_counter()
     with open_store() as store:
-        image = store.export_image()
+        with store.chain_scan(VERIFY_BATCH) as scan:
+            broken = verify_scan(scan)
         head = store.chain_head()
         shown = store.url
-    broken = verify(image.events, image.archive, image.counters["next_position"])
     seconds = time.perf_counter() - started
     if fmt is Format.JSON:
         result = {
@@ -174,8 +174,8 @@ def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
             "intact": broken is None,
             "broken_position": broken.position if broken else None,
             "reason": broken.reason if broken else None,
-            "events": image.events.height,
-            "archived": image.archive.height,
+            "events": scan.events,
+            "archived": scan.archived,
             "chain_head": head.as_json() if broken is None else ChainHead(0, "").as_json(),
             "seconds": round(seconds, 3),
         }
@@ -185,6 +185,6 @@ def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
         raise typer.Exit(1)
     if fmt is Format.TEXT:
         sys.stdout.write(
-            f"log intact: {image.events.height} events, {image.archive.height} archived, "
+            f"log intact: {scan.events} events, {scan.archived} archived, "
             f"chain head at position {head.position}: {head.hash}\n"
         )
