@@ -35,7 +35,7 @@ from events.schema import RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
 from pipelines import views
-from pipelines.commands import STREAM_PREFIX
+from pipelines.commands import STREAM_PREFIX, Snapshot
 from pipelines.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
@@ -180,7 +180,9 @@ class Hub:
         self.views: dict[str, TournamentView] = {}
         self.accounts = Accounts()
         self.lists: list[ListEntry] = []
-        self._work: dict[str, tuple[TournamentState, int, dt.datetime]] = {}
+        self._work: dict[str, tuple[TournamentState, int, int, dt.datetime]] = {}
+        """Each tournament's working state (folded in place), position, stream version and
+        creation time."""
         self._listeners: list[Callable[[set[str]], None]] = []
         self.warmers: list[Callable[[TournamentView], object]] = []
         """Run on a new view before it is published (pages of the new version rendered off
@@ -227,7 +229,7 @@ class Hub:
             tid = sid.removeprefix(STREAM_PREFIX)
             work = self._work.get(tid)
             state = evolve(work[0] if work else None, e.event)
-            self._work[tid] = (state, e.position, work[2] if work else e.recorded_at)
+            self._work[tid] = (state, e.position, e.version, work[3] if work else e.recorded_at)
             changed.add(tid)
         elif sid == ACCOUNTS_STREAM:
             self.accounts.apply(e.event)
@@ -252,8 +254,8 @@ class Hub:
         if work is None:
             self.views.pop(tid, None)
             return
-        state, position, created = work
-        view = TournamentView(_clone(state), state.version, position, created)
+        state, position, version, created = work
+        view = TournamentView(_clone(state), version, position, created)
         view.standings_json()
         for warm in self.warmers:
             warm(view)
@@ -262,10 +264,19 @@ class Hub:
     def view(self, tid: str) -> TournamentView | None:
         return self.views.get(tid)
 
+    def snapshot(self, tid: str) -> Snapshot | None:
+        """The published state of a tournament, for a command to decide on without reading
+        and folding its stream again (the append's version check still guards it)."""
+        view = self.views.get(tid)
+        if view is None:
+            return None
+        return Snapshot(STREAM_PREFIX + tid, view.state, view.version)
+
 
 def _clone(state: TournamentState) -> TournamentState:
     """A copy that later `evolve` calls on `state` leave alone (they replace or mutate players,
-    boards and bye maps; settings and tie-breaks are immutable): ~20x cheaper than deepcopy."""
+    boards, bye maps and the removed and forbidden sets; settings and tie-breaks are immutable):
+    ~20x cheaper than deepcopy."""
     return TournamentState(
         settings=state.settings,
         tiebreaks=state.tiebreaks,
@@ -274,6 +285,8 @@ def _clone(state: TournamentState) -> TournamentState:
             r: RoundState(r, [copy.copy(b) for b in rs.boards]) for r, rs in state.rounds.items()
         },
         byes={r: dict(kinds) for r, kinds in state.byes.items()},
+        removed=set(state.removed),
+        forbidden=dict(state.forbidden),
         version=state.version,
     )
 
