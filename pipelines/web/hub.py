@@ -177,6 +177,8 @@ class Hub:
         self._lock = threading.Lock()
         self.position = 0
         self.epoch: int | None = None
+        self.generation = 0
+        """Raised after each sync that applied anything, once its views are published."""
         self.views: dict[str, TournamentView] = {}
         self.accounts = Accounts()
         self.lists: list[ListEntry] = []
@@ -196,6 +198,7 @@ class Hub:
         """Apply what the log has after `position`; the ids of the tournaments that changed."""
         with self._lock:
             changed: set[str] = set()
+            start = (self.epoch, self.position)
             epoch = store.log_epoch()
             if epoch != self.epoch:
                 if self.epoch is not None:
@@ -210,6 +213,8 @@ class Hub:
                     self.position = event.position
             for tid in changed:
                 self._publish(tid)
+            if (self.epoch, self.position) != start:
+                self.generation += 1
         if changed:
             for listener in self._listeners:
                 listener(changed)
