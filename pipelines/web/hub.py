@@ -12,8 +12,9 @@ How the follower learns of new events:
 * PostgreSQL: it keeps the store open and waits on LISTEN/NOTIFY (`Store.wait_for_events`);
 * DuckDB: it never keeps the file open (the CLI must be able to write). It watches the file's
   and its WAL's size and modification time every 50 ms and opens the store for a moment when
-  they change (and every few seconds regardless), so a CLI command and the server work side by
-  side.
+  they differ from what they were when this server last closed it (and every few seconds
+  regardless), so a CLI command and the server work side by side, and the server's own writes
+  cost no second open.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class StoreAccess:
         self.is_server = is_server_url(url)
         self._lock = threading.RLock()
         self._shared: Store | None = open_store(url) if self.is_server else None
+        self.seen: tuple[int, ...] | None = None
+        """DuckDB: the file's signature when this process last closed it. Every user of
+        `open` syncs the hub before leaving it, and no other process can write while the file
+        is open here, so the hub has seen everything up to this signature."""
 
     @contextmanager
     def open(self) -> Iterator[Store]:
@@ -67,6 +72,7 @@ class StoreAccess:
             store = open_store(self.url)
             try:
                 yield store
+                self.seen = self.file_signature()
             finally:
                 store.close()
 
@@ -316,7 +322,6 @@ class Follower:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        last_sig: tuple[int, ...] | None = None
         last_sync = 0.0
         while not self._stop.is_set():
             try:
@@ -325,11 +330,11 @@ class Follower:
                         self.hub.sync(store)
                         store.wait_for_events(self.hub.position, 1.0)
                     continue
-                sig = self.access.file_signature()
-                if sig != last_sig or time.monotonic() - last_sync > self.REFRESH:
+                changed = self.access.file_signature() != self.access.seen
+                if changed or time.monotonic() - last_sync > self.REFRESH:
                     with self.access.open() as store:
                         self.hub.sync(store)
-                    last_sig, last_sync = sig, time.monotonic()
+                    last_sync = time.monotonic()
             except ArbiterError as exc:  # busy file, lost server: try again shortly
                 log.warning("log follower: %s", exc)
                 self._stop.wait(0.5)
