@@ -190,14 +190,17 @@ class Listener(threading.Thread):
 
     def run(self) -> None:
         url = f"http://127.0.0.1:{self.port}/t/{TID}/live"
-        with httpx.stream("GET", url, timeout=None) as response:
-            first = True
-            for line in response.iter_lines():
-                if line.startswith("data:"):
-                    if first:
-                        first = False
-                        continue
-                    self.arrivals.append(time.perf_counter())
+        try:
+            with httpx.stream("GET", url, timeout=None) as response:
+                first = True
+                for line in response.iter_lines():
+                    if line.startswith("data:"):
+                        if first:
+                            first = False
+                            continue
+                        self.arrivals.append(time.perf_counter())
+        except httpx.TransportError:  # the server stops at the end of the run
+            return
 
 
 def _ms(values: list[float], q: float) -> float:

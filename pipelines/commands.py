@@ -1,7 +1,9 @@
 """Director commands: load a tournament, validate the request against its state, append events.
 
 Each function takes an open store, reads the stream once, and appends with the version it
-read, so a concurrent change surfaces as `WrongExpectedVersion` instead of a lost update.
+read, so a concurrent change surfaces as `WrongExpectedVersion` instead of a lost update. A
+caller that already holds the tournament's state (the web server's projection cache) passes it
+as `known=`: the command decides on it and appends after its version, the same guard.
 Every refusal raises `CommandError` (or `UnknownTournament`/`UnknownPlayer`) before anything
 is appended; a field the user gave that an event refuses is a `CommandError` naming the field.
 """
@@ -88,16 +90,20 @@ def slugify(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Loaded:
-    """A tournament's recorded events and the state they fold into."""
+class Snapshot:
+    """A tournament's state at a stream version: what a command decides on, and the version
+    it appends after (`Store.append` refuses the events if the stream has moved on)."""
 
     stream_id: str
-    events: list[RecordedEvent]
     state: TournamentState
+    version: int
 
-    @property
-    def version(self) -> int:
-        return self.events[-1].version
+
+@dataclass(frozen=True, slots=True)
+class Loaded(Snapshot):
+    """A tournament's recorded events and the state they fold into."""
+
+    events: list[RecordedEvent]
 
 
 def tournament_ids(store: Store) -> list[str]:
@@ -174,10 +180,17 @@ def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loade
         raise CommandError(
             f"{tournament_id}: --at-round {at_round} is outside 0..{state.last_round}"
         )
-    return Loaded(stream, events, state)
+    return Loaded(stream, state, events[-1].version, events)
 
 
-def _append(store: Store, loaded: Loaded, events: Sequence[EventBase], **meta: Any) -> AppendResult:
+def _snapshot(store: Store, tournament_id: str, known: Snapshot | None) -> Snapshot:
+    """`known` when the caller holds the tournament's state, else the stream read and folded."""
+    return known if known is not None else load(store, tournament_id)
+
+
+def _append(
+    store: Store, loaded: Snapshot, events: Sequence[EventBase], **meta: Any
+) -> AppendResult:
     metadata = current_origin().metadata(**meta)
     return store.append(
         loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
@@ -287,8 +300,10 @@ def set_tiebreaks(store: Store, tournament_id: str, codes: Sequence[str]) -> Non
 # ------------------------------------------------------------------ players
 
 
-def add_player(store: Store, tournament_id: str, **fields: Any) -> int:
-    loaded = load(store, tournament_id)
+def add_player(
+    store: Store, tournament_id: str, *, known: Snapshot | None = None, **fields: Any
+) -> int:
+    loaded = _snapshot(store, tournament_id, known)
     state = loaded.state
     if state.system is System.ROUNDROBIN and state.rounds:
         raise CommandError(
@@ -392,9 +407,16 @@ def pair(
 
 
 def record_result(
-    store: Store, tournament_id: str, round_no: int, board_no: int, text: str, *, correct: bool
+    store: Store,
+    tournament_id: str,
+    round_no: int,
+    board_no: int,
+    text: str,
+    *,
+    correct: bool,
+    known: Snapshot | None = None,
 ) -> ResultRecorded | ResultCorrected:
-    loaded = load(store, tournament_id)
+    loaded = _snapshot(store, tournament_id, known)
     state = loaded.state
     rnd = state.rounds.get(round_no)
     if rnd is None:
@@ -415,13 +437,13 @@ def record_result(
         check_result(state.game, parsed, board.komi, text)
     except UserError as exc:
         raise CommandError(f"{tournament_id}: {exc}") from exc
-    known = board.outcome if board.outcome is not None and board.outcome.is_known else None
-    if known is not None and not correct:
+    entered = board.outcome if board.outcome is not None and board.outcome.is_known else None
+    if entered is not None and not correct:
         raise CommandError(
             f"{tournament_id}: round {round_no} board {board_no} already has result "
-            f"{known.value}; use --correct to change it"
+            f"{entered.value}; use --correct to change it"
         )
-    kind = ResultRecorded if known is None else ResultCorrected
+    kind = ResultRecorded if entered is None else ResultCorrected
     event = kind(
         round=round_no,
         board=board_no,

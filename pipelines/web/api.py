@@ -147,8 +147,13 @@ def _confirmed(flag: bool) -> None:
 
 @router.post("/tournaments/{tournament_id}/players", status_code=201, summary="Register a player")
 def add_player(request: Request, tournament_id: str, body: PlayerIn) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
-        pid = commands.add_player(store, tournament_id, **body.model_dump(exclude_none=True))
+    server = server_of(request)
+    fields = body.model_dump(exclude_none=True)
+    with server.writing(request, director_of(tournament_id)) as (store, _):
+        pid = server.command(
+            tournament_id,
+            lambda known: commands.add_player(store, tournament_id, known=known, **fields),
+        )
     return _json({"player": pid}, 201)
 
 
@@ -165,10 +170,15 @@ def pair(request: Request, tournament_id: str) -> Response:
     "/tournaments/{tournament_id}/results", status_code=201, summary="Enter or correct a result"
 )
 def result(request: Request, tournament_id: str, body: ResultIn) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
-        event = commands.record_result(
-            store, tournament_id, body.round, body.board, body.result, correct=body.correct
-        )
+    server = server_of(request)
+    with server.writing(request, director_of(tournament_id)) as (store, _):
+        event = server.command(
+            tournament_id,
+            lambda known: commands.record_result(
+                store, tournament_id, body.round, body.board, body.result,
+                correct=body.correct, known=known,
+            ),
+        )  # fmt: skip
     return _json(
         {"round": body.round, "board": body.board, "result": event.outcome.value,
          "event": event.type}, 201

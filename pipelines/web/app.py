@@ -17,6 +17,7 @@ from events.errors import ArbiterError, NotFound, RetryableError
 from events.store import StoreBusy, StoreUnavailable
 from pipelines.web import api, forms, public
 from pipelines.web.hub import StoreAccess
+from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
 
 DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
@@ -102,6 +103,7 @@ def create_app(
     )
     app.state.server = server
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Replay, generation=lambda: server.hub.generation)
     app.include_router(public.router)
     app.include_router(forms.router)
     app.include_router(api.router)

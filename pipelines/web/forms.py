@@ -174,8 +174,11 @@ def manage_result(
 ) -> Response:
     return _act(
         request, tournament_id, csrf_token,
-        lambda store: commands.record_result(
-            store, tournament_id, round_no, board, result, correct=correct
+        lambda store: server_of(request).command(
+            tournament_id,
+            lambda known: commands.record_result(
+                store, tournament_id, round_no, board, result, correct=correct, known=known
+            ),
         ),
         f"round {round_no} board {board}: {result}",
     )  # fmt: skip
@@ -193,9 +196,12 @@ def manage_player(
     def add(store: Any) -> None:
         if rating.strip() and not rating.strip().isdigit():
             raise commands.CommandError(f"rating: '{rating}' is not a whole number")
-        commands.add_player(
-            store, tournament_id, name=name,
-            rating=int(rating) if rating.strip() else None, federation=federation or None,
+        server_of(request).command(
+            tournament_id,
+            lambda known: commands.add_player(
+                store, tournament_id, known=known, name=name,
+                rating=int(rating) if rating.strip() else None, federation=federation or None,
+            ),
         )  # fmt: skip
 
     return _act(request, tournament_id, csrf_token, add, f"registered {name}")

@@ -12,8 +12,9 @@ How the follower learns of new events:
 * PostgreSQL: it keeps the store open and waits on LISTEN/NOTIFY (`Store.wait_for_events`);
 * DuckDB: it never keeps the file open (the CLI must be able to write). It watches the file's
   and its WAL's size and modification time every 50 ms and opens the store for a moment when
-  they change (and every few seconds regardless), so a CLI command and the server work side by
-  side.
+  they differ from what they were when this server last closed it (and every few seconds
+  regardless), so a CLI command and the server work side by side, and the server's own writes
+  cost no second open.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from events.schema import RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
 from pipelines import views
-from pipelines.commands import STREAM_PREFIX
+from pipelines.commands import STREAM_PREFIX, Snapshot
 from pipelines.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
@@ -57,6 +58,10 @@ class StoreAccess:
         self.is_server = is_server_url(url)
         self._lock = threading.RLock()
         self._shared: Store | None = open_store(url) if self.is_server else None
+        self.seen: tuple[int, ...] | None = None
+        """DuckDB: the file's signature when this process last closed it. Every user of
+        `open` syncs the hub before leaving it, and no other process can write while the file
+        is open here, so the hub has seen everything up to this signature."""
 
     @contextmanager
     def open(self) -> Iterator[Store]:
@@ -67,6 +72,7 @@ class StoreAccess:
             store = open_store(self.url)
             try:
                 yield store
+                self.seen = self.file_signature()
             finally:
                 store.close()
 
@@ -177,10 +183,14 @@ class Hub:
         self._lock = threading.Lock()
         self.position = 0
         self.epoch: int | None = None
+        self.generation = 0
+        """Raised after each sync that applied anything, once its views are published."""
         self.views: dict[str, TournamentView] = {}
         self.accounts = Accounts()
         self.lists: list[ListEntry] = []
-        self._work: dict[str, tuple[TournamentState, int, dt.datetime]] = {}
+        self._work: dict[str, tuple[TournamentState, int, int, dt.datetime]] = {}
+        """Each tournament's working state (folded in place), position, stream version and
+        creation time."""
         self._listeners: list[Callable[[set[str]], None]] = []
         self.warmers: list[Callable[[TournamentView], object]] = []
         """Run on a new view before it is published (pages of the new version rendered off
@@ -194,6 +204,7 @@ class Hub:
         """Apply what the log has after `position`; the ids of the tournaments that changed."""
         with self._lock:
             changed: set[str] = set()
+            start = (self.epoch, self.position)
             epoch = store.log_epoch()
             if epoch != self.epoch:
                 if self.epoch is not None:
@@ -208,6 +219,8 @@ class Hub:
                     self.position = event.position
             for tid in changed:
                 self._publish(tid)
+            if (self.epoch, self.position) != start:
+                self.generation += 1
         if changed:
             for listener in self._listeners:
                 listener(changed)
@@ -227,7 +240,7 @@ class Hub:
             tid = sid.removeprefix(STREAM_PREFIX)
             work = self._work.get(tid)
             state = evolve(work[0] if work else None, e.event)
-            self._work[tid] = (state, e.position, work[2] if work else e.recorded_at)
+            self._work[tid] = (state, e.position, e.version, work[3] if work else e.recorded_at)
             changed.add(tid)
         elif sid == ACCOUNTS_STREAM:
             self.accounts.apply(e.event)
@@ -252,8 +265,8 @@ class Hub:
         if work is None:
             self.views.pop(tid, None)
             return
-        state, position, created = work
-        view = TournamentView(_clone(state), state.version, position, created)
+        state, position, version, created = work
+        view = TournamentView(_clone(state), version, position, created)
         view.standings_json()
         for warm in self.warmers:
             warm(view)
@@ -262,10 +275,19 @@ class Hub:
     def view(self, tid: str) -> TournamentView | None:
         return self.views.get(tid)
 
+    def snapshot(self, tid: str) -> Snapshot | None:
+        """The published state of a tournament, for a command to decide on without reading
+        and folding its stream again (the append's version check still guards it)."""
+        view = self.views.get(tid)
+        if view is None:
+            return None
+        return Snapshot(STREAM_PREFIX + tid, view.state, view.version)
+
 
 def _clone(state: TournamentState) -> TournamentState:
     """A copy that later `evolve` calls on `state` leave alone (they replace or mutate players,
-    boards and bye maps; settings and tie-breaks are immutable): ~20x cheaper than deepcopy."""
+    boards, bye maps and the removed and forbidden sets; settings and tie-breaks are immutable):
+    ~20x cheaper than deepcopy."""
     return TournamentState(
         settings=state.settings,
         tiebreaks=state.tiebreaks,
@@ -274,6 +296,8 @@ def _clone(state: TournamentState) -> TournamentState:
             r: RoundState(r, [copy.copy(b) for b in rs.boards]) for r, rs in state.rounds.items()
         },
         byes={r: dict(kinds) for r, kinds in state.byes.items()},
+        removed=set(state.removed),
+        forbidden=dict(state.forbidden),
         version=state.version,
     )
 
@@ -298,7 +322,6 @@ class Follower:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        last_sig: tuple[int, ...] | None = None
         last_sync = 0.0
         while not self._stop.is_set():
             try:
@@ -307,11 +330,11 @@ class Follower:
                         self.hub.sync(store)
                         store.wait_for_events(self.hub.position, 1.0)
                     continue
-                sig = self.access.file_signature()
-                if sig != last_sig or time.monotonic() - last_sync > self.REFRESH:
+                changed = self.access.file_signature() != self.access.seen
+                if changed or time.monotonic() - last_sync > self.REFRESH:
                     with self.access.open() as store:
                         self.hub.sync(store)
-                    last_sig, last_sync = sig, time.monotonic()
+                    last_sync = time.monotonic()
             except ArbiterError as exc:  # busy file, lost server: try again shortly
                 log.warning("log follower: %s", exc)
                 self._stop.wait(0.5)

@@ -4,12 +4,15 @@ A write goes: open the store (DuckDB: for this request only), bring the projecti
 (so an account revoked a moment ago is refused), find the account (bearer token, or session
 cookie plus CSRF token), check its role, act as that account (`events.provenance`: every event
 records it), call the same `pipelines.commands` function as the CLI, sync the projections again
-(so the next page shows the write), close.
+(so the next page shows the write), close. A result or a registration is decided on the hub's
+state of the tournament (`Server.command`) instead of a replay of its whole stream; the append's
+version check guards it, and a stale state falls back to the replay.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +23,8 @@ from fastapi import HTTPException, Request
 from fastapi.templating import Jinja2Templates
 
 from events.provenance import Origin, set_origin
-from events.store import Store
+from events.store import Store, WrongExpectedVersion
+from pipelines.commands import Snapshot
 from pipelines.web.accounts import Account
 from pipelines.web.hub import Follower, Hub, StoreAccess
 from pipelines.web.security import (
@@ -34,6 +38,8 @@ from pipelines.web.security import (
 )
 
 T = TypeVar("T")
+
+log = logging.getLogger("arbiter.serve")
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -140,6 +146,17 @@ class Server:
                 yield store, account
             finally:
                 self.hub.sync(store)
+
+    def command(self, tournament_id: str, run: Callable[[Snapshot | None], T]) -> T:
+        """`run(known)`: a command decided on the hub's state of the tournament (no replay of
+        its stream); when the stream moved on meanwhile, `run(None)` reads it afresh."""
+        known = self.hub.snapshot(tournament_id)
+        if known is not None:
+            try:
+                return run(known)
+            except WrongExpectedVersion as exc:
+                log.info("%s; deciding again on the stream as stored", exc)
+        return run(None)
 
 
 def server_of(request: Request) -> Server:
