@@ -5,7 +5,7 @@ The clients alternate between the public standings page (`/t/bench`) and its JSO
 client: wrk is not installed here, and httpx's own cost would dominate on 2 cores). Meanwhile a
 director enters one result per second, alternately through the API (bearer token) and from
 another process straight into the log (as the CLI does). A server-sent-events listener on the
-tournament's page stream times each append -> page update.
+tournament's page stream times each append -> page update, matched by stream version.
 
 Run on DuckDB (a file) and on PostgreSQL (a throwaway durable server from tests/postgres.py).
 The server, the load client and the director share this machine's 2 cores.
@@ -141,19 +141,30 @@ async def _load(port: int) -> tuple[list[list[float]], list[int]]:
     return latencies, errors
 
 
+LOG_WRITER = """
+import sys, time
+from events.stores import open_store
+from pipelines import commands
+url, tid, rnd, board = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+with open_store(url) as store:
+    commands.record_result(store, tid, rnd, board, "0-1", correct=False)
+    print(time.perf_counter(), flush=True)  # committed (CLOCK_MONOTONIC: the same in every process)
+"""
+
+
 class Director(threading.Thread):
-    """One result a second: even ticks through the API, odd ones straight into the log."""
+    """One result a second: even ticks through the API, odd ones straight into the log from
+    another process (as the CLI writes). The director is the event's only writer, so its n-th
+    result makes stream version ``first + n + 1``; each write is timed from its start (API) or
+    from its commit (the other process), to the page's announcement of that version."""
 
     def __init__(self, url: str, port: int, token: str, boards: list[int]) -> None:
         super().__init__(daemon=True)
         self.url, self.port, self.token, self.boards = url, port, token, boards
-        self.sent: list[tuple[str, float]] = []  # (channel, time the write started)
+        self.sent: list[tuple[str, int, float]] = []  # (channel, write number, start or commit)
         self.done = threading.Event()
 
     def run(self) -> None:
-        from events.stores import open_store
-        from pipelines import commands
-
         base = f"http://127.0.0.1:{self.port}"
         tick = time.perf_counter()
         with httpx.Client(base_url=base, timeout=30) as client:
@@ -167,38 +178,40 @@ class Director(threading.Thread):
                         json={"round": ROUNDS, "board": board, "result": "1-0"},
                         headers={"authorization": f"Bearer {self.token}"},
                     )
-                    ok = r.status_code == 201
-                    channel = "api"
+                    if r.status_code != 201:
+                        raise RuntimeError(f"API write refused: {r.status_code} {r.text}")
+                    self.sent.append(("api", n, started))
                 else:
-                    with open_store(self.url) as store:
-                        commands.record_result(store, TID, ROUNDS, board, "0-1", correct=False)
-                    ok = True
-                    channel = "log"
-                if ok:
-                    self.sent.append((channel, started))
+                    done = subprocess.run(
+                        [sys.executable, "-c", LOG_WRITER, self.url, TID, str(ROUNDS), str(board)],
+                        capture_output=True, text=True, check=True,
+                    )  # fmt: skip
+                    self.sent.append(("log", n, float(done.stdout.split()[-1])))
                 tick += 1.0
                 self.done.wait(max(0.0, tick - time.perf_counter()))
 
 
 class Listener(threading.Thread):
-    """Times when the page's event stream announces each new version."""
+    """Times when the page's event stream announces each new version (it may skip versions
+    that came in one burst: a version counts as shown when a later one is)."""
 
     def __init__(self, port: int) -> None:
         super().__init__(daemon=True)
         self.port = port
-        self.arrivals: list[float] = []
+        self.first: int | None = None
+        self.arrivals: list[tuple[int, float]] = []
 
     def run(self) -> None:
         url = f"http://127.0.0.1:{self.port}/t/{TID}/live"
         try:
             with httpx.stream("GET", url, timeout=None) as response:
-                first = True
                 for line in response.iter_lines():
                     if line.startswith("data:"):
-                        if first:
-                            first = False
-                            continue
-                        self.arrivals.append(time.perf_counter())
+                        version = int(line.removeprefix("data:"))
+                        if self.first is None:
+                            self.first = version
+                        else:
+                            self.arrivals.append((version, time.perf_counter()))
         except httpx.TransportError:  # the server stops at the end of the run
             return
 
@@ -231,11 +244,11 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
         process.wait(timeout=30)
     every = latencies[0] + latencies[1]
     update: dict[str, list[float]] = {"api": [], "log": []}
-    arrivals = sorted(listener.arrivals)
-    for channel, started in director.sent:
-        after = [a for a in arrivals if a >= started]
-        if after:
-            update[channel].append(after[0] - started)
+    first = listener.first if listener.first is not None else 0
+    for channel, n, started in director.sent:
+        shown = [t for version, t in listener.arrivals if version >= first + n + 1]
+        if shown:
+            update[channel].append(max(0.0, shown[0] - started))
     return {
         "event": f"{PLAYERS} players, {ROUNDS} rounds",
         "build_seconds": round(build_seconds, 2),
