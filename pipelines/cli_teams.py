@@ -25,7 +25,13 @@ from pipelines.cli_common import TournamentArg, app, err, open_store, user_error
 from pipelines.output import Format, PageFormat, emit
 from projections.state import TournamentState
 from projections.team_standings import TeamStanding, team_standings
-from projections.teams import TeamsState, board_prizes, team_entries, team_state
+from projections.teams import (
+    TeamsState,
+    board_prizes,
+    standings_round,
+    team_entries,
+    team_state,
+)
 
 __all__ = [
     "board_spec",
@@ -145,6 +151,36 @@ def team_forbid(
     sys.stdout.write(" ".join(map(str, numbers)) + "\n")
 
 
+@team_app.command("accelerate")
+@user_errors
+def team_accelerate(
+    tournament: TournamentArg,
+    teams: Annotated[list[str], typer.Argument(help="Teams (names or numbers) to accelerate.")],
+    first: Annotated[int, typer.Option("--from", min=1, help="First round.")] = 1,
+    last: Annotated[
+        int | None, typer.Option("--to", min=1, help="Last round (default: --from).")
+    ] = None,
+    match_points: Annotated[
+        float | None, typer.Option(help="Fictitious match points per round.")
+    ] = None,
+    game_points: Annotated[float, typer.Option(help="Fictitious game points per round.")] = 0.0,
+) -> None:
+    """Accelerate teams (TRF 250, C.04.6): fictitious points counted for pairing in rounds
+    --from..--to, never in the standings. Prints the teams' numbers."""
+    from pipelines import team_commands  # networkx: loaded only for team work
+
+    with open_store() as store:
+        numbers = team_commands.accelerate_teams(
+            store, tournament, teams, first, last, match_points, game_points
+        )
+    sys.stdout.write(" ".join(map(str, numbers)) + "\n")
+    err.print(
+        f"{tournament}: teams {', '.join(map(str, numbers))} accelerated in rounds "
+        f"{first}..{first if last is None else last}",
+        markup=False,
+    )
+
+
 @team_app.command("forfeit")
 @user_errors
 def team_forfeit(
@@ -243,7 +279,11 @@ def team_standings_output(
 ) -> None:
     """``standings`` of a team tournament: teams, or the board prizes with ``--players``."""
     state, teams = _teams(tournament, at_round)
-    through = state.last_round
+    through = standings_round(state, teams)
+    if through < state.last_round:
+        err.print(
+            f"{tournament}: after round {through} (round {state.last_round} in play)", markup=False
+        )
     if players:
         prizes = board_prizes(state, teams, through)
         rows: list[dict[str, Any]] = [
@@ -306,7 +346,7 @@ def team_crosstable_output(tournament: str, at_round: int | None, fmt: PageForma
     the game points, then match points and game points (rows in standings order)."""
     state, teams = _teams(tournament, at_round)
     settings = state.settings.pairing_params.team
-    entries = team_entries(state, teams, state.last_round)
+    entries = team_entries(state, teams, standings_round(state, teams))
     ranked = team_standings(entries, team_chain(state), settings.team_primary or "MP")
     by_number = {e.number: e for e in entries}
     if fmt is PageFormat.HTML:

@@ -296,6 +296,49 @@ def forbid_teams(
     return numbers
 
 
+def accelerate_teams(
+    store: Store,
+    tournament_id: str,
+    names: list[str],
+    first: int,
+    last: int | None,
+    match_points: float | None,
+    game_points: float,
+) -> tuple[int, ...]:
+    """Fictitious points for teams in rounds ``first..last`` (TRF ``250``, C.04.6 acceleration):
+    counted for pairing only, never in the standings. One record per team."""
+    loaded = load(store, tournament_id)
+    _team_event(loaded)
+    teams = teams_of(loaded)
+    numbers = tuple(sorted({_team(loaded, teams, n).number for n in names}))
+    last = first if last is None else last
+    total = loaded.state.total_rounds
+    if not first <= last <= total:
+        raise CommandError(f"{tournament_id}: rounds {first}..{last} are not within 1..{total}")
+    if loaded.state.rounds and first <= max(loaded.state.rounds):
+        raise CommandError(
+            f"{tournament_id}: round {max(loaded.state.rounds)} is already paired; "
+            f"accelerate from round {max(loaded.state.rounds) + 1} on"
+        )
+    if game_points < 0 or (match_points is not None and match_points < 0):
+        raise CommandError(f"{tournament_id}: fictitious points cannot be negative")
+    events = [
+        _event(
+            TeamRecord,
+            tournament_id,
+            code="250",
+            round=first,
+            last_round=last,
+            teams=(n, n),
+            match_points=match_points,
+            game_points=game_points,
+        )
+        for n in numbers
+    ]
+    _append(store, loaded, events)
+    return numbers
+
+
 def forfeit_match(
     store: Store, tournament_id: str, round_no: int, match_no: int, kind: str
 ) -> None:

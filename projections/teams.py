@@ -205,6 +205,26 @@ def team_source(state: TournamentState, teams: TeamsState, through_round: int) -
     )
 
 
+def standings_round(state: TournamentState, teams: TeamsState) -> int:
+    """The round team standings are shown after: the last paired round once every board of it
+    has a result (or its match was declared forfeited), else the round before (a round in
+    play would otherwise count every match without results as lost)."""
+    last = state.last_round
+    if last == 0:
+        return 0
+    forfeited = {
+        team for r in teams.records if r.code == "330" and r.round == last for team in r.teams
+    }
+    member_team = {m: t.number for t in teams.teams.values() for m in t.members}
+    for board in state.rounds[last].boards:
+        if board.black is None or (board.outcome is not None and board.outcome.is_known):
+            continue
+        if member_team.get(board.white) in forfeited:
+            continue
+        return last - 1
+    return last
+
+
 def team_entries(
     state: TournamentState, teams: TeamsState, through_round: int
 ) -> tuple[TeamEntry, ...]:

@@ -1,9 +1,10 @@
 """A real headless browser for the tests: Playwright driving Debian's Chromium.
 
-Import the fixture in a test module (``from tests.browser import browser  # noqa: F401``) or in
-a folder's conftest. Playwright never downloads a browser here: it starts the system's
-``chromium`` (``$ARBITER_CHROMIUM`` or the first on PATH). Without one the tests skip, and fail
-when ``ARBITER_REQUIRE_CHROMIUM=1`` (as CI sets).
+The ``browser`` fixture is registered once, in tests/conftest.py (never import it into a module:
+that would make a second session fixture, and a second Playwright instance in one worker fails).
+Playwright never downloads a browser here: it starts the system's ``chromium``
+(``$ARBITER_CHROMIUM`` or the first on PATH). Without one the tests skip, and fail when
+``ARBITER_REQUIRE_CHROMIUM=1`` (as CI sets).
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Shared fixtures: the reference corpora and Hypothesis profiles."""
+"""Shared fixtures: the reference corpora, Hypothesis profiles, and the session's one headless
+Chromium and one throwaway PostgreSQL server (registered here once: a fixture imported into two
+modules or conftests is two fixtures, and two session Playwright instances in one worker fail)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.browser import browser  # noqa: F401
+from tests.postgres import postgres_server, postgres_url  # noqa: F401
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile(

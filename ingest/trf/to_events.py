@@ -139,7 +139,8 @@ def round_dates(text: str, rounds: int) -> dict[int, dt.date]:
     {1: datetime.date(2026, 3, 1), 3: datetime.date(2026, 3, 3)}
     """
     out = {}
-    for r in range(1, rounds + 1):
+    cells = max(0, (len(text) - 87 + 9) // 10)  # the line's own length bounds the work
+    for r in range(1, min(rounds, cells) + 1):
         start = 87 + 10 * (r - 1)
         day = parse_header_date(text[start : start + 8].strip())
         if day is not None:

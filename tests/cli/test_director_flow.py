@@ -138,7 +138,9 @@ def test_standings_points_and_json_shape(arbiter: Arbiter) -> None:
     assert by_name["So, Wesley"]["points"] == 0.0
     assert by_name["Nakamura, Hikaru"]["points"] == 0.0  # 3-4 won by black (4)
     assert by_name["Giri, Anish"]["points"] == 1.0
-    assert set(rows[0]) == {"rank", "player", "rating", "federation", "points", "tiebreaks"}
+    assert set(rows[0]) == {
+        "rank", "player", "rating", "federation", "points", "tiebreaks", "withdrawn_from",
+    }  # fmt: skip
     assert set(rows[0]["player"]) == {"id", "name", "start_rank"}
     assert rows[0]["rank"] == 1
     csv_out = arbiter("standings", tid, "--format", "csv")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser import browser, page_at  # noqa: F401
+from tests.browser import page_at
 from tests.cli.games_cli import Cli
 from tests.conftest import require_testdata
 
@@ -58,7 +58,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("name", sorted(COLUMNS))
 def test_place_and_points_in_the_first_screen(
-    browser: Browser,  # noqa: F811
+    browser: Browser,
     pages: dict[str, Path],
     name: str,
     width: int,
