@@ -12,14 +12,12 @@ from it by its documented rule; its placement criteria order the ranking (TEAMP,
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
 from tests.conftest import require_testdata
+from tests.teams.installed import run_installed
 
 _WINS = {"RESULT_WHITEWINS": (1.0, 0.0), "RESULT_BLACKWINS": (0.0, 1.0), "RESULT_EQUAL": (0.5, 0.5)}
 
@@ -58,16 +56,7 @@ def _expected(path: Path) -> dict[str, tuple[int, float, int]]:
     return table
 
 
-def _cli(store: Path, *args: str) -> str:
-    done = subprocess.run(
-        [str(Path(sys.executable).with_name("arbiter")), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "ARBITER_STORE": str(store)},
-    )
-    assert done.returncode == 0, (args, done.stderr)
-    return done.stdout
+_cli = run_installed
 
 
 def test_team_egc_2013_standings_from_the_file(tmp_path: Path) -> None:

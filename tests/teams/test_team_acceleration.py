@@ -10,9 +10,6 @@ or restrictions); the command-line test asserts the change on round 1 of four te
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ import pytest
 from pipelines.engine_cli import main
 from tests.cli.test_director_flow import Arbiter
 from tests.conftest import TESTDATA, require_testdata
+from tests.teams.installed import run_installed
 
 FIXTURES = sorted(p.stem for p in (TESTDATA / "chess" / "team").glob("team_*.input"))
 
@@ -62,15 +60,7 @@ def test_live_pairing_of_an_accelerated_fixture(
 
 
 def _run(exe: str, *args: str, store: Path) -> str:
-    done = subprocess.run(
-        [str(Path(sys.executable).with_name(exe)), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "ARBITER_STORE": str(store)},
-    )
-    assert done.returncode == 0, (args, done.stderr)
-    return done.stdout
+    return run_installed(store, *args, exe=exe)
 
 
 def test_acceleration_through_the_command_line(tmp_path: Path) -> None:

@@ -4,9 +4,6 @@ pair`` (the live path), and a team Swiss run end to end with the ``arbiter`` com
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +12,7 @@ import pytest
 from pipelines.cli import app
 from tests.cli.test_director_flow import Arbiter
 from tests.conftest import TESTDATA, require_testdata
+from tests.teams.installed import run_installed
 
 FIXTURES = sorted(p.stem for p in (TESTDATA / "chess" / "team").glob("team_*.input"))
 
@@ -126,17 +124,7 @@ def test_team_round_robin_pairs_every_team_once(tmp_path: Path) -> None:
     assert sorted(whites[:2]) != sorted(whites[2:4])  # board-1 colours alternate (Berger)
 
 
-def _cli(store: Path, *args: str) -> str:
-    exe = Path(sys.executable).with_name("arbiter")
-    done = subprocess.run(
-        [str(exe), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "ARBITER_STORE": str(store)},
-    )
-    assert done.returncode == 0, (args, done.stderr)
-    return done.stdout
+_cli = run_installed
 
 
 def test_team_event_in_a_subprocess(tmp_path: Path) -> None:
