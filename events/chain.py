@@ -206,14 +206,13 @@ def _chain_in_order(
 ) -> tuple[list[str], list[str]]:
     """`chain_rows` when every row continues its stream's previous row (the fast path)."""
     heads = dict(stream_heads)
-    sha = hashlib.sha256
     stream_hashes = []
     log_hashes = []
     prev_log = log_head
     for stream, position, record in zip(streams, positions, records, strict=True):
-        s = sha(f"{heads.get(stream, '')}|{record}".encode()).hexdigest()
+        s = stream_hash(heads.get(stream, GENESIS), record)
         heads[stream] = s
-        prev_log = sha(f"{prev_log}|{position}|{s}".encode()).hexdigest()
+        prev_log = log_hash(prev_log, position, s)
         stream_hashes.append(s)
         log_hashes.append(prev_log)
     return stream_hashes, log_hashes
@@ -309,7 +308,6 @@ def _check_frame(rows: pl.DataFrame, state: ChainState) -> Break | None:
     archived = rows.get_column("archived").to_list()
     seen, live_version, repeated = state.seen, state.live_version, state.repeated
     expected_position, prev_log = state.expected_position, state.prev_log
-    sha = hashlib.sha256
     for i, position in enumerate(positions):
         stream, version = streams[i], versions[i]
         if position != expected_position:
@@ -326,13 +324,13 @@ def _check_frame(rows: pl.DataFrame, state: ChainState) -> Break | None:
         prevs = {GENESIS} if version == 0 else seen.get((stream, version - 1), set())
         s = stored_stream[i]
         record = records[i]
-        if not any(sha(f"{p}|{record}".encode()).hexdigest() == s for p in prevs):
+        if not any(stream_hash(p, record) == s for p in prevs):
             why = "event rewritten" if prevs else "previous version missing or after it"
             return Break(position, f"{why} (stream {stream} version {version})")
         seen.setdefault((stream, version), set()).add(s)
         if version > 0 and (stream, version) not in repeated:
             del seen[(stream, version - 1)]
-        if sha(f"{prev_log}|{position}|{s}".encode()).hexdigest() != stored_log[i]:
+        if log_hash(prev_log, position, s) != stored_log[i]:
             where = f"(stream {stream} version {version})"
             return Break(position, f"log chain broken (moved or reordered?) {where}")
         prev_log = stored_log[i]

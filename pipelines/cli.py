@@ -495,9 +495,7 @@ def standings(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team or (
-        not individual and state.settings.pairing_params.team.team_boards is not None
-    ):
+    if state.has_teams and (state.system.is_team or not individual):
         cli_teams.team_standings_output(tournament, at_round, chain, fmt, players)
         return
     rows = compute_standings(state, chain)
@@ -528,7 +526,7 @@ def crosstable(
     with open_store() as store:
         state = commands.load(store, tournament, at_round=at_round).state
     chain = _codes(tiebreaks) if tiebreaks is not None else None
-    if state.system.is_team or state.settings.pairing_params.team.team_boards is not None:
+    if state.has_teams:
         cli_teams.team_crosstable_output(tournament, at_round, fmt)
         return
     table = xt.crosstable(state, chain, order="rank" if sort else "start")

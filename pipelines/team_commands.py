@@ -315,10 +315,11 @@ def accelerate_teams(
     total = loaded.state.total_rounds
     if not first <= last <= total:
         raise CommandError(f"{tournament_id}: rounds {first}..{last} are not within 1..{total}")
-    if loaded.state.rounds and first <= max(loaded.state.rounds):
+    paired = loaded.state.last_round
+    if first <= paired:
         raise CommandError(
-            f"{tournament_id}: round {max(loaded.state.rounds)} is already paired; "
-            f"accelerate from round {max(loaded.state.rounds) + 1} on"
+            f"{tournament_id}: round {paired} is already paired; "
+            f"accelerate from round {paired + 1} on"
         )
     if game_points < 0 or (match_points is not None and match_points < 0):
         raise CommandError(f"{tournament_id}: fictitious points cannot be negative")

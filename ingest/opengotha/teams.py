@@ -59,10 +59,10 @@ def _team_size(t: OGTournament) -> int | None:
 def team_criteria(t: OGTournament) -> list[str]:
     """The file's team placement criteria, ``NULL`` left out."""
     placement = _find(t.team_parameters, "TeamPlacementParameterSet")
-    if placement is None:
+    if placement is None or not placement.children:
         return []
     names = [dict(c.attributes).get("name", "") for c in placement.children[0].children]
-    return [n for n in names if n and n != "NULL"] if placement.children else []
+    return [n for n in names if n and n != "NULL"]
 
 
 def team_chain(t: OGTournament) -> str:
