@@ -6,7 +6,9 @@ players to the federation registry, and append the tournament stream, the regist
 the ``FileIngested`` event together.
 
 Atomicity and speed: appending costs one store transaction (a few ms) whatever its size, so
-the job packs the rows of many consecutive files into one ``append_frame`` call. A file that
+the job packs the rows of many consecutive files into one ``append_frame`` call, made by a
+second thread while the next files are read (the store's own work, a server's above all, then
+overlaps the reading; one commit at a time, in order). A file that
 fails to read, parse or convert never enters the pack, so a failing file is always dropped
 before the commit. Should the commit itself be refused (another writer moved a stream on), the
 job reloads what it knows from the store and appends the pack's files one transaction each, so
@@ -20,6 +22,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -404,11 +407,14 @@ class _Pack:
 
 
 class _Job:
-    def __init__(self, store: Store, options: IngestOptions) -> None:
+    def __init__(self, store: Store, options: IngestOptions, writer: ThreadPoolExecutor) -> None:
         self.store = store
         self.options = options
+        self.writer = writer
+        """One thread: the store's commits, one at a time, in order."""
         self.context = _Context(store)
         self.results: dict[Path, FileResult] = {}
+        self._writing: tuple[_Pack, Future[int]] | None = None
 
     def prepare(self, path: Path, pack: _Pack) -> FileResult | None:
         """Add the file's rows to ``pack``; a result now when it fails or is a duplicate."""
@@ -482,32 +488,53 @@ class _Job:
         pack.pending.append((path, result, sha))
         return None
 
-    def flush(self, pack: _Pack) -> None:
-        if not pack.pending:
-            return
+    def commit(self, pack: _Pack) -> None:
+        """Commit ``pack`` after the commit under way, in the background: the next files are
+        read while the store writes these. If the one under way was refused, ``pack`` was
+        prepared on what it would have committed, so its files are prepared again, one
+        transaction each."""
+        if self.settle():
+            self._start(pack)
+        else:
+            self._one_by_one(pack)
+
+    def settle(self) -> bool:
+        """Wait for the commit under way; False when the store refused it (its files then
+        went in one transaction each, on what the store holds)."""
+        if self._writing is None:
+            return True
+        pack, commit = self._writing
+        self._writing = None
         try:
-            self.store.append_frame(pack.frame())
+            commit.result()
         except (StoreBusy, StoreUnavailable):
             raise  # nothing wrong with the files: the command fails whole, retryable
         except StoreError as exc:
+            self.context = _Context(self.store)
             if len(pack.pending) == 1:
-                path, result, _ = pack.pending[0]
+                path, _, _ = pack.pending[0]
                 shown = display_path(path)
                 self.results[path] = FileResult(shown, Status.FAILED, error=f"{shown}: {exc}")
-                self.context = _Context(self.store)
-                return
-            # Someone else moved a stream on: start again from the store, one file at a time.
-            self.context = _Context(self.store)
-            for path, _, _ in pack.pending:
-                single = _Pack()
-                early = self.prepare(path, single)
-                if early is not None:
-                    self.results[path] = early
-                else:
-                    self.flush(single)
-            return
+            else:  # someone else moved a stream on: start again from the store
+                self._one_by_one(pack)
+            return False
         for path, result, _ in pack.pending:
             self.results[path] = result
+        return True
+
+    def _start(self, pack: _Pack) -> None:
+        if pack.pending:
+            self._writing = (pack, self.writer.submit(self.store.append_frame, pack.frame()))
+
+    def _one_by_one(self, pack: _Pack) -> None:
+        for path, _, _ in pack.pending:
+            single = _Pack()
+            early = self.prepare(path, single)
+            if early is not None:
+                self.results[path] = early
+            else:
+                self._start(single)
+                self.settle()
 
 
 def ingest(
@@ -523,26 +550,28 @@ def ingest(
     """
     options = options or IngestOptions()
     started = time.perf_counter()
-    job = _Job(store, options)
-    pack = _Pack()
-    for path in files:
-        try:
-            early = job.prepare(path, pack)
-        except Exception as exc:  # a bug in a reader: this file fails, the others go on
-            shown = display_path(path)
-            early = FileResult(
-                shown,
-                Status.FAILED,
-                error=f"{shown}:0:0: internal error ({type(exc).__name__}), "
-                "please report this file",
-            )
-        if early is not None:
-            job.results[path] = early
-        if pack.rows >= options.pack_rows:
-            job.flush(pack)
-            pack = _Pack()
-        if progress is not None:
-            progress(path)
-    job.flush(pack)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-commit") as writer:
+        job = _Job(store, options, writer)
+        pack = _Pack()
+        for path in files:
+            try:
+                early = job.prepare(path, pack)
+            except Exception as exc:  # a bug in a reader: this file fails, the others go on
+                shown = display_path(path)
+                early = FileResult(
+                    shown,
+                    Status.FAILED,
+                    error=f"{shown}:0:0: internal error ({type(exc).__name__}), "
+                    "please report this file",
+                )
+            if early is not None:
+                job.results[path] = early
+            if pack.rows >= options.pack_rows:
+                job.commit(pack)
+                pack = _Pack()
+            if progress is not None:
+                progress(path)
+        job.commit(pack)
+        job.settle()
     ordered = tuple(job.results[p] for p in dict.fromkeys(files))
     return IngestReport(ordered, time.perf_counter() - started)

@@ -13,7 +13,7 @@ from events.duckdb_store import DuckDBStore
 from events.store import WrongExpectedVersion
 from ingest.elo import parse_elo
 from pipelines.commands import load
-from pipelines.ingest_job import IngestReport, Status, discover, ingest
+from pipelines.ingest_job import IngestOptions, IngestReport, Status, discover, ingest
 from tests.conftest import require_testdata
 
 
@@ -170,4 +170,21 @@ def test_a_refused_pack_is_retried_file_by_file() -> None:
     assert store.refused
     assert report.count(Status.INGESTED) == 22
     assert len(store.streams("file-")) == 22
+    store.close()
+
+
+def test_a_refused_pack_also_redoes_the_pack_read_meanwhile() -> None:
+    """Packs commit in the background while the next files are read: when one is refused, the
+    next was prepared on what it would have committed, and is prepared again too."""
+    store = _RefusesFirstPack(":memory:")
+    files = discover([require_testdata("go", "h9")])
+    report = ingest(store, files, IngestOptions(pack_rows=300))
+    assert store.refused
+    assert report.count(Status.INGESTED) == 22
+    assert len(store.streams("file-")) == 22
+    tournaments = store.streams("tournament-")
+    assert len(tournaments) == 22
+    assert not [t for t in tournaments if t.endswith("-2")]  # no file got a second id
+    frame = store.read_frame()
+    assert frame.height == frame["event_id"].n_unique()
     store.close()
