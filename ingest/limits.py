@@ -165,8 +165,13 @@ def check_event(event: BaseModel, context: str = "") -> None:
     """
     found = _walk(event, "")
     if found is not None:
-        problem = f"{found[0].removeprefix('.')} {found[1]}"
-        raise LimitError(f"{context}: {problem}" if context else problem)
+        raise LimitError(_message(found, context))
+
+
+def _message(found: tuple[str, str], context: str) -> str:
+    """The one-line message of a `_walk` finding, after ``context`` when there is one."""
+    problem = f"{found[0].removeprefix('.')} {found[1]}"
+    return f"{context}: {problem}" if context else problem
 
 
 def looks_binary(data: bytes) -> bool:
@@ -279,7 +284,4 @@ def check_conversion(
     for event in events:
         found = _walk(event, "")
         if found is not None:  # the context is put together for a refused event only
-            try:
-                check_event(event, _context(event))
-            except LimitError as exc:
-                raise IngestError(str(path), 0, 0, str(exc)) from None
+            raise IngestError(str(path), 0, 0, _message(found, _context(event)))
