@@ -40,6 +40,7 @@ __all__ = [
     "ChainScan",
     "ChainState",
     "chain_rows",
+    "chained_parts",
     "log_hash",
     "position_windows",
     "record_texts",
@@ -148,17 +149,11 @@ def chain_rows(frame: pl.DataFrame, stream_heads: Mapping[str, str], log_head: s
     frame may also be a whole history (a log and its archive, by position, for a migration):
     each event then chains to the latest earlier row of its stream's previous version.
     """
+    if _in_stream_order(frame):
+        return _chain_part(frame, dict(stream_heads), log_head)
     streams = frame.get_column("stream_id").to_list()
     positions = frame.get_column("global_position").to_list()
     records = record_texts(frame)
-    if _in_stream_order(frame):
-        stream_hashes, log_hashes = _chain_in_order(
-            streams, positions, records, stream_heads, log_head
-        )
-        return frame.with_columns(
-            pl.Series("stream_hash", stream_hashes, dtype=pl.String),
-            pl.Series("log_hash", log_hashes, dtype=pl.String),
-        )
     versions = frame.get_column("stream_version").to_list()
     # (stream, version) -> [(position, hash)] in position order
     earlier: dict[tuple[str, int], list[tuple[int, str]]] = {}
@@ -197,25 +192,40 @@ def _in_stream_order(frame: pl.DataFrame) -> bool:
     return bool(frame.select((step.is_null() | (step == 1)).all()).item())
 
 
-def _chain_in_order(
-    streams: list[str],
-    positions: list[int],
-    records: list[str],
-    stream_heads: Mapping[str, str],
-    log_head: str,
-) -> tuple[list[str], list[str]]:
-    """`chain_rows` when every row continues its stream's previous row (the fast path)."""
+def chained_parts(
+    frame: pl.DataFrame, stream_heads: Mapping[str, str], log_head: str, part_rows: int
+) -> Iterator[pl.DataFrame]:
+    """`chain_rows` of ``frame`` given out in consecutive parts of at most ``part_rows`` rows,
+    each hashed only when asked for: a bulk append sends one part to the server while the
+    next is hashed. A frame not in stream order (a history) comes as one part."""
+    if not _in_stream_order(frame):
+        yield chain_rows(frame, stream_heads, log_head)
+        return
     heads = dict(stream_heads)
+    for start in range(0, frame.height, part_rows):
+        part = _chain_part(frame.slice(start, part_rows), heads, log_head)
+        log_head = part.item(part.height - 1, "log_hash")
+        yield part
+
+
+def _chain_part(frame: pl.DataFrame, heads: dict[str, str], log_head: str) -> pl.DataFrame:
+    """`chain_rows` when every row continues its stream's previous row (the fast path);
+    ``heads`` is left holding each stream's last hash, for the next part."""
+    streams = frame.get_column("stream_id").to_list()
+    positions = frame.get_column("global_position").to_list()
     stream_hashes = []
     log_hashes = []
     prev_log = log_head
-    for stream, position, record in zip(streams, positions, records, strict=True):
+    for stream, position, record in zip(streams, positions, record_texts(frame), strict=True):
         s = stream_hash(heads.get(stream, GENESIS), record)
         heads[stream] = s
         prev_log = log_hash(prev_log, position, s)
         stream_hashes.append(s)
         log_hashes.append(prev_log)
-    return stream_hashes, log_hashes
+    return frame.with_columns(
+        pl.Series("stream_hash", stream_hashes, dtype=pl.String),
+        pl.Series("log_hash", log_hashes, dtype=pl.String),
+    )
 
 
 _CHAINED = (

@@ -44,6 +44,7 @@ import polars as pl
 import psycopg
 import psycopg.errors
 from psycopg import sql
+from psycopg.copy import QueuedLibpqWriter
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import chain
@@ -672,15 +673,20 @@ class PostgresStore:
                     *BULK_COLUMNS,
                     pl.lit(now[0], dtype=pl.Datetime("us")).alias("recorded_at"),
                 )
-                rows = chain.chain_rows(rows, heads, _log_hash_at(con, first - 1))
+                parts = chain.chained_parts(rows, heads, _log_hash_at(con, first - 1), _COPY_CHUNK)
                 columns = list(CHAINED_EVENT_COLUMNS)
-                with con.cursor().copy(
+                cursor = con.cursor()
+                # A queued writer sends each part from a second thread, so that the server
+                # takes in one part while this thread hashes the next.
+                with cursor.copy(
                     sql.SQL("COPY events ({}) FROM STDIN").format(
                         sql.SQL(", ").join(map(sql.Identifier, columns))
-                    )
+                    ),
+                    writer=QueuedLibpqWriter(cursor),
                 ) as copy:
-                    for chunk in _copy_lines(rows, {c: rows.schema[c] for c in columns}):
-                        copy.write(chunk)
+                    for part in parts:
+                        for chunk in _copy_lines(part, {c: part.schema[c] for c in columns}):
+                            copy.write(chunk)
                 con.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(first + frame.height - 1)])
         except psycopg.errors.UniqueViolation as exc:
             raise EventIdConflict(
