@@ -15,6 +15,7 @@ The process's origin is set once by the entry point (`set_origin`) and read by w
 from __future__ import annotations
 
 import contextvars
+import functools
 import getpass
 import os
 from dataclasses import dataclass, replace
@@ -28,6 +29,13 @@ def default_actor() -> str:
     explicit = os.environ.get("ARBITER_USER") or os.environ.get("ARBITER_ACTOR")
     if explicit:
         return explicit
+    return _os_user()
+
+
+@functools.cache
+def _os_user() -> str:
+    """The operating-system user, looked up once per process (it reads the passwd database,
+    and an ingest asks once per file)."""
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no passwd entry (containers)
