@@ -2,4 +2,5 @@
 
 from pipelines.cli import main
 
-main()
+if __name__ == "__main__":  # not again in the ingest job's worker processes
+    main()

@@ -1,0 +1,401 @@
+"""Reading one file for the ingest job: its bytes, its digest, its events, encoded.
+
+`read_file` is the part of ingesting a file that depends on nothing but the file (read, detect
+the format, parse, convert, check the limits, encode the events), so that it can run in
+another process: `file_reads` gives the files of a long list out of worker processes while
+the job numbers, links and packs the ones before (the registry and the store are the job's,
+in order). A `FileRead` holds plain values and the two kinds of event the job still changes
+(the tournament's created event takes its id, players take their registry link), so that it
+crosses between processes cheaply.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import hashlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from events.domain import System
+from events.errors import UserError
+from events.params import PairingParams
+from events.schema import (
+    EventBase,
+    PlayerRegistered,
+    ResultRecorded,
+    RoundPaired,
+    TournamentCreated,
+    encode,
+)
+from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
+from ingest.conversion import Conversion, PointsCheck, check_points
+from ingest.detect import FileFormat, detect_format
+from ingest.elo import elo_to_events, parse_elo
+from ingest.errors import IngestError, IngestWarning
+from ingest.h9 import h9_to_events, parse_h9
+from ingest.limits import check_content, check_conversion, display_path, read_input
+from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_bytes
+from ingest.tou import parse_tou, tou_to_events
+from ingest.trf import TrfFile, parse_trf, trf_to_events
+from pipelines import live
+from pipelines.macmahon_from_opengotha import params_from_opengotha
+from pipelines.swiss_from_trf import infer_initial_colour
+from projections.state import project
+from projections.tiebreaks import REGISTRY as TIEBREAKS
+
+__all__ = [
+    "EncodedEvent",
+    "FileRead",
+    "convert",
+    "encoded",
+    "file_reads",
+    "internal_error",
+    "read_file",
+]
+
+
+def convert(
+    path: Path,
+    data: bytes,
+    fmt: FileFormat,
+    *,
+    strict: bool = False,
+    skip_bad_lines: bool = False,
+) -> Conversion:
+    """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events.
+
+    ``skip_bad_lines``: leave out the result records that cannot be read or contradict the
+    file (:mod:`ingest.bad_lines`), listed in :attr:`Conversion.skipped`.
+
+    :raises IngestError: for anything wrong with the file, always one line naming the place.
+        Any other exception is a bug in a reader or converter and is not disguised as one.
+    """
+    skipped: list[IngestError] = []
+    check_content(path, data)
+    try:
+        if skip_bad_lines and fmt in _REPAIRS:
+            data, skipped = _REPAIRS[fmt](path, data, strict)
+        match fmt:
+            case FileFormat.ELO:
+                elo = parse_elo(path, data)
+                if skip_bad_lines:
+                    elo, skipped = elo_without_bad_records(elo)
+                conversion = elo_to_events(elo, strict=strict)
+            case FileFormat.TRF:
+                trf = parse_trf(path, data)
+                conversion = with_swiss_colour(trf_file_to_events(trf, strict=strict))
+            case FileFormat.H9:
+                conversion = h9_to_events(parse_h9(path, data))
+            case FileFormat.TOU:
+                conversion = tou_to_events(parse_tou(path, data))
+            case FileFormat.OPENGOTHA:
+                og = read_opengotha_bytes(data, str(path))
+                conversion = with_go_pairing(opengotha_to_events(og), og, str(path))
+    except IngestError:
+        raise
+    except ValidationError as exc:  # a record the file gave that an event refuses
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise IngestError(
+            str(path), 0, 0, f"invalid {where}: {first['msg']}", found=str(first.get("input"))
+        ) from None
+    except UserError as exc:  # a value of the file that a domain type refuses
+        raise IngestError(str(path), 0, 0, str(exc)) from None
+    # An OpenGotha file says it is a tournament (its root element), even one without players
+    # yet; a line format read into no player at all was no result file.
+    check_conversion(path, conversion.events, require_players=fmt is not FileFormat.OPENGOTHA)
+    return replace(conversion, skipped=skipped)
+
+
+def _first_error(read: Callable[[], object]) -> list[IngestError]:
+    try:
+        read()
+    except IngestError as error:
+        return [error]
+    return []
+
+
+def _repair_h9(path: Path, data: bytes, _: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_cross_table(path, data, lambda b: parse_h9(path, b).errors)
+
+
+def _repair_tou(path: Path, data: bytes, _: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_cross_table(path, data, lambda b: parse_tou(path, b).errors)
+
+
+def _repair_trf(path: Path, data: bytes, strict: bool) -> tuple[bytes, list[IngestError]]:
+    return repair_trf(
+        path, data, lambda b: _first_error(lambda: convert(path, b, FileFormat.TRF, strict=strict))
+    )
+
+
+_REPAIRS: dict[FileFormat, Callable[[Path, bytes, bool], tuple[bytes, list[IngestError]]]] = {
+    FileFormat.H9: _repair_h9,
+    FileFormat.TOU: _repair_tou,
+    FileFormat.TRF: _repair_trf,
+}
+"""The line-oriented cross-table formats: bad records blanked before the conversion."""
+
+
+_TRF_POINTS_COLUMN = 81
+
+
+def trf_file_to_events(trf: TrfFile, *, strict: bool = False) -> Conversion:
+    """The tournament stream of a parsed TRF, with its ``001`` points column checked.
+
+    The column must equal the sum of the player's results under the file's scoring
+    (formats.md §1.3), as the tournament's projection counts them; real files break the rule
+    (Bunratty byes written without a code), so a difference is a warning, or an error in
+    strict mode.
+
+    :raises IngestError: an unknown opponent, or ``strict`` and a points column that differs.
+    """
+    events = trf_to_events(trf)
+    state = project(events)
+    checks = []
+    for p in trf.players:
+        if p.points is None or p.number not in state.players:
+            continue
+        computed = Decimal(str(state.points(p.number)))
+        if computed != p.points:
+            checks.append(PointsCheck(p.line, _TRF_POINTS_COLUMN, p.name, p.points, computed))
+    warnings = list(trf.warnings) + check_points(trf.path, checks, strict=strict)
+    games = sum(1 for e in events if isinstance(e, ResultRecorded))
+    return Conversion(list(events), {}, warnings, games=games)
+
+
+def with_swiss_colour(conversion: Conversion) -> Conversion:
+    """Record the top seed's round-1 colour of a TRF that does not state it (no XXC/152).
+
+    Read back from round 1 of the events as bbpPairings reads it, so that undoing back to
+    round 1 and pairing again draws the same colours as the event did.
+    """
+    created = conversion.created
+    if created.pairing_params.chess.initial_colour is not None:
+        return conversion
+    state = project(conversion.events, at_round=1)
+    if 1 not in state.rounds or state.total_rounds < 2:
+        return conversion
+    try:
+        players = live.swiss_input(state, 2)[0].players
+    except live.MissingResult:  # a round-1 result is missing: nothing to read back
+        return conversion
+    old = created.pairing_params
+    chess = old.chess.model_copy(update={"initial_colour": infer_initial_colour(players)})
+    params = old.model_copy(update={"chess": chess})
+    created = created.model_copy(update={"pairing_params": params})
+    return replace(conversion, events=[created, *conversion.events[1:]])
+
+
+def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conversion:
+    """Make an OpenGotha event pairable by arbiter: its system, parameters and placement.
+
+    The file's parameter sets become the tournament's Mac-Mahon parameters, so that undoing
+    rounds and pairing again follows the same rules as the program that ran the event. A file
+    whose parameters the engine does not support (a cup's CPS criterion) is still loaded, as
+    an imported event, with a warning.
+    """
+    try:
+        params = params_from_opengotha(og)
+    except (UserError, ValidationError) as exc:
+        warning = IngestWarning(
+            path, 0, 0, f"kept as imported, arbiter cannot pair further rounds: {exc}"
+        )
+        return replace(conversion, warnings=[*conversion.warnings, warning])
+    codes = [c.value.upper() for c in params.placement_criteria]
+    flat = params.model_dump(mode="json", exclude={"number_of_rounds"})
+    komi = conversion.created.pairing_params.go.komi
+    if komi is not None:  # the file's komi: new rounds are played with it
+        flat["komi"] = komi
+    created = conversion.created.model_copy(
+        update={
+            "system": System.SWISS if codes[:1] == ["NBW"] else System.MACMAHON,
+            "pairing_params": PairingParams.model_validate(flat).model_copy(
+                update={"team": conversion.created.pairing_params.team}  # OpenGotha's teams
+            ),
+            "tiebreaks": tuple(c for c in codes if c in TIEBREAKS),
+        }
+    )
+    return replace(conversion, events=[created, *conversion.events[1:]])
+
+
+EncodedEvent = tuple[str, int, str]
+"""An event ready for the store: its type, schema version and payload (JSON)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    """One file read and converted; ``error`` (one line) when it could not be.
+
+    ``rows`` are the tournament's events after the created one (stream versions 1, 2, ...):
+    an encoded event, or the number of a player of ``players`` (registered by the job, once
+    linked to the registry).
+    """
+
+    shown: str
+    sha256: str | None = None
+    """None when the file could not be read at all."""
+    error: str | None = None
+    format: FileFormat | None = None
+    created: TournamentCreated | None = None
+    players: tuple[PlayerRegistered, ...] = ()
+    rows: tuple[EncodedEvent | int, ...] = ()
+    metadata: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Extra metadata by stream version (the conversion's)."""
+    warnings: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+    games: int = 0
+
+
+def _game_count(events: Sequence[EventBase]) -> int:
+    return sum(
+        sum(1 for b in e.boards if b.black is not None)
+        for e in events
+        if isinstance(e, RoundPaired)
+    )
+
+
+def encoded(event: EventBase) -> EncodedEvent:
+    """``event`` as the store takes it."""
+    return (_type_name(type(event)), event.SCHEMA_VERSION, encode(event))
+
+
+@functools.cache
+def _type_name(cls: type[EventBase]) -> str:
+    return str(cls.model_fields["type"].default)
+
+
+def _row(event: EventBase) -> EncodedEvent | int:
+    return event.player if isinstance(event, PlayerRegistered) else encoded(event)
+
+
+def read_file(
+    path: Path,
+    *,
+    fmt: FileFormat | None = None,
+    strict: bool = False,
+    skip_bad_lines: bool = False,
+) -> FileRead:
+    """``path`` read, converted (see `convert`) and encoded; never raises for a bad file.
+
+    ``fmt``: read the file as this format instead of detecting it.
+    """
+    shown = display_path(path)
+    try:
+        data = read_input(path, shown)
+    except IngestError as exc:
+        return FileRead(shown, error=str(exc))
+    sha = hashlib.sha256(data).hexdigest()
+    name = Path(shown)
+    try:
+        found = fmt or detect_format(name, data)
+        conversion = convert(name, data, found, strict=strict, skip_bad_lines=skip_bad_lines)
+    except IngestError as exc:
+        return FileRead(shown, sha, error=str(exc))
+    except Exception as exc:  # a bug in a reader: this file fails, the others go on
+        return FileRead(shown, sha, error=internal_error(shown, exc))
+    events = conversion.events
+    return FileRead(
+        shown,
+        sha,
+        format=found,
+        created=conversion.created,
+        players=tuple(conversion.players),
+        rows=tuple(_row(e) for e in events[1:]),
+        metadata=conversion.metadata,
+        warnings=tuple(str(w) for w in conversion.warnings),
+        skipped=tuple(str(e) for e in conversion.skipped),
+        games=conversion.games or _game_count(events),
+    )
+
+
+def internal_error(shown: str, exc: BaseException) -> str:
+    """The one line of a file that met a bug rather than a fault of its own."""
+    return f"{shown}:0:0: internal error ({type(exc).__name__}), please report this file"
+
+
+PROCESS_FILES = 256
+"""Lists of at least this many files are read in worker processes (starting one costs about
+a second of imports; a list this long takes far longer)."""
+_CHUNK = 16
+"""Files per task sent to a worker."""
+_AHEAD = 8
+"""Tasks under way at once per worker: what is read ahead of the job, and all it holds."""
+
+
+def _read_chunk(
+    paths: Sequence[Path], fmt: FileFormat | None, strict: bool, skip_bad_lines: bool
+) -> list[FileRead]:
+    return [read_file(p, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines) for p in paths]
+
+
+def _worker_started() -> None:
+    # Ctrl-C is the job's to handle (it stops the pool); a worker has nothing to save.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _workers() -> int:
+    # As many as the cores, at most 4: the job itself mostly waits for them (measured on 2
+    # cores: 2 workers beat 1), and the store's server takes what they leave.
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def file_reads(
+    files: Sequence[Path],
+    *,
+    fmt: FileFormat | None = None,
+    strict: bool = False,
+    skip_bad_lines: bool = False,
+    workers: int | None = None,
+) -> Iterator[tuple[Path, FileRead]]:
+    """Each of ``files`` with its `FileRead`, in order.
+
+    A list of `PROCESS_FILES` or more is read by ``workers`` processes (default: one per
+    core, at most 4) a few tasks ahead of the caller; a shorter one here, as it is asked
+    for. Should a worker process die, the files not yet given out are read here.
+    """
+    read = functools.partial(_read_chunk, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines)
+    if len(files) < PROCESS_FILES:
+        for path in files:
+            yield path, read([path])[0]
+        return
+    chunks = [files[i : i + _CHUNK] for i in range(0, len(files), _CHUNK)]
+    count = workers or _workers()
+    pool = ProcessPoolExecutor(
+        count, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_started
+    )
+    under_way: collections.deque[tuple[Sequence[Path], Future[list[FileRead]]]] = (
+        collections.deque()
+    )
+    try:
+        waiting = iter(chunks)
+        for chunk in waiting:
+            under_way.append((chunk, pool.submit(read, chunk)))
+            if len(under_way) >= count * _AHEAD:
+                break
+        while under_way:
+            chunk, task = under_way.popleft()
+            try:
+                done = task.result()
+            except BrokenProcessPool:  # a worker died (killed, out of memory): read here
+                for rest in [chunk, *(c for c, _ in under_way), *waiting]:
+                    for path in rest:
+                        yield path, read([path])[0]
+                return
+            for following in waiting:
+                under_way.append((following, pool.submit(read, following)))
+                break
+            yield from zip(chunk, done, strict=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
