@@ -7,7 +7,9 @@ client and the server share the machine's two cores.
 
 * ``bulk_append_1M``: one `append_frame` of 1,000,000 events (1,000 streams x 1,000) through
   COPY, into a fresh database; best of two runs (target >= 100,000 events/s), beside the
-  DuckDB file store's figure for the same frame in the same run.
+  DuckDB file store's figure for the same frame in the same run. Each measurement starts on
+  a quiet server: the databases measured before it are dropped and a checkpoint writes their
+  pages out, so that it is not charged with their write-back.
 * ``append_latency_8_writers_*``: 8 processes, each appending single events to its own
   tournament stream as a command does (read the stream's version, append one event);
   p50/p99 over every append (target p99 <= 25 ms). ``saturated``: every writer appends as fast
@@ -62,6 +64,16 @@ WRITER = textwrap.dedent(
 )
 
 
+def _settle(server: Any, url: str) -> None:
+    """Drop a measured database and write the server's dirty pages out (a checkpoint), so
+    that the next measurement is not charged with this one's write-back."""
+    import psycopg
+
+    server.drop_database(url)
+    with psycopg.connect(server.url(), autocommit=True) as con:
+        con.execute("CHECKPOINT")
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -81,6 +93,7 @@ def bulk_append(server: Any) -> dict[str, Any]:
             store.append_frame(frame)
             runs.append(time.perf_counter() - started)
             assert store.head_position() == frame.height
+        _settle(server, url)
     best = min(runs)
     # The embedded store on the same frame, in the same minutes: the machine's load moves both.
     duckdb_runs = []
@@ -130,6 +143,7 @@ def append_latency(
         out, _ = p.communicate(timeout=600)
         latencies += json.loads(out)
     seconds = time.perf_counter() - started
+    _settle(server, url)
     ms = [x * 1000 for x in latencies]
     return {
         "writers": writers,
