@@ -19,6 +19,7 @@ one refused file never takes the others down.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -364,18 +365,21 @@ def ingest(
             strict=options.strict,
             skip_bad_lines=options.skip_bad_lines,
         )
-        for path, read in reads:
-            try:
-                early = job.prepare(path, read, pack)
-            except Exception as exc:  # a bug: this file fails, the others go on
-                early = FileResult(read.shown, Status.FAILED, error=internal_error(read.shown, exc))
-            if early is not None:
-                job.results[path] = early
-            if pack.rows >= options.pack_rows:
-                job.commit(pack)
-                pack = _Pack()
-            if progress is not None:
-                progress(path)
+        with contextlib.closing(reads):  # a refused store stops the worker processes at once
+            for path, read in reads:
+                try:
+                    early = job.prepare(path, read, pack)
+                except Exception as exc:  # a bug: this file fails, the others go on
+                    early = FileResult(
+                        read.shown, Status.FAILED, error=internal_error(read.shown, exc)
+                    )
+                if early is not None:
+                    job.results[path] = early
+                if pack.rows >= options.pack_rows:
+                    job.commit(pack)
+                    pack = _Pack()
+                if progress is not None:
+                    progress(path)
         job.commit(pack)
         job.settle()
     ordered = tuple(job.results[p] for p in dict.fromkeys(files))

@@ -17,7 +17,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -292,32 +292,30 @@ def read_file(
     ``fmt``: read the file as this format instead of detecting it.
     """
     shown = display_path(path)
+    sha = None
     try:
         data = read_input(path, shown)
-    except IngestError as exc:
-        return FileRead(shown, error=str(exc))
-    sha = hashlib.sha256(data).hexdigest()
-    name = Path(shown)
-    try:
+        sha = hashlib.sha256(data).hexdigest()
+        name = Path(shown)
         found = fmt or detect_format(name, data)
         conversion = convert(name, data, found, strict=strict, skip_bad_lines=skip_bad_lines)
-    except IngestError as exc:
+        events = conversion.events
+        return FileRead(
+            shown,
+            sha,
+            format=found,
+            created=conversion.created,
+            players=tuple(conversion.players),
+            rows=tuple(_row(e) for e in events[1:]),
+            metadata=conversion.metadata,
+            warnings=tuple(str(w) for w in conversion.warnings),
+            skipped=tuple(str(e) for e in conversion.skipped),
+            games=conversion.games or _game_count(events),
+        )
+    except IngestError as exc:  # unreadable (no digest then), or a fault of the file
         return FileRead(shown, sha, error=str(exc))
     except Exception as exc:  # a bug in a reader: this file fails, the others go on
         return FileRead(shown, sha, error=internal_error(shown, exc))
-    events = conversion.events
-    return FileRead(
-        shown,
-        sha,
-        format=found,
-        created=conversion.created,
-        players=tuple(conversion.players),
-        rows=tuple(_row(e) for e in events[1:]),
-        metadata=conversion.metadata,
-        warnings=tuple(str(w) for w in conversion.warnings),
-        skipped=tuple(str(e) for e in conversion.skipped),
-        games=conversion.games or _game_count(events),
-    )
 
 
 def internal_error(shown: str, exc: BaseException) -> str:
@@ -358,7 +356,7 @@ def file_reads(
     strict: bool = False,
     skip_bad_lines: bool = False,
     workers: int | None = None,
-) -> Iterator[tuple[Path, FileRead]]:
+) -> Generator[tuple[Path, FileRead], None, None]:
     """Each of ``files`` with its `FileRead`, in order.
 
     A list of `PROCESS_FILES` or more is read by ``workers`` processes (default: one per

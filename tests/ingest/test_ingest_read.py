@@ -7,8 +7,14 @@ import multiprocessing
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
-from pipelines.ingest_job import discover
+import pytest
+
+from events.duckdb_store import DuckDBStore
+from ingest import limits
+from pipelines import ingest_read
+from pipelines.ingest_job import Status, discover, ingest
 from pipelines.ingest_read import PROCESS_FILES, file_reads, read_file
 from tests.conftest import require_testdata
 
@@ -55,3 +61,29 @@ def test_a_short_list_is_read_here(tmp_path: Path) -> None:
     next(reads)
     assert set(multiprocessing.active_children()) == before
     assert len(list(reads)) == len(files) - 1
+
+
+def test_a_bug_fails_its_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = discover([require_testdata("othello", "elo")])[:3]
+    real_convert = ingest_read.convert
+
+    def convert(name: Path, data: bytes, *args: Any, **kwargs: Any) -> Any:
+        if name.name == files[1].name:
+            raise RuntimeError("a bug")
+        return real_convert(name, data, *args, **kwargs)
+
+    def read_input(path: Path, shown: str) -> bytes:
+        if path == files[2]:
+            raise ValueError("another bug")
+        return limits.read_input(path, shown)
+
+    monkeypatch.setattr(ingest_read, "convert", convert)
+    monkeypatch.setattr(ingest_read, "read_input", read_input)
+    report = ingest(DuckDBStore(":memory:"), files)
+    assert [f.status for f in report.files] == [Status.INGESTED, Status.FAILED, Status.FAILED]
+    assert report.files[1].error == (
+        f"{report.files[1].path}:0:0: internal error (RuntimeError), please report this file"
+    )
+    assert report.files[2].error == (
+        f"{report.files[2].path}:0:0: internal error (ValueError), please report this file"
+    )
