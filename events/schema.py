@@ -414,6 +414,14 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
+_TYPE_NAMES: dict[type[EventBase], str] = {cls: name for name, cls in EVENT_TYPES.items()}
+
+
+def type_name(event: EventBase) -> str:
+    """The type an event is stored under (its ``type`` field's one value)."""
+    return _TYPE_NAMES[type(event)]
+
+
 def schema_version(event_type: str) -> int:
     return EVENT_TYPES[event_type].SCHEMA_VERSION
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 import polars as pl
 
 from events.errors import ArbiterError, RetryableError, UserError
-from events.schema import Event, EventBase, decode, encode, schema_version
+from events.schema import Event, EventBase, decode, encode, schema_version, type_name
 
 if TYPE_CHECKING:
     from events.cache import TableCache
@@ -76,7 +76,7 @@ class NewEvent:
 
     @property
     def event_type(self) -> str:
-        return str(type(self.event).model_fields["type"].default)
+        return type_name(self.event)
 
     def payload(self) -> str:
         return encode(self.event)

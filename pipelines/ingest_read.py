@@ -37,6 +37,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
     encode,
+    type_name,
 )
 from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
 from ingest.conversion import Conversion, PointsCheck, check_points
@@ -268,12 +269,7 @@ def _game_count(events: Sequence[EventBase]) -> int:
 
 def encoded(event: EventBase) -> EncodedEvent:
     """``event`` as the store takes it."""
-    return (_type_name(type(event)), event.SCHEMA_VERSION, encode(event))
-
-
-@functools.cache
-def _type_name(cls: type[EventBase]) -> str:
-    return str(cls.model_fields["type"].default)
+    return (type_name(event), event.SCHEMA_VERSION, encode(event))
 
 
 def _row(event: EventBase) -> EncodedEvent | int:
@@ -332,10 +328,8 @@ _AHEAD = 8
 """Tasks under way at once per worker: what is read ahead of the job, and all it holds."""
 
 
-def _read_chunk(
-    paths: Sequence[Path], fmt: FileFormat | None, strict: bool, skip_bad_lines: bool
-) -> list[FileRead]:
-    return [read_file(p, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines) for p in paths]
+def _read_chunk(read: Callable[[Path], FileRead], paths: Sequence[Path]) -> list[FileRead]:
+    return [read(p) for p in paths]
 
 
 def _worker_started() -> None:
@@ -363,10 +357,10 @@ def file_reads(
     core, at most 4) a few tasks ahead of the caller; a shorter one here, as it is asked
     for. Should a worker process die, the files not yet given out are read here.
     """
-    read = functools.partial(_read_chunk, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines)
+    read = functools.partial(read_file, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines)
     if len(files) < PROCESS_FILES:
         for path in files:
-            yield path, read([path])[0]
+            yield path, read(path)
         return
     chunks = [files[i : i + _CHUNK] for i in range(0, len(files), _CHUNK)]
     count = workers or _workers()
@@ -379,7 +373,7 @@ def file_reads(
     try:
         waiting = iter(chunks)
         for chunk in waiting:
-            under_way.append((chunk, pool.submit(read, chunk)))
+            under_way.append((chunk, pool.submit(_read_chunk, read, chunk)))
             if len(under_way) >= count * _AHEAD:
                 break
         while under_way:
@@ -389,10 +383,10 @@ def file_reads(
             except BrokenProcessPool:  # a worker died (killed, out of memory): read here
                 for rest in [chunk, *(c for c, _ in under_way), *waiting]:
                     for path in rest:
-                        yield path, read([path])[0]
+                        yield path, read(path)
                 return
             for following in waiting:
-                under_way.append((following, pool.submit(read, following)))
+                under_way.append((following, pool.submit(_read_chunk, read, following)))
                 break
             yield from zip(chunk, done, strict=True)
     finally:
