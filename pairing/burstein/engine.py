@@ -212,6 +212,7 @@ def _pair_groups(
         return []
     weights = _Weights(labels, forbidden)
     matcher = Matcher(n + 1)
+    matcher.split(n)
     score = [metric[p.index].score for p in labels]
     groups = _build_groups(labels, weights, matcher, score)
 

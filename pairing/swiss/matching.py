@@ -17,10 +17,14 @@ Four things keep the re-solves cheap without changing the optimum:
   That is an upper bound reached, so it is the optimum; otherwise the whole graph is solved.
 * the focus edges are narrowed once per bracket and then patched in place between solves
   (:mod:`pairing.swiss.focus_graph`), instead of narrowing every edge for every solve.
+* with a *hub* (:meth:`Matcher.split`), the graph less the hub falls apart into connected
+  components, each solved apart and kept until an edge in it changes; the hub goes to the
+  component it raises most. Components no change touched are not solved again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import itemgetter
 
 import rustworkx as rx
@@ -155,6 +159,10 @@ class Matcher:
         self._graph: FocusGraph | None = None
         self._keep = False
         self._pending: set[tuple[int, int]] = set()
+        self._hub: int | None = None
+        self._parent: list[int] = []
+        self._touched: set[int] = set()
+        self._parts: dict[tuple[int, ...], _Part] = {}
         self.solves = 0
         self.skipped = 0
         self.whole = 0
@@ -185,6 +193,11 @@ class Matcher:
                 self._absorbable.clear()  # a completion edge changed: no answer holds
             self._weights[a][b] = weight
             self._weights[b][a] = weight
+            if self._hub is not None:
+                self._touched.add(a)
+                self._touched.add(b)
+                if not old and self._hub not in (a, b):
+                    self._union(a, b)
 
     def set_completion(self, shift: int, not_bye_candidate: list[bool], low_bits: int) -> None:
         """Declare that every edge a-b weighs ``(1 + nc[a] + nc[b]) << shift`` plus less.
@@ -205,6 +218,24 @@ class Matcher:
         self._keep = True
         self._low_bits = low_bits
         self._graph = None
+
+    def split(self, hub: int) -> None:
+        """Solve the connected components of the graph less ``hub`` apart (see the module
+        docstring); call it before the first edge is set."""
+        assert not any(any(row) for row in self._weights)
+        self._hub = hub
+        self._parent = list(range(self.size))
+
+    def _find(self, v: int) -> int:
+        parent = self._parent
+        while parent[v] != v:
+            parent[v] = v = parent[parent[v]]
+        return v
+
+    def _union(self, a: int, b: int) -> None:
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self._parent[max(ra, rb)] = min(ra, rb)
 
     def focus(self, vertices: list[int], core: list[int] | None = None) -> None:
         """Solve the bracket part on ``vertices`` only (see the module docstring).
@@ -260,6 +291,8 @@ class Matcher:
             found = self._solve_focused(free)
         elif SHORTCUTS and self._keep:
             found = self._solve_kept(free)
+        elif SHORTCUTS and self._hub is not None and not fixed[self._hub]:
+            found = self._solve_split(free)
         else:
             found = None
         if found is None:
@@ -357,6 +390,37 @@ class Matcher:
                 mates = self._narrowed_matching(focus, edges, rest)
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
+
+    def _solve_split(self, free: list[int]) -> dict[int, int]:
+        """The whole graph's matching from its components (see :meth:`split`).
+
+        A matching holds at most one hub edge, so the optimum is every component's own optimum
+        but in the one component where adding the hub gains most (if any gains).
+        """
+        hub, touched = self._hub, self._touched
+        assert hub is not None
+        members: dict[int, list[int]] = {}
+        for v in free:
+            if v != hub:
+                members.setdefault(self._find(v), []).append(v)
+        parts: dict[tuple[int, ...], _Part] = {}
+        for vertices in members.values():
+            key = tuple(vertices)
+            part = self._parts.get(key)
+            if part is None or not touched.isdisjoint(key):
+                part = _Part(self._weights, key, hub, self._low_bits)
+            parts[key] = part
+        self._parts = parts
+        touched.clear()
+        mates: dict[int, int] = {}
+        best: _Part | None = None
+        gain = 0
+        for part in parts.values():
+            if part.gain() > gain:
+                best, gain = part, part.gain()
+        for part in parts.values():
+            mates.update(part.with_hub() if part is best else part.alone())
+        return mates
 
     def _solve_kept(self, free: list[int]) -> dict[int, int] | None:
         """The whole graph's matching from the kept graph (built anew when it cannot be
@@ -546,3 +610,72 @@ class Matcher:
                         unpaired.remove(v)
                         return True
         return False
+
+
+class _Part:
+    """One connected component of a split matcher: its optimum alone and with the hub, each
+    found when first asked for."""
+
+    def __init__(self, rows: list[list[int]], vertices: tuple[int, ...], hub: int, low: int):
+        self._rows = rows
+        self._vertices = vertices
+        self._hub = hub
+        self._low_bits = low
+        self._linked = any(rows[hub][v] for v in vertices)
+        self._alone: dict[int, int] | None = None
+        self._with_hub: dict[int, int] | None = None
+        self._gain: int | None = None
+
+    def _solve(self, vertices: tuple[int, ...]) -> dict[int, int]:
+        rows = self._rows
+        # Edges between positions in ``vertices``: rustworkx takes them as they are.
+        edges = [
+            (i, j, w)
+            for i, a in enumerate(vertices)
+            for j, w in enumerate([rows[a][b] for b in vertices[:i]])
+            if w
+        ]
+        if not edges:
+            return {}
+        if max(edges, key=itemgetter(2))[2] < _RUSTWORKX_LIMIT:
+            graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
+            graph.add_nodes_from([None] * len(vertices))
+            graph.add_edges_from(edges)
+            pairs: Iterable[tuple[int, int]] = rx.max_weight_matching(graph, weight_fn=int)
+        else:
+            pairs = max_weight_matching(edges, self._low_bits).items()
+        mates: dict[int, int] = {}
+        for i, j in pairs:
+            mates[vertices[i]] = vertices[j]
+            mates[vertices[j]] = vertices[i]
+        return mates
+
+    def _value(self, mates: dict[int, int]) -> int:
+        rows = self._rows
+        return sum(rows[a][b] for a, b in mates.items() if a < b)
+
+    def alone(self) -> dict[int, int]:
+        """A maximum-weight matching of the component without the hub."""
+        if self._alone is None:
+            self._alone = self._solve(self._vertices)
+        return self._alone
+
+    def with_hub(self) -> dict[int, int]:
+        """A maximum-weight matching of the component with the hub."""
+        if self._with_hub is None:
+            self._with_hub = self._solve((*self._vertices, self._hub)) if self._linked else {}
+        return self._with_hub
+
+    def gain(self) -> int:
+        """How much more the component weighs with the hub than without."""
+        if self._gain is None:
+            if not self._linked:
+                self._gain = 0
+            else:
+                hubbed = self.with_hub()
+                if self._hub not in hubbed:
+                    self._alone = hubbed
+                    self._gain = 0
+                else:
+                    self._gain = self._value(hubbed) - self._value(self.alone())
+        return self._gain

@@ -16,8 +16,9 @@ from projections.exports.trf import cut_before_round
 from tests.conftest import require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour, corpus_cases, played_round
 
-# Files with more players than this run only with -m slow (128-250 players: 2-10 s a file).
-FAST_LIMIT = 110
+# Files with more players than this run only with -m slow (the largest, 250 players, takes
+# about 2 s since the matcher solves components apart).
+FAST_LIMIT = 250
 
 
 @pytest.mark.golden
