@@ -32,7 +32,7 @@ from typing import Any
 import polars as pl
 
 from events.provenance import current_origin
-from events.schema import EventBase, FileIngested
+from events.schema import EventBase, FileIngested, PlayerRegistered
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.detect import FileFormat
 from ingest.limits import display_path
@@ -213,6 +213,28 @@ class _Pack:
         c["payload"].append(event[2])
         c["metadata"].append(meta)
 
+    def add_rows(
+        self,
+        stream: str,
+        key: str,
+        rows: Sequence[EncodedEvent | int],
+        players: dict[int, PlayerRegistered],
+        metas: list[str],
+    ) -> None:
+        """A file's tournament rows, versions 1 on (an int: that player's registration)."""
+        ready = [encoded(players[row]) if isinstance(row, int) else row for row in rows]
+        if not ready:
+            return
+        types, versions, payloads = zip(*ready, strict=True)
+        c = self.columns
+        c["stream_id"].extend([stream] * len(ready))
+        c["stream_version"].extend(range(1, len(ready) + 1))
+        c["event_id"].extend([f"{key}-t{i}" for i in range(1, len(ready) + 1)])
+        c["event_type"].extend(types)
+        c["schema_version"].extend(versions)
+        c["payload"].extend(payloads)
+        c["metadata"].extend(metas)
+
     def frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.columns, schema=BULK_COLUMNS)
 
@@ -253,12 +275,7 @@ class _Job:
             read.created.model_copy(update={"tournament_id": tid}),
             self._meta(base, meta, read.metadata.get(0)),
         )
-        for i, row in enumerate(read.rows, start=1):
-            row_meta = self._meta(base, meta, read.metadata.get(i))
-            if isinstance(row, int):
-                pack.add(stream, i, f"{key}-t{i}", by_number[row], row_meta)
-            else:
-                pack.add_encoded(stream, i, f"{key}-t{i}", row, row_meta)
+        pack.add_rows(stream, key, read.rows, by_number, self._metas(base, meta, read))
         players = len(resolution.players)
         pack.add(
             FILE_PREFIX + sha,
@@ -293,6 +310,20 @@ class _Job:
     def _meta(base: dict[str, Any], meta: str, extra: dict[str, Any] | None) -> str:
         """A row's metadata: the file's, with the conversion's extra for this event."""
         return meta if extra is None else json.dumps({**base, **extra}, sort_keys=True)
+
+    @staticmethod
+    def _metas(base: dict[str, Any], meta: str, read: FileRead) -> list[str]:
+        """The metadata of the tournament rows, versions 1 on: the file's, with the
+        conversion's extra where it has one (each different extra encoded once)."""
+        metas = [meta] * len(read.rows)
+        encoded_extras: dict[str, str] = {}
+        for version, extra in read.metadata.items():
+            if 1 <= version <= len(metas):
+                shape = repr(sorted(extra.items()))
+                if shape not in encoded_extras:
+                    encoded_extras[shape] = _Job._meta(base, meta, extra)
+                metas[version - 1] = encoded_extras[shape]
+        return metas
 
     def commit(self, pack: _Pack) -> None:
         """Commit ``pack`` after the commit under way, in the background: the next files are

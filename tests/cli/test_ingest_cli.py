@@ -102,6 +102,20 @@ def test_export_round_trip_per_format(tmp_path: Path) -> None:
     ]
 
 
+def test_new_player_marks_survive_ingest_and_export(tmp_path: Path) -> None:
+    """The ``+`` of a player new to the WOF list is stored as event metadata and exported."""
+    source = require_testdata("othello", "elo", "2019", "20190622_EGP_Prague.ELO")
+    store = tmp_path / "n.duckdb"
+    (entry,) = json.loads(arbiter(store, "ingest", str(source), "-f", "json"))["files"]
+    out = tmp_path / "20190622_X.ELO"
+    arbiter(store, "export", entry["tournament"], "--format", "elo", "-o", str(out))
+    original, again = parse_elo(source), parse_elo(out)
+    assert any(p.new for p in original.players)
+    assert [(p.wof_id, p.new) for p in again.players] == [
+        (p.wof_id, p.new) for p in original.players
+    ]
+
+
 def test_export_of_an_unknown_tournament(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app, ["--store", str(tmp_path / "e.duckdb"), "export", "nope", "--format", "trf"]
