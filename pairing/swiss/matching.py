@@ -622,7 +622,7 @@ class _Part:
         self._hub = hub
         self._low_bits = low
         self._linked = any(rows[hub][v] for v in vertices)
-        self._alone: dict[int, int] | None = None
+        self._alone: dict[int, int] | None = {} if len(vertices) < 2 else None
         self._with_hub: dict[int, int] | None = None
         self._gain: int | None = None
 
