@@ -212,6 +212,8 @@ def _pair_groups(
         return []
     weights = _Weights(labels, forbidden)
     matcher = Matcher(n + 1)
+    # Edges join a scoregroup only to itself and to the next one across an odd boundary, so
+    # the players fall into components, joined only by the virtual opponent (vertex n).
     matcher.split(n)
     score = [metric[p.index].score for p in labels]
     groups = _build_groups(labels, weights, matcher, score)

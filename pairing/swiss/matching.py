@@ -4,7 +4,7 @@ The Swiss systems fix decisions one at a time and re-solve after each change, as
 engine does (pairing.md 2.5). Weights are Python ints, so lexicographic criteria stay exact.
 A weight of 0 means "no edge".
 
-Four things keep the re-solves cheap without changing the optimum:
+Five things keep the re-solves cheap without changing the optimum:
 
 * a re-solve is skipped when the weight changes since the last one provably keep the last
   matching optimal (matched edges raised, unmatched ones lowered, or raised only at one vertex
