@@ -175,8 +175,10 @@ class Matcher:
         return core is None or a in core or b in core
 
     def load(self, rows: list[list[int]]) -> None:
-        """All weights at once, before the first solve: ``rows[a][b]`` (symmetric)."""
+        """All weights at once, before the first solve: ``rows[a][b]`` (symmetric); not for a
+        split matcher (its components follow :meth:`set`)."""
         assert not self._solved
+        assert self._hub is None
         self._weights = rows
 
     def weight(self, a: int, b: int) -> int:
