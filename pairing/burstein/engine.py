@@ -6,7 +6,8 @@ player. Scoregroups are then built from the top: a scoregroup is merged with the
 while a matching cannot pair it with at most one floater (an odd group may hand one player
 down through a virtual opponent). Finally, inside each scoregroup (with the floater from
 above), the highest player gets the lowest opponent that keeps the matching optimal, then the
-next, and so on; whoever can only be paired below floats down.
+next, and so on; whoever can only be paired below floats down. One solve decides several
+players at once (lexicographic priority fields, see `_pair_groups`).
 """
 
 from __future__ import annotations
@@ -53,16 +54,33 @@ def _default_accelerations(swiss: SwissInput, states: list[PlayerState]) -> list
     return result
 
 
+# Edge weights stay below 2 ** _WEIGHT_BITS, well inside what rustworkx takes as they are.
+_WEIGHT_BITS = 100
+
+
 class _Weights:
-    """Edge weights: compatible, same scoregroup, colour preferences compatible, priority."""
+    """Edge weights: compatible, same scoregroup, colour preferences compatible, then the
+    priority fields of the players being decided together (see `_pair_groups`), the first
+    highest.
+
+    A priority field holds the priority of one player's edge: at most the number of players,
+    so no sum over a matching carries out of a field.
+    """
 
     def __init__(self, players: list[PlayerState], forbidden: list[set[int]]) -> None:
         size = len(players)
         self.players = players
         self.forbidden = forbidden
-        self.colour = 1 << ((size * size + 1).bit_length() + 1)
+        self.field = (size + 1).bit_length()
+        counts = 3 * (size.bit_length() + 1)  # the colour, same-group and pair counts
+        self.fields = max(1, (_WEIGHT_BITS - counts) // self.field)
+        self.colour = 1 << (self.fields * self.field)
         self.same = self.colour << (size.bit_length() + 1)
         self.compatible = self.same << (size.bit_length() + 1)
+
+    def priority(self, rank: int, value: int) -> int:
+        """``value`` in the priority field of the ``rank``-th player decided together."""
+        return value << ((self.fields - 1 - rank) * self.field)
 
     def edge(self, a: PlayerState, b: PlayerState, same_group: bool, due_colour: bool) -> int:
         if b.index in self.forbidden[a.index] or (
@@ -237,23 +255,42 @@ def _pair_groups(
         for i, v in enumerate(members):
             for u in reversed(members[i + 1 :]):
                 matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
-        for i, v in enumerate(members):
-            if matched[v]:
-                continue
-            priority = 1
-            for u in members[i + 1 :]:
-                if matched[u]:
+        # Several players are decided by one solve: the next unmatched ones, each with the
+        # priorities of its opponents (the lowest highest) in its own field, the first
+        # player's field highest. The optimum then gives each the opponent it would get
+        # deciding one player per solve, after the ones before it are paired. A player who
+        # floats keeps no priorities, so that each field holds one player's.
+        position = {v: i for i, v in enumerate(members)}
+        floated: list[int] = []
+        while True:
+            batch = [v for v in members if not matched[v] and v not in floated]
+            batch = batch[: weights.fields]
+            if not batch:
+                break
+            for v in floated:
+                for u in members[position[v] + 1 :]:
+                    if not matched[u]:
+                        matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+            for rank, v in enumerate(batch):
+                priority = 1
+                for u in members[position[v] + 1 :]:
+                    if matched[u]:
+                        continue
+                    w = weights.edge(labels[v], labels[u], True, True)
+                    if w:
+                        matcher.set(v, u, w + weights.priority(rank, priority))
+                        priority += 1
+            mates = matcher.solve()
+            for v in batch:
+                if matched[v]:
                     continue
-                w = weights.edge(labels[v], labels[u], True, True)
-                if w:
-                    matcher.set(v, u, w + priority)
-                    priority += 1
-            mate = matcher.solve()[v]
-            if mate >= end:
-                floater = v
-            else:
-                matched[v] = matched[mate] = True
-                pairs.append((labels[v], labels[mate]))
-                matcher.finalize_pair(v, mate, 1)
+                mate = mates[v]
+                if mate >= end:
+                    floater = v
+                    floated.append(v)
+                else:
+                    matched[v] = matched[mate] = True
+                    pairs.append((labels[v], labels[mate]))
+                    matcher.finalize_pair(v, mate, 1)
         begin = end
     return pairs

@@ -16,6 +16,7 @@ import pytest
 
 from ingest.trf import parse_trf
 from pairing import burstein, dutch
+from pairing.burstein import engine as burstein_engine
 from pairing.swiss import matching
 from pairing.swiss.model import SwissInput, SwissRound
 from pipelines.swiss_from_trf import swiss_input_from_trf
@@ -29,18 +30,18 @@ MAX_PLAYERS = 40
 Engine = Callable[[SwissInput], SwissRound]
 
 
-def _files() -> list[Path]:
+def _files(systems: tuple[str, ...] = ("dutch", "burstein")) -> list[Path]:
     found = []
-    for system in ("dutch", "burstein"):
+    for system in systems:
         for path in sorted((TESTDATA / "chess" / system).glob("*.trf")):
             if players(path) <= MAX_PLAYERS:
                 found.append(path)
     return found
 
 
-def _case(seed: int) -> tuple[SwissInput, Engine]:
+def _case(seed: int, systems: tuple[str, ...] = ("dutch", "burstein")) -> tuple[SwissInput, Engine]:
     rng = random.Random(seed)
-    path = rng.choice(_files())
+    path = rng.choice(_files(systems))
     trf = parse_trf(path)
     total = max(len(p.rounds) for p in trf.players)
     k = rng.randint(1, total)
@@ -75,3 +76,17 @@ def test_same_pairing_with_and_without_shortcuts(
     fast = _outcome(engine, swiss)
     monkeypatch.setattr(matching, "SHORTCUTS", False)
     assert _outcome(engine, swiss) == fast
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("seed", range(CASES))
+def test_burstein_decides_players_in_batches_as_one_at_a_time(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Burstein decides several players of a scoregroup per solve (one priority field each,
+    the first highest); deciding them one solve each must give the same pairing."""
+    require_testdata("chess", "burstein")
+    swiss, engine = _case(1000 + seed, ("burstein",))
+    batched = _outcome(engine, swiss)
+    monkeypatch.setattr(burstein_engine, "_WEIGHT_BITS", 0)  # room for one field only
+    assert _outcome(engine, swiss) == batched
