@@ -24,7 +24,7 @@ Five things keep the re-solves cheap without changing the optimum:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from operator import itemgetter
 
 import rustworkx as rx
@@ -97,18 +97,18 @@ def _matching(
             # Last resort before networkx (never tried when the caller has a fallback).
             weights = narrowing.weights(low_bits, deduplicate=True) or weights
         if max(weights) < _RUSTWORKX_LIMIT:
-            return _rustworkx(narrowing.vertices, *narrowing.ends(), weights)
+            ends_a, ends_b = narrowing.ends()
+            return _rustworkx(narrowing.vertices, list(zip(ends_a, ends_b, weights, strict=True)))
     else:
         index: dict[int, int] = {}
         for a, b, _ in edges:
             index.setdefault(a, len(index))
             index.setdefault(b, len(index))
-        return _rustworkx(
-            list(index),
-            [index[a] for a, _, _ in edges],
-            [index[b] for _, b, _ in edges],
-            [(w << spread) + 1 for _, _, w in edges] if spread else [w for _, _, w in edges],
-        )
+        if spread:
+            return _rustworkx(
+                list(index), [(index[a], index[b], (w << spread) + 1) for a, b, w in edges]
+            )
+        return _rustworkx(list(index), [(index[a], index[b], w) for a, b, w in edges])
     if not slow:
         return None
     if spread:
@@ -123,16 +123,15 @@ def _matching(
     return mates
 
 
-def _rustworkx(
-    vertices: list[int], ends_a: list[int], ends_b: list[int], weights: list[int]
-) -> dict[int, int]:
-    """The matching rustworkx finds, for edges given as indices into ``vertices``."""
+def _rustworkx(vertices: Sequence[int], edges: list[tuple[int, int, int]]) -> dict[int, int]:
+    """The matching rustworkx finds, mate by vertex both ways, for edges given as
+    ``(i, j, weight)`` with ``i``, ``j`` positions in ``vertices``."""
     # The edges are distinct pairs: a multigraph skips the duplicate lookup on every insert.
-    graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=True)
-    graph.add_nodes_from(vertices)
-    graph.add_edges_from(list(zip(ends_a, ends_b, weights, strict=True)))
+    graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
+    graph.add_nodes_from([None] * len(vertices))
+    graph.add_edges_from(edges)
     mates: dict[int, int] = {}
-    for a, b in rx.max_weight_matching(graph, weight_fn=lambda w: w):
+    for a, b in rx.max_weight_matching(graph, weight_fn=int):
         mates[vertices[a]] = vertices[b]
         mates[vertices[b]] = vertices[a]
     return mates
@@ -640,17 +639,10 @@ class _Part:
         if not edges:
             return {}
         if max(edges, key=itemgetter(2))[2] < _RUSTWORKX_LIMIT:
-            graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
-            graph.add_nodes_from([None] * len(vertices))
-            graph.add_edges_from(edges)
-            pairs: Iterable[tuple[int, int]] = rx.max_weight_matching(graph, weight_fn=int)
-        else:
-            pairs = max_weight_matching(edges, self._low_bits).items()
-        mates: dict[int, int] = {}
-        for i, j in pairs:
-            mates[vertices[i]] = vertices[j]
-            mates[vertices[j]] = vertices[i]
-        return mates
+            return _rustworkx(vertices, edges)
+        return {
+            vertices[i]: vertices[j] for i, j in max_weight_matching(edges, self._low_bits).items()
+        }
 
     def _value(self, mates: dict[int, int]) -> int:
         rows = self._rows
