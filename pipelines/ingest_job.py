@@ -199,19 +199,7 @@ class _Pack:
         return len(self.columns["stream_id"])
 
     def add(self, stream: str, version: int, event_id: str, event: EventBase, meta: str) -> None:
-        self.add_encoded(stream, version, event_id, encoded(event), meta)
-
-    def add_encoded(
-        self, stream: str, version: int, event_id: str, event: EncodedEvent, meta: str
-    ) -> None:
-        c = self.columns
-        c["stream_id"].append(stream)
-        c["stream_version"].append(version)
-        c["event_id"].append(event_id)
-        c["event_type"].append(event[0])
-        c["schema_version"].append(event[1])
-        c["payload"].append(event[2])
-        c["metadata"].append(meta)
+        self._extend([stream], [version], [event_id], [encoded(event)], [meta])
 
     def add_rows(
         self,
@@ -223,16 +211,26 @@ class _Pack:
     ) -> None:
         """A file's tournament rows, versions 1 on (an int: that player's registration)."""
         ready = [encoded(players[row]) if isinstance(row, int) else row for row in rows]
-        if not ready:
-            return
-        types, versions, payloads = zip(*ready, strict=True)
+        versions = range(1, len(ready) + 1)
+        self._extend(
+            [stream] * len(ready), versions, [f"{key}-t{i}" for i in versions], ready, metas
+        )
+
+    def _extend(
+        self,
+        streams: list[str],
+        versions: Iterable[int],
+        event_ids: list[str],
+        events: list[EncodedEvent],
+        metas: list[str],
+    ) -> None:
         c = self.columns
-        c["stream_id"].extend([stream] * len(ready))
-        c["stream_version"].extend(range(1, len(ready) + 1))
-        c["event_id"].extend([f"{key}-t{i}" for i in range(1, len(ready) + 1)])
-        c["event_type"].extend(types)
-        c["schema_version"].extend(versions)
-        c["payload"].extend(payloads)
+        c["stream_id"].extend(streams)
+        c["stream_version"].extend(versions)
+        c["event_id"].extend(event_ids)
+        c["event_type"].extend([e[0] for e in events])
+        c["schema_version"].extend([e[1] for e in events])
+        c["payload"].extend([e[2] for e in events])
         c["metadata"].extend(metas)
 
     def frame(self) -> pl.DataFrame:

@@ -267,10 +267,6 @@ def _pair_groups(
             batch = batch[: weights.fields]
             if not batch:
                 break
-            for v in floated:
-                for u in members[position[v] + 1 :]:
-                    if not matched[u]:
-                        matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
             for rank, v in enumerate(batch):
                 priority = 1
                 for u in members[position[v] + 1 :]:
@@ -292,5 +288,10 @@ def _pair_groups(
                     matched[v] = matched[mate] = True
                     pairs.append((labels[v], labels[mate]))
                     matcher.finalize_pair(v, mate, 1)
+            for v in batch:  # the players who float keep no priorities
+                if not matched[v]:
+                    for u in members[position[v] + 1 :]:
+                        if not matched[u]:
+                            matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
         begin = end
     return pairs

@@ -413,14 +413,10 @@ class Matcher:
             parts[key] = part
         self._parts = parts
         touched.clear()
+        best = max(parts.values(), key=_Part.gain, default=None)
         mates: dict[int, int] = {}
-        best: _Part | None = None
-        gain = 0
         for part in parts.values():
-            if part.gain() > gain:
-                best, gain = part, part.gain()
-        for part in parts.values():
-            mates.update(part.with_hub() if part is best else part.alone())
+            mates.update(part.with_hub() if part is best and part.gain() > 0 else part.alone())
         return mates
 
     def _solve_kept(self, free: list[int]) -> dict[int, int] | None:
