@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from ingest.trf import parse_trf
 from pipelines.engine_cli import main
-from tests.conftest import require_testdata
+from tests.conftest import TESTDATA, require_testdata
 
 
 def _players(n: int) -> str:
@@ -101,3 +104,25 @@ def test_burstein_check_mode_reports_every_round(
         f"{path.name}: Round #{k}" for k in range(1, 6)
     ]
     assert "Checker pairings" not in out
+
+
+def _burstein_files() -> list[str]:
+    folder = TESTDATA / "chess" / "burstein"
+    return sorted(p.name for p in folder.glob("*.trf")) or ["<absent>"]
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("name", _burstein_files())
+def test_burstein_check_mode_in_a_subprocess_matches_every_round(name: str) -> None:
+    """``arbiter-pairings --burstein FILE -c``, run as a user runs it, re-pairs every round
+    of each chess/burstein file (up to 250 players) as bbpPairings paired it."""
+    path = require_testdata("chess", "burstein", name)
+    rounds = max(len(p.rounds) for p in parse_trf(path).players)
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("arbiter-pairings")), "--burstein", str(path), "-c"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == f"{name}: {rounds} of {rounds} rounds identical"
