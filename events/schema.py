@@ -427,7 +427,12 @@ def schema_version(event_type: str) -> int:
 
 
 def encode(event: EventBase) -> str:
-    return event.model_dump_json(exclude_defaults=False)
+    """The stored payload of ``event``: its JSON, every field written (defaults included).
+
+    The model's serializer is called directly: `model_dump_json` gives the same text through
+    a layer of Python that costs a third of the time, and an ingest encodes every event.
+    """
+    return type(event).__pydantic_serializer__.to_json(event).decode()
 
 
 def decode(event_type: str, version: int, payload: str) -> Event:
