@@ -244,6 +244,8 @@ class _Job:
         self.writer = writer
         """One thread: the store's commits, one at a time, in order."""
         self.context = _Context(store)
+        self.origin = current_origin().acting_as(options.actor)
+        """Who ingests, from where: the same for every file of the job."""
         self.results: dict[Path, FileResult] = {}
         self._writing: tuple[_Pack, Future[int]] | None = None
 
@@ -260,7 +262,7 @@ class _Job:
         resolution = self.context.registry.resolve(list(read.players), sha[:16])
         by_number = {p.player: p for p in resolution.players}
         self.context.files[sha] = tid
-        base = current_origin().acting_as(self.options.actor).file_metadata(shown, sha)
+        base = self.origin.file_metadata(shown, sha)
         meta = json.dumps(base, sort_keys=True)
         key = sha[:32]
         for i, (stream, version, event) in enumerate(resolution.events):
