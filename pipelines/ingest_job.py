@@ -37,6 +37,7 @@ from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavai
 from ingest.detect import FileFormat
 from ingest.limits import display_path
 from ingest.registry import Registry
+from pipelines.collector import bulk_collection
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.commands import slugify
 from pipelines.ingest_read import (
@@ -387,7 +388,10 @@ def ingest(
     """
     options = options or IngestOptions()
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-commit") as writer:
+    with (
+        bulk_collection(),
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-commit") as writer,
+    ):
         job = _Job(store, options, writer)
         pack = _Pack()
         reads = file_reads(

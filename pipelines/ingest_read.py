@@ -50,6 +50,7 @@ from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_b
 from ingest.tou import parse_tou, tou_to_events
 from ingest.trf import TrfFile, parse_trf, trf_to_events
 from pipelines import live
+from pipelines.collector import tune_process
 from pipelines.macmahon_from_opengotha import params_from_opengotha
 from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import project
@@ -335,6 +336,7 @@ def _read_chunk(read: Callable[[Path], FileRead], paths: Sequence[Path]) -> list
 def _worker_started() -> None:
     # Ctrl-C is the job's to handle (it stops the pool); a worker has nothing to save.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tune_process()
 
 
 def _workers() -> int:
