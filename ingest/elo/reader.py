@@ -42,6 +42,10 @@ _GAME = re.compile(
     r"(?:\([ \t]*(\d+)[ \t]*\))?[ \t]*(\d+|\?+)(?:[ \t]+([BWbw])(?=[ \t%]|$))?[ \t]*"
 )
 
+# The enum members by the letters the game regex admits (a lookup is a tenth of a call).
+_OUTCOMES = {outcome.value: outcome for outcome in Outcome}
+_COLOURS = {letter: Colour(letter.lower()) for letter in "BWbw"}
+
 
 def parse_file_name(file_name: str) -> tuple[date, str, str] | None:
     """``(date, letter, name)`` from ``YYYYMMDD[a-z]_NAME.ELO``, or ``None``.
@@ -191,10 +195,10 @@ class _Reader:
                 EloGame(
                     _id(first),
                     _id(second),
-                    Outcome(glyph),
+                    _OUTCOMES[glyph],
                     int(d1) if d1 is not None else None,
                     int(d2) if d2 is not None else None,
-                    Colour(colour.lower()) if colour else None,
+                    _COLOURS[colour] if colour else None,
                     self.round,
                     self.added,
                     "",
