@@ -306,7 +306,11 @@ _EVENT_INSERT = (
 )
 _CHAINED = f"{_EVENT_INSERT}, stream_hash, log_hash"
 """Inserts name their columns, so that a migration may add one (e.g. a hash chain)."""
-_COPY_CHUNK = 100_000
+_COPY_CHUNK = 10_000
+"""Rows per part of a bulk append: hashed, formatted and sent while the server takes in the
+one before. Small parts start the server sooner and leave it a short tail after the last
+(measured on 1,000,000 events: 100,000-row parts 99-103k events/s, 10,000-row parts
+113-119k; 2,000 or 5,000 no better)."""
 
 
 def display_url(url: str) -> str:
