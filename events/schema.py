@@ -42,7 +42,7 @@ class TournamentCreated(EventBase):
     deputy_arbiters: tuple[str, ...] = ()
     time_control: str | None = None
     round_dates: dict[int, dt.date] = Field(default_factory=dict)
-    pairing_params: PairingParams = PairingParams()
+    pairing_params: PairingParams = Field(default_factory=PairingParams)
     """Each system's settings (stored as one flat object, see `events.params`)."""
 
 
