@@ -2,14 +2,16 @@
 
 The one place of the rule, for the registry that links a file's players to known people
 (ingest), the rating lists that count a person once across tournaments (ratings) and the
-player search of ``arbiter ratings show`` (pipelines).
+player search of ``arbiter ratings show`` (pipelines); and `slugify`, a tournament's id made
+from its name or file name.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["fold", "matches", "normalise_name"]
+__all__ = ["fold", "matches", "normalise_name", "slugify"]
 
 
 def fold(text: str) -> str:
@@ -41,3 +43,14 @@ def matches(query: str, name: str) -> bool:
     words = fold(query).split()
     folded = fold(name)
     return bool(words) and all(w in folded for w in words)
+
+
+def slugify(name: str) -> str:
+    """A tournament id from a name: ASCII lower case and digits, runs of anything else one dash.
+
+    >>> slugify("Open de Paris 2024 (Élite)"), slugify("???")
+    ('open-de-paris-2024-elite', 'tournament')
+    """
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+    return slug or "tournament"

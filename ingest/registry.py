@@ -14,19 +14,27 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from events.names import normalise_name
 from events.schema import (
     EventBase,
     FederationPlayerRegistered,
     FederationPlayerUpdated,
-    PlayerRegistered,
 )
 from events.store import Store
 from ingest.conversion import ID_SCHEMES
 
-__all__ = ["REGISTRY_KEY", "Registry", "Resolution", "is_placeholder_name", "registry_stream"]
+__all__ = [
+    "REGISTRY_KEY",
+    "Registrant",
+    "Registry",
+    "Resolution",
+    "is_placeholder_name",
+    "registry_stream",
+]
 
 REGISTRY_KEY = "registry"
 """``PlayerRegistered.ids`` key naming the registry stream of a player matched by name."""
@@ -57,11 +65,33 @@ def birth_year(birth: str | None) -> str | None:
     return match.group() if match else None
 
 
+class Registrant(Protocol):
+    """What the registry knows a file's player by (a `PlayerRegistered` is one)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def birth(self) -> str | None: ...
+    @property
+    def sex(self) -> str | None: ...
+    @property
+    def fide_id(self) -> str | None: ...
+    @property
+    def ids(self) -> Mapping[str, str]: ...
+
+
 @dataclass(slots=True)
 class Resolution:
-    """One file's players after identity resolution, and the registry events it needs."""
+    """One file's players linked to the registry, and the registry events it needs."""
 
-    players: list[PlayerRegistered]
+    links: dict[int, str] = field(default_factory=dict)
+    """Player number -> registry stream, for the players linked by name (no federation id):
+    their registration records the stream under ``ids[REGISTRY_KEY]``. A player with an id
+    is that id's registry player already."""
     events: list[tuple[str, int, EventBase]] = field(default_factory=list)
     """``(stream id, stream version, event)`` to append with the file."""
     notes: list[str] = field(default_factory=list)
@@ -107,7 +137,7 @@ class Registry:
         self.versions[stream] = version
         res.events.append((stream, version, event))
 
-    def _ensure(self, res: Resolution, scheme: str, fid: str, p: PlayerRegistered) -> None:
+    def _ensure(self, res: Resolution, scheme: str, fid: str, p: Registrant) -> None:
         stream = registry_stream(scheme, fid)
         named = not is_placeholder_name(p.name)
         if stream not in self.versions:
@@ -139,12 +169,12 @@ class Registry:
         same = [s for s in found if self.births.get(s) == year]
         return same or [s for s in found if self.births.get(s) is None]
 
-    def resolve(self, players: list[PlayerRegistered], file_key: str) -> Resolution:
+    def resolve(self, players: Sequence[Registrant], file_key: str) -> Resolution:
         """Link ``players`` to registry players, registering the ones not seen before.
 
         ``file_key`` makes the ids of new ``local`` players unique (the file's sha256 prefix).
         """
-        res = Resolution(players=[])
+        res = Resolution()
         for p in players:
             ids = [(ID_SCHEMES[k], v) for k, v in p.ids.items() if k in ID_SCHEMES and v]
             if p.fide_id:
@@ -152,11 +182,9 @@ class Registry:
             if ids:
                 for scheme, fid in ids:
                     self._ensure(res, scheme, fid, p)
-                res.players.append(p)
                 continue
             if is_placeholder_name(p.name):
-                res.players.append(p)  # nobody to identify: a name the file does not give
-                continue
+                continue  # nobody to identify: a name the file does not give
             key = (normalise_name(p.name), _country(p.federation))
             found = self._candidates(sorted(self.by_name.get(key, ())), birth_year(p.birth))
             if len(found) == 1:
@@ -172,5 +200,5 @@ class Registry:
                     f"player {p.player} '{p.name}' ({p.federation or 'no country'}) has no "
                     f"federation id and matches {why}: registered as new ({stream})"
                 )
-            res.players.append(p.model_copy(update={"ids": {**p.ids, REGISTRY_KEY: stream}}))
+            res.links[p.player] = stream
         return res

@@ -10,8 +10,6 @@ is appended; a field the user gave that an event refuses is a `CommandError` nam
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -20,6 +18,7 @@ from pydantic import ValidationError
 
 from events.domain import Board, ByeKind, Game, Scoring, System
 from events.errors import NotFound, PairingError, UserError
+from events.names import slugify
 from events.params import PairingParams
 from events.provenance import current_origin
 from events.results import Result
@@ -81,12 +80,6 @@ def actor() -> str:
 
 def stream_of(tournament_id: str) -> str:
     return STREAM_PREFIX + tournament_id
-
-
-def slugify(name: str) -> str:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    return slug or "tournament"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,15 +31,15 @@ from typing import Any
 
 import polars as pl
 
+from events.names import slugify
 from events.provenance import current_origin
-from events.schema import EventBase, FileIngested, PlayerRegistered
+from events.schema import EventBase, FileIngested
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.detect import FileFormat
 from ingest.limits import display_path
 from ingest.registry import Registry
 from pipelines.collector import bulk_collection
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
-from pipelines.commands import slugify
 from pipelines.ingest_read import (
     EncodedEvent,
     FileRead,
@@ -200,18 +200,23 @@ class _Pack:
         return len(self.columns["stream_id"])
 
     def add(self, stream: str, version: int, event_id: str, event: EventBase, meta: str) -> None:
-        self._extend([stream], [version], [event_id], [encoded(event)], [meta])
+        self.add_encoded(stream, version, event_id, encoded(event), meta)
+
+    def add_encoded(
+        self, stream: str, version: int, event_id: str, event: EncodedEvent, meta: str
+    ) -> None:
+        self._extend([stream], [version], [event_id], [event], [meta])
 
     def add_rows(
         self,
         stream: str,
         key: str,
         rows: Sequence[EncodedEvent | int],
-        players: dict[int, PlayerRegistered],
+        players: dict[int, EncodedEvent],
         metas: list[str],
     ) -> None:
         """A file's tournament rows, versions 1 on (an int: that player's registration)."""
-        ready = [encoded(players[row]) if isinstance(row, int) else row for row in rows]
+        ready = [players[row] if isinstance(row, int) else row for row in rows]
         versions = range(1, len(ready) + 1)
         self._extend(
             [stream] * len(ready), versions, [f"{key}-t{i}" for i in versions], ready, metas
@@ -260,8 +265,12 @@ class _Job:
         if read.error is not None or read.created is None or read.format is None:
             return FileResult(shown, Status.FAILED, error=read.error)
         tid = self.context.tournament_id(Path(shown))
-        resolution = self.context.registry.resolve(list(read.players), sha[:16])
-        by_number = {p.player: p for p in resolution.players}
+        resolution = self.context.registry.resolve(read.players, sha[:16])
+        links = resolution.links
+        by_number = {
+            p.player: p.event if p.player not in links else p.linked(links[p.player])
+            for p in read.players
+        }
         self.context.files[sha] = tid
         base = self.origin.file_metadata(shown, sha)
         meta = json.dumps(base, sort_keys=True)
@@ -269,15 +278,15 @@ class _Job:
         for i, (stream, version, event) in enumerate(resolution.events):
             pack.add(stream, version, f"{key}-r{i}", event, meta)
         stream = TOURNAMENT_PREFIX + tid
-        pack.add(
+        pack.add_encoded(
             stream,
             0,
             f"{key}-t0",
-            read.created.model_copy(update={"tournament_id": tid}),
+            read.created_as(tid),
             self._meta(base, meta, read.metadata.get(0)),
         )
         pack.add_rows(stream, key, read.rows, by_number, self._metas(base, meta, read))
-        players = len(resolution.players)
+        players = len(read.players)
         pack.add(
             FILE_PREFIX + sha,
             0,

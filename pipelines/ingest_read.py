@@ -4,9 +4,11 @@
 the format, parse, convert, check the limits, encode the events), so that it can run in
 another process: `file_reads` gives the files of a long list out of worker processes while
 the job numbers, links and packs the ones before (the registry and the store are the job's,
-in order). A `FileRead` holds plain values and the two kinds of event the job still changes
-(the tournament's created event takes its id, players take their registry link), so that it
-crosses between processes cheaply.
+in order). A `FileRead` holds plain values only, every event already encoded, so that it
+crosses between processes cheaply (a pydantic event costs about 6 us to pickle and as much to
+unpickle, and the WOF archive has 134,000 players). The two kinds of event the job may still
+change are re-encoded by it only when they do change: the created event when the tournament
+id is taken, a player when the registry links it by name.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from events.domain import System
 from events.errors import UserError
+from events.names import slugify
 from events.params import PairingParams
 from events.schema import (
     EventBase,
@@ -47,6 +50,7 @@ from ingest.errors import IngestError, IngestWarning
 from ingest.h9 import h9_to_events, parse_h9
 from ingest.limits import check_content, check_conversion, display_path, read_input
 from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_bytes
+from ingest.registry import REGISTRY_KEY
 from ingest.tou import parse_tou, tou_to_events
 from ingest.trf import TrfFile, parse_trf, trf_to_events
 from pipelines import live
@@ -59,6 +63,7 @@ from projections.tiebreaks import REGISTRY as TIEBREAKS
 __all__ = [
     "EncodedEvent",
     "FileRead",
+    "PlayerRow",
     "convert",
     "encoded",
     "file_reads",
@@ -236,6 +241,29 @@ EncodedEvent = tuple[str, int, str]
 """An event ready for the store: its type, schema version and payload (JSON)."""
 
 
+class PlayerRow(NamedTuple):
+    """A file's player: what the registry links by (`ingest.registry.Registrant`), and the
+    registration encoded."""
+
+    player: int
+    name: str
+    federation: str | None
+    birth: str | None
+    sex: str | None
+    fide_id: str | None
+    ids: dict[str, str]
+    event: EncodedEvent
+
+    @classmethod
+    def of(cls, p: PlayerRegistered) -> PlayerRow:
+        return cls(p.player, p.name, p.federation, p.birth, p.sex, p.fide_id, p.ids, encoded(p))
+
+    def linked(self, stream: str) -> EncodedEvent:
+        """The registration with the registry stream the player was linked to by name."""
+        event = PlayerRegistered.model_validate_json(self.event[2])
+        return encoded(event.model_copy(update={"ids": {**self.ids, REGISTRY_KEY: stream}}))
+
+
 @dataclass(frozen=True)  # no slots: a slotted dataclass pickles field by field, 6x slower
 class FileRead:
     """One file read and converted; ``error`` (one line) when it could not be.
@@ -250,14 +278,24 @@ class FileRead:
     """None when the file could not be read at all."""
     error: str | None = None
     format: FileFormat | None = None
-    created: TournamentCreated | None = None
-    players: tuple[PlayerRegistered, ...] = ()
+    created: EncodedEvent | None = None
+    """The tournament's created event, its tournament id `tournament_id` (see `created_as`)."""
+    tournament_id: str = ""
+    players: tuple[PlayerRow, ...] = ()
     rows: tuple[EncodedEvent | int, ...] = ()
     metadata: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Extra metadata by stream version (the conversion's)."""
     warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
     games: int = 0
+
+    def created_as(self, tournament_id: str) -> EncodedEvent:
+        """The created event with the id the job gave the tournament."""
+        assert self.created is not None
+        if tournament_id == self.tournament_id:
+            return self.created
+        event = TournamentCreated.model_validate_json(self.created[2])
+        return encoded(event.model_copy(update={"tournament_id": tournament_id}))
 
 
 def _game_count(events: Sequence[EventBase]) -> int:
@@ -297,12 +335,14 @@ def read_file(
         found = fmt or detect_format(name, data)
         conversion = convert(name, data, found, strict=strict, skip_bad_lines=skip_bad_lines)
         events = conversion.events
+        tid = slugify(name.stem)  # the job's choice unless another tournament has it
         return FileRead(
             shown,
             sha,
             format=found,
-            created=conversion.created,
-            players=tuple(conversion.players),
+            created=encoded(conversion.created.model_copy(update={"tournament_id": tid})),
+            tournament_id=tid,
+            players=tuple(PlayerRow.of(p) for p in conversion.players),
             rows=tuple(_row(e) for e in events[1:]),
             metadata=conversion.metadata,
             warnings=tuple(str(w) for w in conversion.warnings),

@@ -124,6 +124,36 @@ def test_reingest_appends_nothing(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_second_file_of_the_same_name_gets_its_own_tournament_id(tmp_path: Path) -> None:
+    """The reader names the tournament after its file; the job gives the second of two files
+    with one name the id ``NAME-2``, in the stream name and in the created event alike."""
+    for folder, source in (("a", "honte_amp2006.h9"), ("b", "honte_amp2009.h9")):
+        (tmp_path / folder).mkdir()
+        data = require_testdata("go", "h9", source).read_bytes()
+        (tmp_path / folder / "Results.h9").write_bytes(data)
+    store = DuckDBStore(":memory:")
+    report = ingest(store, discover([tmp_path / "a", tmp_path / "b"]))
+    assert [(f.status, f.tournament) for f in report.files] == [
+        (Status.INGESTED, "results"),
+        (Status.INGESTED, "results-2"),
+    ]
+    created = store.read_frame().filter(pl.col("event_type") == "TournamentCreated")
+    assert sorted(
+        zip(
+            created["stream_id"],
+            created["payload"].str.json_path_match("$.tournament_id"),
+            strict=True,
+        )
+    ) == [
+        ("tournament-results", "results"),
+        ("tournament-results-2", "results-2"),
+    ]
+    # each file's own event (its EV[...] header) under its id
+    assert load(store, "results").state.settings.name == "Polish Students Championship"
+    assert load(store, "results-2").state.settings.name == "Polish Academic Championship"
+    store.close()
+
+
 def test_a_broken_file_appends_nothing_and_the_others_land(tmp_path: Path) -> None:
     good = require_testdata("go", "h9", "honte_amp2006.h9").read_bytes()
     (tmp_path / "good.h9").write_bytes(good)
