@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import typing
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
@@ -110,6 +111,23 @@ def _number_problem(field: str, value: int | float) -> str | None:
 _ANY_NUMBER: tuple[float, float] = (-MAX_INTEGER, MAX_INTEGER)
 
 
+_OPEN_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {}
+
+
+def _open_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``model`` that may hold a value beyond a limit: all but the closed ones
+    (a Literal, an Enum, a bool), which validation already held to a few known values."""
+    fields = tuple(n for n, f in model.model_fields.items() if not _closed(f.annotation))
+    _OPEN_FIELDS[model] = fields
+    return fields
+
+
+def _closed(annotation: Any) -> bool:
+    if annotation is bool or typing.get_origin(annotation) is typing.Literal:
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, Enum)
+
+
 def _walk(value: Any, field: str) -> tuple[str, str] | None:
     """The first problem of ``value`` (named ``field``): (where below it, what), else None.
 
@@ -133,7 +151,11 @@ def _walk(value: Any, field: str) -> tuple[str, str] | None:
     if value is None or kind is bool or isinstance(value, Enum):
         return None
     if isinstance(value, BaseModel):
-        for name, item in value.__dict__.items():
+        values = value.__dict__
+        for name in _OPEN_FIELDS.get(kind) or _open_fields(kind):
+            item = values.get(name)
+            if item is None:
+                continue
             found = _walk(item, name)
             if found is not None:
                 return (f".{name}{found[0]}", found[1])
