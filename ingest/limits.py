@@ -116,7 +116,8 @@ _OPEN_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {}
 
 def _open_fields(model: type[BaseModel]) -> tuple[str, ...]:
     """The fields of ``model`` that may hold a value beyond a limit: all but the closed ones
-    (a Literal, an Enum, a bool), which validation already held to a few known values."""
+    (a Literal, an Enum, a bool), which validation already held to a few known values.
+    Worked out once per model class and kept in `_OPEN_FIELDS`."""
     fields = tuple(n for n, f in model.model_fields.items() if not _closed(f.annotation))
     _OPEN_FIELDS[model] = fields
     return fields

@@ -31,7 +31,6 @@ from typing import Any
 
 import polars as pl
 
-from events.names import slugify
 from events.provenance import current_origin
 from events.schema import EventBase, FileIngested
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
@@ -176,8 +175,8 @@ class _Context:
         }
         self.registry = Registry.load(store)
 
-    def tournament_id(self, path: Path) -> str:
-        base = slugify(path.stem)
+    def tournament_id(self, base: str) -> str:
+        """``base`` (the reader's id for the file), else ``base-2``, ``base-3`` ... when taken."""
         tid, n = base, 1
         while tid in self.tournaments:
             n += 1
@@ -264,7 +263,7 @@ class _Job:
             return FileResult(shown, Status.DUPLICATE, tournament=self.context.files[sha])
         if read.error is not None or read.created is None or read.format is None:
             return FileResult(shown, Status.FAILED, error=read.error)
-        tid = self.context.tournament_id(Path(shown))
+        tid = self.context.tournament_id(read.tournament_id)
         resolution = self.context.registry.resolve(read.players, sha[:16])
         links = resolution.links
         by_number = {

@@ -279,8 +279,9 @@ class FileRead:
     error: str | None = None
     format: FileFormat | None = None
     created: EncodedEvent | None = None
-    """The tournament's created event, its tournament id `tournament_id` (see `created_as`)."""
+    """The tournament's created event, under `tournament_id` (see `created_as`)."""
     tournament_id: str = ""
+    """The tournament's id made from the file's name; the job adds ``-2`` ... when taken."""
     players: tuple[PlayerRow, ...] = ()
     rows: tuple[EncodedEvent | int, ...] = ()
     metadata: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -335,7 +336,7 @@ def read_file(
         found = fmt or detect_format(name, data)
         conversion = convert(name, data, found, strict=strict, skip_bad_lines=skip_bad_lines)
         events = conversion.events
-        tid = slugify(name.stem)  # the job's choice unless another tournament has it
+        tid = slugify(name.stem)  # the job takes it unless another tournament has it
         return FileRead(
             shown,
             sha,
