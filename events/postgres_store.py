@@ -678,7 +678,9 @@ class PostgresStore:
                     pl.lit(now[0], dtype=pl.Datetime("us")).alias("recorded_at"),
                 )
                 parts = chain.chained_parts(rows, heads, _log_hash_at(con, first - 1), _COPY_CHUNK)
-                columns = list(CHAINED_EVENT_COLUMNS)
+                # recorded_at is left to the column's default, now(): the transaction's start,
+                # the very time the chains hashed (the server parses no timestamp per row).
+                columns = [c for c in CHAINED_EVENT_COLUMNS if c != "recorded_at"]
                 cursor = con.cursor()
                 # A queued writer sends each part from a second thread, so that the server
                 # takes in one part while this thread hashes the next.
