@@ -8,6 +8,7 @@ file or the field, never echoing more than :data:`MAX_EXCERPT` characters of wha
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import stat
@@ -111,16 +112,12 @@ def _number_problem(field: str, value: int | float) -> str | None:
 _ANY_NUMBER: tuple[float, float] = (-MAX_INTEGER, MAX_INTEGER)
 
 
-_OPEN_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {}
-
-
+@functools.cache
 def _open_fields(model: type[BaseModel]) -> tuple[str, ...]:
     """The fields of ``model`` that may hold a value beyond a limit: all but the closed ones
     (a Literal, an Enum, a bool), which validation already held to a few known values.
-    Worked out once per model class and kept in `_OPEN_FIELDS`."""
-    fields = tuple(n for n, f in model.model_fields.items() if not _closed(f.annotation))
-    _OPEN_FIELDS[model] = fields
-    return fields
+    Worked out once per model class."""
+    return tuple(n for n, f in model.model_fields.items() if not _closed(f.annotation))
 
 
 def _closed(annotation: Any) -> bool:
@@ -153,7 +150,7 @@ def _walk(value: Any, field: str) -> tuple[str, str] | None:
         return None
     if isinstance(value, BaseModel):
         values = value.__dict__
-        for name in _OPEN_FIELDS.get(kind) or _open_fields(kind):
+        for name in _open_fields(type(value)):
             item = values.get(name)
             if item is None:
                 continue
