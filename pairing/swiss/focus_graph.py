@@ -178,6 +178,11 @@ class FocusGraph:
         self._stale.add(e)
         return True
 
+    def spare_bits(self) -> int:
+        """How wide a matching's low sum may grow and still fit rustworkx beside the packed
+        high parts (:meth:`solve` wants two bits of margin in its room)."""
+        return RUSTWORKX_LIMIT.bit_length() - 5 - self._top_bits - self._spread
+
     def _weight(self, e: int) -> int:
         return (self._packed[e] << self._shift) + (self._low[e] << self._spread) + 1
 
@@ -187,11 +192,12 @@ class FocusGraph:
         if 2 * reach >= 1 << self._split:
             return None
         if reach > self._room or not self._loaded:
-            room = (1 << (max(reach, 1).bit_length() + 2)) - 1
-            shift = self._spread + (2 * room + 1).bit_length()
-            if self._top_bits + shift >= RUSTWORKX_LIMIT.bit_length() - 1:
+            # The widest room that fits, so that no later solve reloads the graph while its
+            # low sums fit that room (the engines' tie-break fields come and go).
+            room_bits = RUSTWORKX_LIMIT.bit_length() - 3 - self._top_bits - self._spread
+            if max(reach, 1).bit_length() + 2 > room_bits:
                 return None
-            self._room, self._shift = room, shift
+            self._room, self._shift = (1 << room_bits) - 1, self._spread + room_bits + 1
             self._load()
         else:
             graph, rx_edge = self._graph, self._rx_edge
