@@ -19,9 +19,14 @@ Either way the bracket's players are matcher vertices in rank order: MDPs, then 
 
 from __future__ import annotations
 
+from pairing.dutch.facts import TIE_BREAK_FIELDS
 from pairing.swiss.matching import Matcher
 
-__all__ = ["Bracket"]
+__all__ = ["S1_BATCH", "Bracket"]
+
+# At most how many S1 players one solve decides: one preference field of ``bits`` bits each,
+# in the engines' low room (:func:`pairing.dutch.facts.tie_break_bits`).
+S1_BATCH = TIE_BREAK_FIELDS
 
 
 class Bracket:
@@ -258,23 +263,92 @@ class Bracket:
                 matcher.set(pv, ov, base[oi][pi])
 
     def pair_s1(self) -> None:
-        """The opponent of each S1 player, higher players first, preferring higher S2 players."""
-        matcher, vertices, base, remainder = self.matcher, self.vertices, self.base, self.remainder
-        for pi in remainder:
-            pv = vertices[pi]
-            if not self._pairs_down(pv):
+        """The opponent of each S1 player, higher players first, preferring higher S2 players.
+
+        A player's preferences (the higher the S2 player, the more) sit in a field of their
+        own in the low room below the base weights. When the matcher cannot prove its last
+        matching still optimal, one solve decides up to :data:`S1_BATCH` players, the first
+        player's field highest: the maximum gives the first player the opponent one solve for
+        it alone would, the second the best opponent left with that pair fixed, and so on, as
+        deciding one player per solve does. The walk over the result stops where one player
+        per solve could differ: a player of the batch who no longer pairs down (skipped; the
+        players after it were decided with its preferences in place), or a player outside the
+        batch who now pairs down (decided before the players after it).
+        """
+        remainder, vertices = self.remainder, self.vertices
+        start = 0
+        while True:
+            batch = self._next_s1_players(start, self._fields())
+            if not batch:
+                return
+            top = (len(batch) - 1) * self.bits
+            self._prefer_higher(remainder[batch[0]], top)
+            if self.matcher.settled():
+                del batch[1:]
+            for field, pos in enumerate(batch[1:], 1):
+                self._prefer_higher(remainder[pos], top - field * self.bits)
+            self.stable = self.matcher.solve()
+            start = self._fix_s1_pairs(batch)
+            for pos in batch:
+                if not self.matched[vertices[remainder[pos]]]:
+                    self._prefer_higher(remainder[pos], None)
+
+    def _fields(self) -> int:
+        """How many players' preference fields one solve may hold."""
+        spare = self.matcher.spare_bits()
+        if spare is None:
+            return S1_BATCH
+        return max(1, min(S1_BATCH, spare // self.bits))
+
+    def _next_s1_players(self, start: int, count: int) -> list[int]:
+        """Positions in the remainder, from ``start``, of the next ``count`` (or fewer)
+        unmatched players who pair down."""
+        batch: list[int] = []
+        for pos in range(start, len(self.remainder)):
+            pv = self.vertices[self.remainder[pos]]
+            if not self.matched[pv] and self._pairs_down(pv):
+                batch.append(pos)
+                if len(batch) == count:
+                    break
+        return batch
+
+    def _prefer_higher(self, pi: int, shift: int | None) -> None:
+        """Set the edges from ``pi`` to the unmatched lower remainder players: their base
+        weights plus, with ``shift``, a preference rising with the S2 player's rank in the
+        field at ``shift``; without, the base weights alone."""
+        matcher, vertices, base = self.matcher, self.vertices, self.base
+        pv = vertices[pi]
+        addend = 0
+        for oi in reversed(self.remainder):
+            ov = vertices[oi]
+            if oi <= pi or self.matched[ov]:
                 continue
-            addend = 0
-            for oi in reversed(remainder):
-                ov = vertices[oi]
-                if oi <= pi or self.matched[ov]:
-                    continue
-                w = base[oi][pi]
-                if w:
-                    matcher.set(pv, ov, w + addend)
-                addend += 1
-            self.stable = matcher.solve()
+            w = base[oi][pi]
+            if w:
+                matcher.set(pv, ov, w if shift is None else w + (addend << shift))
+            addend += 1
+
+    def _fix_s1_pairs(self, batch: list[int]) -> int:
+        """Fix the pairs the last solve gives the batch's players, in order, as far as one
+        player per solve would give the same (see :meth:`pair_s1`); the remainder position
+        where the next batch starts. The first player paired down before the solve, so it is
+        fixed with its mate as one player per solve fixes it; each later one is checked first,
+        on this solve's matching, as one player per solve checks it on the solve before."""
+        remainder, vertices, matched = self.remainder, self.vertices, self.matched
+        members = iter(batch)
+        member = next(members)
+        for pos in range(batch[0], len(remainder)):
+            pv = vertices[remainder[pos]]
+            if pos != member:
+                if not matched[pv] and self._pairs_down(pv):
+                    return pos
+                continue
+            if pos != batch[0] and not self._pairs_down(pv):
+                return pos + 1  # skipped, as one player per solve skips it
             mate = self.stable[pv]
-            self.matched[pv] = True
-            self.matched[mate] = True
-            matcher.finalize_pair(pv, mate, self.max_weight)
+            matched[pv] = matched[mate] = True
+            self.matcher.finalize_pair(pv, mate, self.max_weight)
+            member = next(members, -1)
+            if member < 0:
+                return pos + 1
+        return len(remainder)

@@ -15,7 +15,25 @@ from enum import Enum
 from pairing.swiss.model import Colour
 from pairing.swiss.state import PlayerState, Round, invert
 
-__all__ = ["Float", "RoundFacts", "colour_preferences_compatible"]
+__all__ = [
+    "TIE_BREAK_FIELDS",
+    "Float",
+    "RoundFacts",
+    "colour_preferences_compatible",
+    "tie_break_bits",
+]
+
+
+# The low room of every edge weight holds this many fields of a bracket's size bits, each for
+# one S1 player's preferences: :mod:`pairing.dutch.bracket` decides up to that many players per
+# solve (fewer when the matcher's graph has less room). Wider fields cost nothing: the matcher
+# keeps only the bits a solve uses.
+TIE_BREAK_FIELDS = 8
+
+
+def tie_break_bits(size_bits: int) -> int:
+    """Width of the low room the engines' generation-order tie-breaks use."""
+    return TIE_BREAK_FIELDS * size_bits + 1
 
 
 class Float(Enum):

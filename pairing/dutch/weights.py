@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pairing.dutch.facts import Float, RoundFacts, colour_preferences_compatible
+from pairing.dutch.facts import Float, RoundFacts, colour_preferences_compatible, tie_break_bits
 from pairing.swiss.state import PlayerState, Round
 
 __all__ = ["Float", "RoundContext", "colour_preferences_compatible"]
@@ -57,7 +57,7 @@ class RoundContext(RoundFacts):
 
     def tie_break_bits(self) -> int:
         """Width of the low room the engine's generation-order tie-breaks use."""
-        return 3 * self.size_bits + 1
+        return tie_break_bits(self.size_bits)
 
     def max_weight(self) -> int:
         """An upper bound on every edge weight, with two spare bits (finalised pairs use it)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pairing.dutch.bracket import Bracket
 from pairing.dutch.engine import NoValidPairingError
+from pairing.dutch.facts import tie_break_bits
 from pairing.dutch.round import dutch_round, present_in_order, round_facts
 from pairing.dutch2017.completion import Completion
 from pairing.dutch2017.weights import BracketWeights, Facts2017
@@ -103,7 +104,7 @@ class _Brackets:
         base = weights.base()
         size = len(players)
         matcher = Matcher(size)
-        matcher.keep_graph(3 * weights.player_bits + 1)
+        matcher.keep_graph(tie_break_bits(weights.player_bits))
         for li in range(size):
             for si, w in enumerate(base[li]):
                 matcher.set(li, si, w)

@@ -18,7 +18,7 @@ SD                      PSD of the next bracket (C.7)
 4 x b                   colour preferences (C.8-C.11)
 2 x b per round back    repeated downfloats, repeated upfloats (C.12-C.15), 1 and 2 rounds
 2 x SD per round back   their score differences (C.16-C.19)
-3 x b + 1               room for the engine's generation-order tie-breaks
+8 x b + 1               room for the engine's generation-order tie-breaks
 ======================  ==============================================================
 
 "Special" brackets are the penultimate pairing bracket (PPB) and the collapsed last bracket:
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from pairing.dutch.facts import Float, RoundFacts
+from pairing.dutch.facts import Float, RoundFacts, tie_break_bits
 from pairing.swiss.state import PlayerState, Round
 
 __all__ = ["BracketWeights", "Facts2017"]
@@ -110,7 +110,7 @@ class BracketWeights:
         if not self.special:
             bits += (max(pb, self.next_bits) + 3 if self.final else self.next_bits) + sd
         backs = min(self.facts.rounds_played, 2)
-        bits += 4 * pb + backs * 2 * (pb + sd) + 3 * pb + 1
+        bits += 4 * pb + backs * 2 * (pb + sd) + tie_break_bits(pb)
         return (top << (bits + 1)) - 1
 
     def base(self) -> list[list[int]]:
@@ -159,7 +159,7 @@ class BracketWeights:
         else:
             w <<= 4 * pb
         w = self._floats(w, si, li, low_in)
-        return w << (3 * pb + 1)
+        return w << tie_break_bits(pb)
 
     def _floats(self, w: int, si: int, li: int, low_in: bool) -> int:
         """The float fields C.12-C.19 below the colour fields."""

@@ -308,6 +308,16 @@ class Matcher:
         self._mates = mates
         return list(mates)
 
+    def settled(self) -> bool:
+        """Whether the next :meth:`solve` is proved by the changes since the last one to keep
+        the last matching (or one swap of it), so that it runs no matching at all."""
+        return SHORTCUTS and self._solved and self._still_optimal() is not None
+
+    def spare_bits(self) -> int | None:
+        """How wide the engine's low tie-break sums over a matching may grow before the kept
+        graph no longer fits rustworkx; None when no graph is kept (every width is exact)."""
+        return None if self._graph is None else self._graph.spare_bits()
+
     def completes(self) -> bool:
         """Whether the free players can all be paired but at most one bye candidate.
 

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from ingest.trf import parse_trf
-from pairing import burstein, dutch
+from pairing import burstein, dutch, dutch2017
 from pairing.burstein import engine as burstein_engine
+from pairing.dutch import bracket
 from pairing.swiss import matching
 from pairing.swiss.model import SwissInput, SwissRound
 from pipelines.swiss_from_trf import swiss_input_from_trf
@@ -55,7 +56,8 @@ def _case(seed: int, systems: tuple[str, ...] = ("dutch", "burstein")) -> tuple[
         lonely = rng.choice(numbers)
         extra += tuple(frozenset({lonely, n}) for n in numbers if n != lonely)
     swiss = swiss.model_copy(update={"absent": absent, "forbidden": swiss.forbidden + extra})
-    return swiss, burstein.pair if path.parent.name == "burstein" else dutch.pair
+    engines = {"burstein": burstein.pair, "dutch2017": dutch2017.pair}
+    return swiss, engines.get(path.parent.name, dutch.pair)
 
 
 def _outcome(engine: Engine, swiss: SwissInput) -> object:
@@ -89,4 +91,20 @@ def test_burstein_decides_players_in_batches_as_one_at_a_time(
     swiss, engine = _case(1000 + seed, ("burstein",))
     batched = _outcome(engine, swiss)
     monkeypatch.setattr(burstein_engine, "_WEIGHT_BITS", 0)  # room for one field only
+    assert _outcome(engine, swiss) == batched
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("seed", range(CASES))
+def test_dutch_decides_s1_players_in_batches_as_one_at_a_time(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both Dutch editions decide several S1 players per solve (one preference field
+    each, the first highest); deciding them one solve each must give the same pairing."""
+    require_testdata("chess", "dutch")
+    require_testdata("chess", "dutch2017")
+    swiss, _ = _case(2000 + seed, ("dutch", "dutch2017"))
+    engine = dutch2017.pair if seed % 2 else dutch.pair  # each edition on both corpora
+    batched = _outcome(engine, swiss)
+    monkeypatch.setattr(bracket, "S1_BATCH", 1)
     assert _outcome(engine, swiss) == batched
