@@ -28,6 +28,10 @@ __all__ = ["S1_BATCH", "Bracket"]
 # in the engines' low room (:func:`pairing.dutch.facts.tie_break_bits`).
 S1_BATCH = TIE_BREAK_FIELDS
 
+# Without a kept graph that says its room, one solve decides this many (the width the low room
+# had before batches): wider sums could drive the fallback solves to networkx.
+_FIELDS_WITHOUT_GRAPH = 3
+
 
 class Bracket:
     """The decisions of one pairing bracket, fixed phase by phase on a shared matcher."""
@@ -296,8 +300,8 @@ class Bracket:
     def _fields(self) -> int:
         """How many players' preference fields one solve may hold."""
         spare = self.matcher.spare_bits()
-        if spare is None:
-            return S1_BATCH
+        if spare is None:  # no kept graph: stay as wide as the fallback solves always were
+            return min(S1_BATCH, _FIELDS_WITHOUT_GRAPH)
         return max(1, min(S1_BATCH, spare // self.bits))
 
     def _next_s1_players(self, start: int, count: int) -> list[int]:
