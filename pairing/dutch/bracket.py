@@ -339,20 +339,17 @@ class Bracket:
         fixed with its mate as one player per solve fixes it; each later one is checked first,
         on this solve's matching, as one player per solve checks it on the solve before."""
         remainder, vertices, matched = self.remainder, self.vertices, self.matched
-        members = iter(batch)
-        member = next(members)
-        for pos in range(batch[0], len(remainder)):
+        k = 0  # the next batch player
+        for pos in range(batch[0], batch[-1] + 1):
             pv = vertices[remainder[pos]]
-            if pos != member:
+            if pos != batch[k]:
                 if not matched[pv] and self._pairs_down(pv):
                     return pos
                 continue
-            if pos != batch[0] and not self._pairs_down(pv):
+            if k and not self._pairs_down(pv):
                 return pos + 1  # skipped, as one player per solve skips it
             mate = self.stable[pv]
             matched[pv] = matched[mate] = True
             self.matcher.finalize_pair(pv, mate, self.max_weight)
-            member = next(members, -1)
-            if member < 0:
-                return pos + 1
-        return len(remainder)
+            k += 1
+        return batch[-1] + 1

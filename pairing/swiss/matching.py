@@ -315,7 +315,8 @@ class Matcher:
 
     def spare_bits(self) -> int | None:
         """How wide the engine's low tie-break sums over a matching may grow before the kept
-        graph no longer fits rustworkx; None when no graph is kept (every width is exact)."""
+        graph no longer fits rustworkx; None when no graph is kept (the solves narrow every edge
+        anew, exact at any width but slower, down to networkx, the wider the sums)."""
         return None if self._graph is None else self._graph.spare_bits()
 
     def completes(self) -> bool:
