@@ -280,10 +280,12 @@ class Bracket:
         batch who now pairs down (decided before the players after it).
         """
         remainder, vertices = self.remainder, self.vertices
+        self._restrict_to_remainder()
         start = 0
         while True:
             batch = self._next_s1_players(start, self._fields())
             if not batch:
+                self.matcher.restrict(None)
                 return
             top = (len(batch) - 1) * self.bits
             self._prefer_higher(remainder[batch[0]], top)
@@ -296,6 +298,19 @@ class Bracket:
             for pos in batch:
                 if not self.matched[vertices[remainder[pos]]]:
                     self._prefer_higher(remainder[pos], None)
+
+    def _restrict_to_remainder(self) -> None:
+        """Restrict the matcher to the free remainder players when no one of them floats and
+        every MDP is paired: every optimal matching then pairs S1 with S2 perfectly (after
+        completion, which the last matching achieves, the number of pairs in the bracket
+        outweighs everything else, and S1-S1 and S2-S2 are no edges), so the players below the
+        bracket cannot change the S1 players' opponents."""
+        vertices, matched = self.vertices, self.matched
+        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+            return
+        free = [vertices[pi] for pi in self.remainder if not matched[vertices[pi]]]
+        if 2 * sum(self._pairs_down(v) for v in free) == len(free):
+            self.matcher.restrict(free)
 
     def _fields(self) -> int:
         """How many players' preference fields one solve may hold."""

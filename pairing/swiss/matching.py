@@ -4,7 +4,7 @@ The Swiss systems fix decisions one at a time and re-solve after each change, as
 engine does (pairing.md 2.5). Weights are Python ints, so lexicographic criteria stay exact.
 A weight of 0 means "no edge".
 
-Five things keep the re-solves cheap without changing the optimum:
+Six things keep the re-solves cheap without changing the optimum:
 
 * a re-solve is skipped when the weight changes since the last one provably keep the last
   matching optimal (matched edges raised, unmatched ones lowered, or raised only at one vertex
@@ -17,6 +17,9 @@ Five things keep the re-solves cheap without changing the optimum:
   That is an upper bound reached, so it is the optimum; otherwise the whole graph is solved.
 * the focus edges are narrowed once per bracket and then patched in place between solves
   (:mod:`pairing.swiss.focus_graph`), instead of narrowing every edge for every solve.
+* with a *restriction* (:meth:`Matcher.restrict`), a set of vertices that every optimal matching
+  pairs among themselves is solved alone, through a kept graph of its own, while the others keep
+  their mates.
 * with a *hub* (:meth:`Matcher.split`), the graph less the hub falls apart into connected
   components, each solved apart and kept until an edge in it changes; the hub goes to the
   component it raises most. Components no change touched are not solved again.
@@ -158,6 +161,7 @@ class Matcher:
         self._graph: FocusGraph | None = None
         self._keep = False
         self._pending: set[tuple[int, int]] = set()
+        self._restricted: list[int] | None = None
         self._hub: int | None = None
         self._parent: list[int] = []
         self._touched: set[int] = set()
@@ -219,6 +223,21 @@ class Matcher:
         self._keep = True
         self._low_bits = low_bits
         self._graph = None
+
+    def restrict(self, vertices: list[int] | None) -> None:
+        """Solve among ``vertices`` alone until lifted (None), the other players keeping the
+        mates of the last solve.
+
+        The caller guarantees that every optimal matching pairs ``vertices`` perfectly among
+        themselves for as long as the restriction holds, and changes no edge with an end outside
+        them: the optimum is then the best perfect matching of ``vertices`` beside the other
+        players' last (optimal) mates. A solve that cannot pair them all lifts the restriction
+        and solves as before.
+        """
+        assert vertices is None or self._solved
+        self._restricted = None if vertices is None else list(vertices)
+        self._graph = None
+        self._pending.clear()
 
     def split(self, hub: int) -> None:
         """Solve the connected components of the graph less ``hub`` apart (see the module
@@ -287,6 +306,10 @@ class Matcher:
                     raise AssertionError("a fixed vertex lost its pair")
                 mates[v] = mate
         free = [v for v in range(self.size) if not fixed[v]]
+        restricted = self._solve_restricted(mates) if SHORTCUTS and self._restricted else None
+        if restricted is not None:
+            self._mates = restricted
+            return list(restricted)
         focused = SHORTCUTS and self._completion and self._focus
         if focused:
             found = self._solve_focused(free)
@@ -402,6 +425,30 @@ class Matcher:
                 mates = self._narrowed_matching(focus, edges, rest)
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
+
+    def _solve_restricted(self, fixed_mates: list[int]) -> list[int] | None:
+        """The matching of a restricted solve (see :meth:`restrict`): the restricted players'
+        best perfect matching, everybody else's last mate; None (and the restriction lifted)
+        if it pairs them not all."""
+        assert self._restricted is not None
+        free = [v for v in self._restricted if not self._fixed[v]]
+        found = self._solve_kept(free)
+        if found is None:
+            rows = self._weights
+            found = max_weight_matching(
+                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]],
+                self._low_bits,
+            )
+        if len(found) != len(free):
+            self.restrict(None)
+            return None
+        mates = list(self._mates)
+        for v, mate in enumerate(fixed_mates):
+            if mate != v:
+                mates[v] = mate
+        for v, mate in found.items():
+            mates[v] = mate
+        return mates
 
     def _solve_split(self, free: list[int]) -> dict[int, int]:
         """The whole graph's matching from its components (see :meth:`split`).

@@ -108,3 +108,20 @@ def test_dutch_decides_s1_players_in_batches_as_one_at_a_time(
     batched = _outcome(engine, swiss)
     monkeypatch.setattr(bracket, "S1_BATCH", 1)
     assert _outcome(engine, swiss) == batched
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("seed", range(CASES))
+def test_dutch_s1_solves_restricted_to_the_remainder_as_on_the_whole_graph(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both Dutch editions solve the S1 decisions on the free remainder alone when nobody
+    floats from it (:meth:`pairing.swiss.matching.Matcher.restrict`); solving them with the
+    players below must give the same pairing."""
+    require_testdata("chess", "dutch")
+    require_testdata("chess", "dutch2017")
+    swiss, _ = _case(3000 + seed, ("dutch", "dutch2017"))
+    engine = dutch2017.pair if seed % 2 else dutch.pair  # each edition on both corpora
+    restricted = _outcome(engine, swiss)
+    monkeypatch.setattr(bracket.Bracket, "_restrict_to_remainder", lambda _: None)
+    assert _outcome(engine, swiss) == restricted
