@@ -321,11 +321,7 @@ class Matcher:
             found = None
         if found is None:
             self.whole += 1
-            rows = self._weights
-            found = max_weight_matching(
-                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]],
-                self._low_bits,
-            )
+            found = max_weight_matching(self._edges_among(free), self._low_bits)
         for v, mate in found.items():
             mates[v] = mate
         self._mates = mates
@@ -432,13 +428,15 @@ class Matcher:
         if it pairs them not all."""
         assert self._restricted is not None
         free = [v for v in self._restricted if not self._fixed[v]]
-        found = self._solve_kept(free)
+        found = self._patched_matching()
         if found is None:
-            rows = self._weights
-            found = max_weight_matching(
-                [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]],
-                self._low_bits,
-            )
+            # A new kept graph of the weights the patches give it: the bracket weights under a
+            # completion (constant over perfect matchings), else the whole weights.
+            edges = self._focus_edges(free) if self._completion else self._edges_among(free)
+            self._graph = None if edges is None else FocusGraph.build(free, edges, self._low_bits)
+            found = None if self._graph is None else self._graph.solve()
+        if found is None:
+            found = max_weight_matching(self._edges_among(free), self._low_bits)
         if len(found) != len(free):
             self.restrict(None)
             return None
@@ -482,9 +480,7 @@ class Matcher:
         patched); None when it is too wide for rustworkx."""
         mates = self._patched_matching()
         if mates is None:
-            rows = self._weights
-            edges = [(a, b, rows[a][b]) for i, a in enumerate(free) for b in free[:i] if rows[a][b]]
-            self._graph = FocusGraph.build(free, edges, self._low_bits)
+            self._graph = FocusGraph.build(free, self._edges_among(free), self._low_bits)
             mates = None if self._graph is None else self._graph.solve()
         return mates
 
@@ -504,6 +500,13 @@ class Matcher:
             mates = _matching(edges, self._low_bits + spread, slow=True, spread=spread)
             assert mates is not None
         return mates
+
+    def _edges_among(self, vertices: list[int]) -> list[tuple[int, int, int]]:
+        """The edges between ``vertices`` with their whole weights."""
+        rows = self._weights
+        return [
+            (a, b, rows[a][b]) for i, a in enumerate(vertices) for b in vertices[:i] if rows[a][b]
+        ]
 
     def _bracket_weight(self, a: int, b: int) -> int | None:
         """Edge a-b less its completion part (0 if no edge); None if it has no such shape."""
