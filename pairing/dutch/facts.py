@@ -111,6 +111,19 @@ class RoundFacts:
         self._floats[key] = result
         return result
 
+    @staticmethod
+    def colour_facts(p: PlayerState) -> tuple[object, ...]:
+        """Everything :meth:`colour_bits` reads of a player: two players with the same
+        facts weigh the same in the colour fields."""
+        return (
+            p.colour_preference,
+            p.absolute_imbalance,
+            p.colour_imbalance,
+            p.repeated_colour,
+            p.absolute_preference,
+            p.strong_preference,
+        )
+
     def colour_bits(self, weight: int, p: PlayerState, o: PlayerState, bits: int) -> int:
         """``weight`` shifted by four fields of ``bits`` holding the colour criteria of the
         pair (2017: C.8-C.11; 2025: C10-C13), each 1 when the criterion is met."""

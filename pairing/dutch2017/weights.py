@@ -101,17 +101,13 @@ class BracketWeights:
         self.player_bits = _bits(cur_end - mdp_count)
         self.next_bits = _bits(len(players) - cur_end)
         self._downfloat = [self.shifts[s - self.lowest + _POINT] for s in score[:cur_end]]
+        self._layout()
 
     def max_weight(self) -> int:
         """An upper bound on every edge weight, with room for the matcher (fixed pairs)."""
-        pb, sd = self.player_bits, self.sd_bits
-        top = (2 << pb) if self.special else 1
-        bits = sd
-        if not self.special:
-            bits += (max(pb, self.next_bits) + 3 if self.final else self.next_bits) + sd
-        backs = min(self.facts.rounds_played, 2)
-        bits += 4 * pb + backs * 2 * (pb + sd) + tie_break_bits(pb)
-        return (top << (bits + 1)) - 1
+        if self.special:  # completion, at most 3, on top
+            return (1 << (self._at_top + 2)) - 1
+        return (1 << (self._at_pairs + 1)) - 1
 
     def base(self) -> list[list[int]]:
         """``base[li][si]``: the weight of the pair si < li; rows of MDPs are empty (MDPs do
@@ -122,71 +118,134 @@ class BracketWeights:
             rows[li] = [self.edge(si, li) for si in range(li)]
         return rows
 
+    def _layout(self) -> None:
+        """Each field's lowest bit, and the parts of the weights that one player decides.
+
+        A weight is a sum of field values, each shifted to its field (a charge borrows from
+        the fields above, as a sum does), so it is split into a constant, a part each end
+        decides alone, and the parts that depend on both: the score difference and what it
+        does to the float fields (by scores and float history), and the colour fields (by the
+        two players' colour facts).
+        """
+        facts, players = self.facts, self.players
+        pb, sd, cur_end = self.player_bits, self.sd_bits, self.cur_end
+        self._backs = [back for back in (1, 2) if facts.rounds_played >= back]
+        # From the bottom: the tie-break room, C16-C19 (per round back: the downfloats' score
+        # differences, then the upfloats'), C12-C15 (repeated downfloats, then upfloats),
+        # the colour fields, the next bracket (its PSD, then its pairs), this bracket's PSD
+        # and pairs, and, in a special bracket, completion on top.
+        position = tie_break_bits(pb)
+        self._at_c: dict[int, int] = {}
+        self._at_d: dict[int, int] = {}
+        self._at_a: dict[int, int] = {}
+        self._at_b: dict[int, int] = {}
+        for back in reversed(self._backs):
+            self._at_d[back], self._at_c[back] = position, position + sd
+            position += 2 * sd
+        for back in reversed(self._backs):
+            self._at_b[back], self._at_a[back] = position, position + pb
+            position += 2 * pb
+        self._at_colour = position
+        position += 4 * pb
+        at_next_psd = at_next = 0
+        if not self.special:
+            at_next_psd, at_next = position, position + sd
+            position += sd + (max(pb, self.next_bits) + 3 if self.final else self.next_bits)
+        self._at_psd, self._at_pairs = position, position + sd
+        self._at_top = at_top = self._at_pairs + pb
+        # Completion (1 + each end not eligible for the PAB): on top in a special bracket, in
+        # the next bracket's pairs field when that is the last group; else the next bracket's
+        # pairs field holds 1 for a pair outside this bracket.
+        at_completion = at_top if self.special else at_next if self.final else None
+        outside = at_top if self.special else at_next
+        self._inside = 1 << self._at_pairs
+        self._outside = 1 << outside
+        if at_completion is not None:
+            self._inside += 1 << at_completion
+        self._high_in: list[int] = []
+        self._low_in: list[int] = []
+        self._high_out: list[int] = []
+        self._low_out: list[int] = []
+        self._down_mask: list[int] = []
+        self._up_mask: list[int] = []
+        for i, p in enumerate(players):
+            ineligible = 0
+            if at_completion is not None and not facts.eligible_for_bye(p):
+                ineligible = 1 << at_completion
+            downs = [facts.float_of(p, back) is Float.DOWN for back in self._backs]
+            ups = [facts.float_of(p, back) is Float.UP for back in self._backs]
+            self._down_mask.append(sum(d << k for k, d in enumerate(downs)))
+            self._up_mask.append(sum(u << k for k, u in enumerate(ups)))
+            self._low_out.append(ineligible)
+            if i >= cur_end:
+                self._high_out.append(ineligible)
+                self._high_in.append(0)
+                self._low_in.append(0)
+                continue
+            downfloat = 1 << self._downfloat[i]
+            own = downfloat << self._at_psd
+            if not self.special:
+                own += downfloat << at_next_psd
+            self._high_out.append(ineligible + (0 if self.special else downfloat << at_next_psd))
+            high = low = own + ineligible
+            for back, down in zip(self._backs, downs, strict=True):
+                if down:
+                    high += downfloat << self._at_c[back]
+                    low += (1 << self._at_a[back]) + (downfloat << self._at_c[back])
+            self._high_in.append(high)
+            self._low_in.append(low)
+        self._pair_parts: dict[tuple[int, int, int, int], int] = {}
+        self._colour_parts: dict[tuple[object, object], int] = {}
+
+    def _pair_part(self, si: int, li: int) -> int:
+        """The part of a bracket pair's weight its score difference decides, with the float
+        history of the two ends: its PSD charge and what a drop in score does to C12-C19."""
+        score = self.score
+        key = (score[si], score[li], self._down_mask[si], self._up_mask[li])
+        part = self._pair_parts.get(key)
+        if part is None:
+            difference = self._difference(si, li)
+            drops = score[si] > score[li]
+            part = -(difference << self._at_psd)
+            for k, back in enumerate(self._backs):
+                down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
+                if not drops:
+                    # C12/C14: a higher player who floated down does not drop now.
+                    part += down << self._at_a[back]
+                    continue
+                # C13/C15 and C17/C19: the lower player floats up again; C16/C18: the higher
+                # player's repeated downfloat counts its score difference.
+                part -= up << self._at_b[back]
+                part -= (down * difference) << self._at_c[back]
+                part -= (up * difference) << self._at_d[back]
+            self._pair_parts[key] = part
+        return part
+
+    def _colour_part(self, si: int, li: int) -> int:
+        """The colour fields C.8-C.11 of a bracket pair, in place."""
+        facts, players = self.facts, self.players
+        lower, higher = players[li], players[si]
+        key = (facts.colour_facts(lower), facts.colour_facts(higher))
+        part = self._colour_parts.get(key)
+        if part is None:
+            part = facts.colour_bits(0, lower, higher, self.player_bits) << self._at_colour
+            self._colour_parts[key] = part
+        return part
+
     def _difference(self, si: int, li: int) -> int:
         return 1 << self.shifts[self.score[si] - self.score[li]]
 
     def edge(self, si: int, li: int) -> int:
         """The weight of pairing the bracket players ``si`` < ``li``; 0 if they cannot meet."""
-        facts, players = self.facts, self.players
-        higher, lower = players[si], players[li]
-        if not facts.compatible(higher, lower):
+        players = self.players
+        if not self.facts.compatible(players[si], players[li]):
             return 0
-        pb, sd = self.player_bits, self.sd_bits
-        high_in, low_in = si < self.cur_end, li < self.cur_end
-        completion = 1 + (not facts.eligible_for_bye(higher)) + (not facts.eligible_for_bye(lower))
-        w = completion if self.special else 0
-        # C.5 and C.6: pairs, then the PSD, in the bracket.
-        w = (w << pb) | low_in
-        w <<= sd
-        if low_in:
-            w += (1 << self._downfloat[si]) + (1 << self._downfloat[li])
-            w -= self._difference(si, li)
-        if not self.special:
-            # C.7: pairs, then the PSD, in the next bracket (with the last group: completion).
-            if self.final:
-                w <<= max(pb, self.next_bits) + 3
-                w |= completion
-            else:
-                w <<= self.next_bits
-                w |= not low_in
-            w <<= sd
-            if high_in:
-                w |= 1 << self._downfloat[si]
-            if low_in:
-                w += 1 << self._downfloat[li]
-        if low_in:
-            w = facts.colour_bits(w, lower, higher, pb)
-        else:
-            w <<= 4 * pb
-        w = self._floats(w, si, li, low_in)
-        return w << tie_break_bits(pb)
-
-    def _floats(self, w: int, si: int, li: int, low_in: bool) -> int:
-        """The float fields C.12-C.19 below the colour fields."""
-        facts, players = self.facts, self.players
-        higher, lower = players[si], players[li]
-        pb, sd = self.player_bits, self.sd_bits
-        backs = [back for back in (1, 2) if facts.rounds_played >= back]
-        drops = self.score[si] > self.score[li]
-        for back in backs:
-            # C.12/C.14: repeated downfloats; C.13/C.15: repeated upfloats.
-            w <<= pb
-            if low_in:
-                w |= facts.float_of(lower, back) is Float.DOWN
-                w += not drops and facts.float_of(higher, back) is Float.DOWN
-            w <<= pb
-            w -= low_in and drops and facts.float_of(lower, back) is Float.UP
-        for back in backs:
-            # C.16/C.18 and C.17/C.19: their score differences.
-            w <<= sd
-            if low_in:
-                if facts.float_of(lower, back) is Float.DOWN:
-                    w += 1 << self._downfloat[li]
-                if facts.float_of(higher, back) is Float.DOWN:
-                    w += 1 << self._downfloat[si]
-                    if drops:
-                        w -= self._difference(si, li)
-            w <<= sd
-            if low_in and drops and facts.float_of(lower, back) is Float.UP:
-                w -= self._difference(si, li)
-        return w
+        if li >= self.cur_end:
+            return self._outside + self._high_out[si] + self._low_out[li]
+        return (
+            self._inside
+            + self._high_in[si]
+            + self._low_in[li]
+            + self._pair_part(si, li)
+            + self._colour_part(si, li)
+        )
