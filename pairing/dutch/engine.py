@@ -13,7 +13,7 @@ from __future__ import annotations
 from events.errors import PairingError
 from pairing.dutch.bracket import Bracket
 from pairing.dutch.round import dutch_round, present_in_order, round_facts
-from pairing.dutch.weights import RoundContext
+from pairing.dutch.weights import BracketEdges, RoundContext
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import SwissInput, SwissRound
 from pairing.swiss.state import PlayerState
@@ -212,23 +212,13 @@ class _Brackets:
     def base_weights(self, cur_end: int) -> list[list[int]]:
         """The bracket's edge weights (``base[li][si]``, si < li; MDPs do not meet each
         other), also set on the matcher."""
-        ctx, vertices = self.ctx, self.vertices
+        vertices = self.vertices
         size = len(vertices)
         players = [self.order[v] for v in vertices]
+        edges = BracketEdges(self.ctx, players, cur_end, self.bye_score, self.single)
         base: list[list[int]] = [[] for _ in range(size)]
         for li in range(self.mdp_count, size):
-            row = base[li]
-            for si in range(li):
-                row.append(
-                    ctx.edge(
-                        players[si],
-                        players[li],
-                        li < cur_end,
-                        li >= cur_end,
-                        self.bye_score,
-                        self.single,
-                    )
-                )
+            base[li] = [edges.edge(si, li) for si in range(li)]
         for li in range(size):
             for si, w in enumerate(base[li]):
                 self.matcher.set(vertices[li], vertices[si], w)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pairing.dutch.facts import Float, RoundFacts, colour_preferences_compatible, tie_break_bits
 from pairing.swiss.state import PlayerState, Round
 
-__all__ = ["Float", "RoundContext", "colour_preferences_compatible"]
+__all__ = ["BracketEdges", "Float", "RoundContext", "colour_preferences_compatible"]
 
 
 @dataclass
@@ -78,54 +78,125 @@ class RoundContext(RoundFacts):
             self._not_candidate[bye_score] = not_candidate
         return 1 + not_candidate[a.index] + not_candidate[b.index]
 
-    def edge(
+
+class BracketEdges:
+    """The edge weights of one bracket of the 2025 rules (fields as in the module docstring).
+
+    A weight is a sum of field values, each shifted to its field, so it is split into a
+    constant, a part each end decides alone, and the parts that depend on both: the scores
+    with the float history (C14-C21), and the colour fields (by the two players' colour facts).
+    """
+
+    def __init__(
         self,
-        higher: PlayerState,
-        lower: PlayerState,
-        in_current: bool,
-        in_next: bool,
+        ctx: RoundContext,
+        players: list[PlayerState],
+        cur_end: int,
         bye_score: int,
         single_downfloater_is_bye: bool,
-    ) -> int:
-        """Weight of pairing ``higher`` (earlier in the order) with ``lower``; 0 if forbidden."""
-        w = self.completion(higher, lower, bye_score)
-        if not w:
+    ) -> None:
+        """``players``: the bracket (``cur_end`` of them) and the next score group, in rank
+        order; ``single_downfloater_is_bye``: C9 weighs the unplayed games of who floats."""
+        self.ctx = ctx
+        self.players = players
+        self.cur_end = cur_end
+        b, g = ctx.size_bits, ctx.groups_shift
+        self._backs = [back for back in (1, 2) if ctx.rounds_played >= back]
+        # From the bottom: the tie-break room, C18-C21 (per round back: the downfloats'
+        # scores, then the upfloats'), C14-C17 (repeated downfloats, then upfloats), the colour
+        # fields, C9, then the next bracket (its scores, its pairs), this bracket (its scores,
+        # its pairs) and completion on top.
+        position = ctx.tie_break_bits()
+        self._at_c: dict[int, int] = {}
+        self._at_d: dict[int, int] = {}
+        self._at_a: dict[int, int] = {}
+        self._at_b: dict[int, int] = {}
+        for back in reversed(self._backs):
+            self._at_d[back], self._at_c[back] = position, position + g
+            position += 2 * g
+        for back in reversed(self._backs):
+            self._at_b[back], self._at_a[back] = position, position + b
+            position += 2 * b
+        self._at_colour = position
+        at_c9 = position + 4 * b
+        at_next_scores = at_c9 + b
+        at_next_pairs = at_next_scores + g
+        at_scores = at_next_pairs + b
+        at_pairs = at_scores + g
+        at_completion = at_pairs + b
+        assert at_completion == ctx.total_shift()
+        self._inside = (1 << at_completion) + (1 << at_pairs)
+        self._outside = (1 << at_completion) + (1 << at_next_pairs)
+        score = [ctx.score[p.index] for p in players]
+        self.score = score
+        self._high_in: list[int] = []
+        self._low_in: list[int] = []
+        self._high_out: list[int] = []
+        self._low_out: list[int] = []
+        self._down_mask: list[int] = []
+        self._up_mask: list[int] = []
+        for p, s in zip(players, score, strict=True):
+            own = int(not ctx.is_bye_candidate(p, bye_score)) << at_completion
+            if single_downfloater_is_bye and s == bye_score:
+                own += ctx.played_games_rank[p.played_games] << at_c9
+            group = 1 << ctx.group_shift[s]
+            downs = [ctx.float_of(p, back) is Float.DOWN for back in self._backs]
+            ups = [ctx.float_of(p, back) is Float.UP for back in self._backs]
+            self._down_mask.append(sum(d << k for k, d in enumerate(downs)))
+            self._up_mask.append(sum(u << k for k, u in enumerate(ups)))
+            high, low = own + (group << at_scores), own
+            for back, down in zip(self._backs, downs, strict=True):
+                if down:
+                    high += group << self._at_c[back]
+                    low += (1 << self._at_a[back]) + (group << self._at_c[back])
+            self._high_in.append(high)
+            self._low_in.append(low)
+            self._high_out.append(own + (group << at_next_scores))
+            self._low_out.append(own)
+        self._pair_parts: dict[tuple[int, int, int, int], int] = {}
+        self._colour_parts: dict[tuple[object, object], int] = {}
+
+    def _pair_part(self, si: int, li: int) -> int:
+        """The float fields C14-C21 of a bracket pair that depend on both ends: a higher
+        player's downfloat counts when it does not drop now, and an upfloat again is charged."""
+        score, group_shift = self.score, self.ctx.group_shift
+        key = (score[si], score[li], self._down_mask[si], self._up_mask[li])
+        part = self._pair_parts.get(key)
+        if part is None:
+            drops = score[si] > score[li]
+            part = 0
+            for k, back in enumerate(self._backs):
+                down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
+                if not drops:
+                    part += down << self._at_a[back]
+                if not (drops and up):
+                    part += 1 << self._at_b[back]
+                    part += (1 << group_shift[score[si]]) << self._at_d[back]
+            self._pair_parts[key] = part
+        return part
+
+    def _colour_part(self, si: int, li: int) -> int:
+        """The colour fields C10-C13 of a bracket pair, in place."""
+        ctx, players = self.ctx, self.players
+        lower, higher = players[li], players[si]
+        key = (ctx.colour_facts(lower), ctx.colour_facts(higher))
+        part = self._colour_parts.get(key)
+        if part is None:
+            part = ctx.colour_bits(0, lower, higher, ctx.size_bits) << self._at_colour
+            self._colour_parts[key] = part
+        return part
+
+    def edge(self, si: int, li: int) -> int:
+        """Weight of pairing ``players[si]`` with the lower ``players[li]``; 0 if forbidden."""
+        players = self.players
+        if not self.ctx.compatible(players[si], players[li]):
             return 0
-        b, g = self.size_bits, self.groups_shift
-        s_high, s_low = self.score[higher.index], self.score[lower.index]
-        w = (w << b) | in_current
-        w <<= g
-        if in_current:
-            w |= 1 << self.group_shift[s_high]
-        w = (w << b) | in_next
-        w <<= g
-        if in_next:
-            w |= 1 << self.group_shift[s_high]
-        w <<= b
-        if single_downfloater_is_bye:
-            if s_high == bye_score:
-                w |= self.played_games_rank[higher.played_games]
-            if s_low == bye_score:
-                w += self.played_games_rank[lower.played_games]
-        if not in_current:
-            # Colour and float fields count in the current bracket only: all zero here.
-            return w << self._tail_bits()
-        w = self.colour_bits(w, lower, higher, b)
-        for back in (1, 2):
-            if self.rounds_played < back:
-                continue
-            w <<= b
-            w |= self.float_of(lower, back) is Float.DOWN
-            w += s_high <= s_low and self.float_of(higher, back) is Float.DOWN
-            w <<= b
-            w |= not (s_high > s_low and self.float_of(lower, back) is Float.UP)
-        for back in (1, 2):
-            if self.rounds_played < back:
-                continue
-            w <<= g
-            w += int(self.float_of(lower, back) is Float.DOWN) << self.group_shift[s_low]
-            w += int(self.float_of(higher, back) is Float.DOWN) << self.group_shift[s_high]
-            w <<= g
-            if not (self.float_of(lower, back) is Float.UP and s_high > s_low):
-                w |= 1 << self.group_shift[s_high]
-        return w << self.tie_break_bits()
+        if li >= self.cur_end:
+            return self._outside + self._high_out[si] + self._low_out[li]
+        return (
+            self._inside
+            + self._high_in[si]
+            + self._low_in[li]
+            + self._pair_part(si, li)
+            + self._colour_part(si, li)
+        )
