@@ -66,6 +66,7 @@ class RoundFacts:
     def __post_init__(self) -> None:
         self.score = [p.score_back(self.rounds_played) for p in self.players]
         self._floats: dict[tuple[int, int], Float] = {}
+        self._colour_fields: dict[tuple[tuple[object, ...], tuple[object, ...], int], int] = {}
         self._eligible = [self.bye_eligible(p) for p in self.players]
         # Read for every pair of players: computed once.
         self._absolute = [p.absolute_preference for p in self.players]
@@ -111,25 +112,34 @@ class RoundFacts:
         self._floats[key] = result
         return result
 
-    @staticmethod
-    def colour_facts(p: PlayerState) -> tuple[object, ...]:
-        """Everything :meth:`colour_bits` reads of a player: two players with the same
-        facts weigh the same in the colour fields."""
-        return (
-            p.colour_preference,
-            p.absolute_imbalance,
-            p.colour_imbalance,
-            p.repeated_colour,
-            p.absolute_preference,
-            p.strong_preference,
-        )
+    def backs(self) -> list[int]:
+        """The rounds back whose floats the criteria read: 1 and 2, as far as played."""
+        return [back for back in (1, 2) if self.rounds_played >= back]
 
-    def colour_bits(self, weight: int, p: PlayerState, o: PlayerState, bits: int) -> int:
-        """``weight`` shifted by four fields of ``bits`` holding the colour criteria of the
-        pair (2017: C.8-C.11; 2025: C10-C13), each 1 when the criterion is met."""
+    def float_masks(self, p: PlayerState) -> tuple[int, int]:
+        """Bit ``k`` of the first mask: ``p`` floated down in the round ``backs()[k]`` back;
+        of the second: up."""
+        floats = [self.float_of(p, back) for back in self.backs()]
+        down = sum(1 << k for k, f in enumerate(floats) if f is Float.DOWN)
+        return down, sum(1 << k for k, f in enumerate(floats) if f is Float.UP)
+
+    def colour_fields(self, p: PlayerState, o: PlayerState, bits: int) -> int:
+        """Four fields of ``bits`` holding the colour criteria of the pair (2017: C.8-C.11;
+        2025: C10-C13), each 1 when the criterion is met; ``p`` is the lower player."""
+        key = (_colour_facts(p), _colour_facts(o), bits)
+        fields = self._colour_fields.get(key)
+        if fields is None:
+            fields = self._colour_bits(p, o, bits)
+            self._colour_fields[key] = fields
+        return fields
+
+    @staticmethod
+    def _colour_bits(p: PlayerState, o: PlayerState, bits: int) -> int:
+        """The fields of :meth:`colour_fields`, read off the two players (see
+        :func:`_colour_facts`)."""
         b = bits
         same = p.colour_preference is o.colour_preference
-        weight = (weight << b) | (not p.absolute_imbalance or not o.absolute_imbalance or not same)
+        weight = int(not p.absolute_imbalance or not o.absolute_imbalance or not same)
         if p.colour_imbalance == o.colour_imbalance:
             repeat_ok = (
                 p.repeated_colour is Colour.NONE or p.repeated_colour is not o.repeated_colour
@@ -149,3 +159,16 @@ class RoundFacts:
             or (p.absolute_preference and o.absolute_preference)
             or not same
         )
+
+
+def _colour_facts(p: PlayerState) -> tuple[object, ...]:
+    """Everything the colour fields read of a player: two players with the same facts weigh
+    the same there."""
+    return (
+        p.colour_preference,
+        p.absolute_imbalance,
+        p.colour_imbalance,
+        p.repeated_colour,
+        p.absolute_preference,
+        p.strong_preference,
+    )

@@ -101,7 +101,7 @@ class BracketEdges:
         self.players = players
         self.cur_end = cur_end
         b, g = ctx.size_bits, ctx.groups_shift
-        self._backs = [back for back in (1, 2) if ctx.rounds_played >= back]
+        self._backs = ctx.backs()
         # From the bottom: the tie-break room, C18-C21 (per round back: the downfloats'
         # scores, then the upfloats'), C14-C17 (repeated downfloats, then upfloats), the colour
         # fields, C9, then the next bracket (its scores, its pairs), this bracket (its scores,
@@ -140,13 +140,12 @@ class BracketEdges:
             if single_downfloater_is_bye and s == bye_score:
                 own += ctx.played_games_rank[p.played_games] << at_c9
             group = 1 << ctx.group_shift[s]
-            downs = [ctx.float_of(p, back) is Float.DOWN for back in self._backs]
-            ups = [ctx.float_of(p, back) is Float.UP for back in self._backs]
-            self._down_mask.append(sum(d << k for k, d in enumerate(downs)))
-            self._up_mask.append(sum(u << k for k, u in enumerate(ups)))
+            down_mask, up_mask = ctx.float_masks(p)
+            self._down_mask.append(down_mask)
+            self._up_mask.append(up_mask)
             high, low = own + (group << at_scores), own
-            for back, down in zip(self._backs, downs, strict=True):
-                if down:
+            for k, back in enumerate(self._backs):
+                if down_mask >> k & 1:
                     high += group << self._at_c[back]
                     low += (1 << self._at_a[back]) + (group << self._at_c[back])
             self._high_in.append(high)
@@ -154,7 +153,6 @@ class BracketEdges:
             self._high_out.append(own + (group << at_next_scores))
             self._low_out.append(own)
         self._pair_parts: dict[tuple[int, int, int, int], int] = {}
-        self._colour_parts: dict[tuple[object, object], int] = {}
 
     def _pair_part(self, si: int, li: int) -> int:
         """The float fields C14-C21 of a bracket pair that depend on both ends: a higher
@@ -175,17 +173,6 @@ class BracketEdges:
             self._pair_parts[key] = part
         return part
 
-    def _colour_part(self, si: int, li: int) -> int:
-        """The colour fields C10-C13 of a bracket pair, in place."""
-        ctx, players = self.ctx, self.players
-        lower, higher = players[li], players[si]
-        key = (ctx.colour_facts(lower), ctx.colour_facts(higher))
-        part = self._colour_parts.get(key)
-        if part is None:
-            part = ctx.colour_bits(0, lower, higher, ctx.size_bits) << self._at_colour
-            self._colour_parts[key] = part
-        return part
-
     def edge(self, si: int, li: int) -> int:
         """Weight of pairing ``players[si]`` with the lower ``players[li]``; 0 if forbidden."""
         players = self.players
@@ -198,5 +185,8 @@ class BracketEdges:
             + self._high_in[si]
             + self._low_in[li]
             + self._pair_part(si, li)
-            + self._colour_part(si, li)
+            + (
+                self.ctx.colour_fields(players[li], players[si], self.ctx.size_bits)
+                << self._at_colour
+            )
         )

@@ -129,7 +129,7 @@ class BracketWeights:
         """
         facts, players = self.facts, self.players
         pb, sd, cur_end = self.player_bits, self.sd_bits, self.cur_end
-        self._backs = [back for back in (1, 2) if facts.rounds_played >= back]
+        self._backs = facts.backs()
         # From the bottom: the tie-break room, C16-C19 (per round back: the downfloats' score
         # differences, then the upfloats'), C12-C15 (repeated downfloats, then upfloats),
         # the colour fields, the next bracket (its PSD, then its pairs), this bracket's PSD
@@ -172,10 +172,9 @@ class BracketWeights:
             ineligible = 0
             if at_completion is not None and not facts.eligible_for_bye(p):
                 ineligible = 1 << at_completion
-            downs = [facts.float_of(p, back) is Float.DOWN for back in self._backs]
-            ups = [facts.float_of(p, back) is Float.UP for back in self._backs]
-            self._down_mask.append(sum(d << k for k, d in enumerate(downs)))
-            self._up_mask.append(sum(u << k for k, u in enumerate(ups)))
+            down_mask, up_mask = facts.float_masks(p)
+            self._down_mask.append(down_mask)
+            self._up_mask.append(up_mask)
             self._low_out.append(ineligible)
             if i >= cur_end:
                 self._high_out.append(ineligible)
@@ -188,14 +187,13 @@ class BracketWeights:
                 own += downfloat << at_next_psd
             self._high_out.append(ineligible + (0 if self.special else downfloat << at_next_psd))
             high = low = own + ineligible
-            for back, down in zip(self._backs, downs, strict=True):
-                if down:
+            for k, back in enumerate(self._backs):
+                if down_mask >> k & 1:
                     high += downfloat << self._at_c[back]
                     low += (1 << self._at_a[back]) + (downfloat << self._at_c[back])
             self._high_in.append(high)
             self._low_in.append(low)
         self._pair_parts: dict[tuple[int, int, int, int], int] = {}
-        self._colour_parts: dict[tuple[object, object], int] = {}
 
     def _pair_part(self, si: int, li: int) -> int:
         """The part of a bracket pair's weight its score difference decides, with the float
@@ -221,17 +219,6 @@ class BracketWeights:
             self._pair_parts[key] = part
         return part
 
-    def _colour_part(self, si: int, li: int) -> int:
-        """The colour fields C.8-C.11 of a bracket pair, in place."""
-        facts, players = self.facts, self.players
-        lower, higher = players[li], players[si]
-        key = (facts.colour_facts(lower), facts.colour_facts(higher))
-        part = self._colour_parts.get(key)
-        if part is None:
-            part = facts.colour_bits(0, lower, higher, self.player_bits) << self._at_colour
-            self._colour_parts[key] = part
-        return part
-
     def _difference(self, si: int, li: int) -> int:
         return 1 << self.shifts[self.score[si] - self.score[li]]
 
@@ -247,5 +234,8 @@ class BracketWeights:
             + self._high_in[si]
             + self._low_in[li]
             + self._pair_part(si, li)
-            + self._colour_part(si, li)
+            + (
+                self.facts.colour_fields(players[li], players[si], self.player_bits)
+                << self._at_colour
+            )
         )
