@@ -216,9 +216,7 @@ class _Brackets:
         size = len(vertices)
         players = [self.order[v] for v in vertices]
         edges = BracketEdges(self.ctx, players, cur_end, self.bye_score, self.single)
-        base: list[list[int]] = [[] for _ in range(size)]
-        for li in range(self.mdp_count, size):
-            base[li] = [edges.edge(si, li) for si in range(li)]
+        base = edges.rows(self.mdp_count)
         for li in range(size):
             for si, w in enumerate(base[li]):
                 self.matcher.set(vertices[li], vertices[si], w)

@@ -66,7 +66,12 @@ class RoundFacts:
     def __post_init__(self) -> None:
         self.score = [p.score_back(self.rounds_played) for p in self.players]
         self._floats: dict[tuple[int, int], Float] = {}
-        self._colour_fields: dict[tuple[tuple[object, ...], tuple[object, ...], int], int] = {}
+        # Players with the same colour facts weigh the same in the colour fields: one class.
+        classes: dict[tuple[object, ...], int] = {}
+        self._colour_class = [
+            classes.setdefault(_colour_facts(p), len(classes)) for p in self.players
+        ]
+        self._colour_fields: dict[tuple[int, int, int], int] = {}
         self._eligible = [self.bye_eligible(p) for p in self.players]
         # Read for every pair of players: computed once.
         self._absolute = [p.absolute_preference for p in self.players]
@@ -126,7 +131,7 @@ class RoundFacts:
     def colour_fields(self, p: PlayerState, o: PlayerState, bits: int) -> int:
         """Four fields of ``bits`` holding the colour criteria of the pair (2017: C.8-C.11;
         2025: C10-C13), each 1 when the criterion is met; ``p`` is the lower player."""
-        key = (_colour_facts(p), _colour_facts(o), bits)
+        key = (self._colour_class[p.index], self._colour_class[o.index], bits)
         fields = self._colour_fields.get(key)
         if fields is None:
             fields = self._colour_bits(p, o, bits)

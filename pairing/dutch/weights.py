@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pairing.dutch.edge_parts import EdgeParts
 from pairing.dutch.facts import Float, RoundFacts, colour_preferences_compatible, tie_break_bits
 from pairing.swiss.state import PlayerState, Round
 
@@ -79,13 +80,9 @@ class RoundContext(RoundFacts):
         return 1 + not_candidate[a.index] + not_candidate[b.index]
 
 
-class BracketEdges:
-    """The edge weights of one bracket of the 2025 rules (fields as in the module docstring).
-
-    A weight is a sum of field values, each shifted to its field, so it is split into a
-    constant, a part each end decides alone, and the parts that depend on both: the scores
-    with the float history (C14-C21), and the colour fields (by the two players' colour facts).
-    """
+class BracketEdges(EdgeParts):
+    """The edge weights of one bracket of the 2025 rules (fields as in the module docstring),
+    assembled from parts (:mod:`pairing.dutch.edge_parts`)."""
 
     def __init__(
         self,
@@ -97,28 +94,15 @@ class BracketEdges:
     ) -> None:
         """``players``: the bracket (``cur_end`` of them) and the next score group, in rank
         order; ``single_downfloater_is_bye``: C9 weighs the unplayed games of who floats."""
+        super().__init__(ctx, players, cur_end, ctx.size_bits)
         self.ctx = ctx
-        self.players = players
-        self.cur_end = cur_end
         b, g = ctx.size_bits, ctx.groups_shift
-        self._backs = ctx.backs()
         # From the bottom: the tie-break room, C18-C21 (per round back: the downfloats'
         # scores, then the upfloats'), C14-C17 (repeated downfloats, then upfloats), the colour
         # fields, C9, then the next bracket (its scores, its pairs), this bracket (its scores,
         # its pairs) and completion on top.
-        position = ctx.tie_break_bits()
-        self._at_c: dict[int, int] = {}
-        self._at_d: dict[int, int] = {}
-        self._at_a: dict[int, int] = {}
-        self._at_b: dict[int, int] = {}
-        for back in reversed(self._backs):
-            self._at_d[back], self._at_c[back] = position, position + g
-            position += 2 * g
-        for back in reversed(self._backs):
-            self._at_b[back], self._at_a[back] = position, position + b
-            position += 2 * b
-        self._at_colour = position
-        at_c9 = position + 4 * b
+        self._at_colour = self._lay_float_fields(ctx.tie_break_bits(), b, g)
+        at_c9 = self._at_colour + 4 * b
         at_next_scores = at_c9 + b
         at_next_pairs = at_next_scores + g
         at_scores = at_next_pairs + b
@@ -127,66 +111,32 @@ class BracketEdges:
         assert at_completion == ctx.total_shift()
         self._inside = (1 << at_completion) + (1 << at_pairs)
         self._outside = (1 << at_completion) + (1 << at_next_pairs)
-        score = [ctx.score[p.index] for p in players]
-        self.score = score
-        self._high_in: list[int] = []
-        self._low_in: list[int] = []
-        self._high_out: list[int] = []
-        self._low_out: list[int] = []
-        self._down_mask: list[int] = []
-        self._up_mask: list[int] = []
-        for p, s in zip(players, score, strict=True):
+        for i, (p, s) in enumerate(zip(players, self.score, strict=True)):
             own = int(not ctx.is_bye_candidate(p, bye_score)) << at_completion
             if single_downfloater_is_bye and s == bye_score:
                 own += ctx.played_games_rank[p.played_games] << at_c9
             group = 1 << ctx.group_shift[s]
-            down_mask, up_mask = ctx.float_masks(p)
-            self._down_mask.append(down_mask)
-            self._up_mask.append(up_mask)
             high, low = own + (group << at_scores), own
             for k, back in enumerate(self._backs):
-                if down_mask >> k & 1:
+                if self._down_mask[i] >> k & 1:
                     high += group << self._at_c[back]
                     low += (1 << self._at_a[back]) + (group << self._at_c[back])
             self._high_in.append(high)
             self._low_in.append(low)
             self._high_out.append(own + (group << at_next_scores))
             self._low_out.append(own)
-        self._pair_parts: dict[tuple[int, int, int, int], int] = {}
 
-    def _pair_part(self, si: int, li: int) -> int:
+    def _float_part(self, si: int, li: int) -> int:
         """The float fields C14-C21 of a bracket pair that depend on both ends: a higher
         player's downfloat counts when it does not drop now, and an upfloat again is charged."""
         score, group_shift = self.score, self.ctx.group_shift
-        key = (score[si], score[li], self._down_mask[si], self._up_mask[li])
-        part = self._pair_parts.get(key)
-        if part is None:
-            drops = score[si] > score[li]
-            part = 0
-            for k, back in enumerate(self._backs):
-                down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
-                if not drops:
-                    part += down << self._at_a[back]
-                if not (drops and up):
-                    part += 1 << self._at_b[back]
-                    part += (1 << group_shift[score[si]]) << self._at_d[back]
-            self._pair_parts[key] = part
+        drops = score[si] > score[li]
+        part = 0
+        for k, back in enumerate(self._backs):
+            down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
+            if not drops:
+                part += down << self._at_a[back]
+            if not (drops and up):
+                part += 1 << self._at_b[back]
+                part += (1 << group_shift[score[si]]) << self._at_d[back]
         return part
-
-    def edge(self, si: int, li: int) -> int:
-        """Weight of pairing ``players[si]`` with the lower ``players[li]``; 0 if forbidden."""
-        players = self.players
-        if not self.ctx.compatible(players[si], players[li]):
-            return 0
-        if li >= self.cur_end:
-            return self._outside + self._high_out[si] + self._low_out[li]
-        return (
-            self._inside
-            + self._high_in[si]
-            + self._low_in[li]
-            + self._pair_part(si, li)
-            + (
-                self.ctx.colour_fields(players[li], players[si], self.ctx.size_bits)
-                << self._at_colour
-            )
-        )

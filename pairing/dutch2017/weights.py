@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from pairing.dutch.edge_parts import EdgeParts
 from pairing.dutch.facts import Float, RoundFacts, tie_break_bits
 from pairing.swiss.state import PlayerState, Round
 
@@ -60,7 +61,7 @@ class Facts2017(RoundFacts):
         return Float.DOWN
 
 
-class BracketWeights:
+class BracketWeights(EdgeParts):
     """The edge weights of one pairing bracket and the score group below it."""
 
     def __init__(
@@ -75,14 +76,12 @@ class BracketWeights:
         """``players``: the bracket (MDPs first, then residents, ``cur_end`` in all) and the
         players below it in rank order; ``special``: the PPB or the last bracket (everybody
         below is in ``players``); ``final``: the score group below is the last one."""
-        self.facts = facts
-        self.players = players
+        self.player_bits = _bits(cur_end - mdp_count)
+        super().__init__(facts, players, cur_end, self.player_bits)
         self.mdp_count = mdp_count
-        self.cur_end = cur_end
         self.special = special
         self.final = final
-        score = [facts.score[p.index] for p in players]
-        self.score = score
+        score = self.score
         self.lowest = score[-1]
         differences: list[int] = []
         for pi in range(cur_end):
@@ -98,7 +97,6 @@ class BracketWeights:
             self.shifts[difference] = shift
             shift += _bits(count)
         self.sd_bits = shift
-        self.player_bits = _bits(cur_end - mdp_count)
         self.next_bits = _bits(len(players) - cur_end)
         self._downfloat = [self.shifts[s - self.lowest + _POINT] for s in score[:cur_end]]
         self._layout()
@@ -112,39 +110,18 @@ class BracketWeights:
     def base(self) -> list[list[int]]:
         """``base[li][si]``: the weight of the pair si < li; rows of MDPs are empty (MDPs do
         not meet each other)."""
-        players = self.players
-        rows: list[list[int]] = [[] for _ in players]
-        for li in range(self.mdp_count, len(players)):
-            rows[li] = [self.edge(si, li) for si in range(li)]
-        return rows
+        return self.rows(self.mdp_count)
 
     def _layout(self) -> None:
-        """Each field's lowest bit, and the parts of the weights that one player decides.
-
-        A weight is a sum of field values, each shifted to its field (a charge borrows from
-        the fields above, as a sum does), so it is split into a constant, a part each end
-        decides alone, and the parts that depend on both: the score difference and what it
-        does to the float fields (by scores and float history), and the colour fields (by the
-        two players' colour facts).
-        """
+        """Each field's lowest bit, the constants and the parts one player decides
+        (:mod:`pairing.dutch.edge_parts`)."""
         facts, players = self.facts, self.players
         pb, sd, cur_end = self.player_bits, self.sd_bits, self.cur_end
-        self._backs = facts.backs()
         # From the bottom: the tie-break room, C16-C19 (per round back: the downfloats' score
         # differences, then the upfloats'), C12-C15 (repeated downfloats, then upfloats),
         # the colour fields, the next bracket (its PSD, then its pairs), this bracket's PSD
         # and pairs, and, in a special bracket, completion on top.
-        position = tie_break_bits(pb)
-        self._at_c: dict[int, int] = {}
-        self._at_d: dict[int, int] = {}
-        self._at_a: dict[int, int] = {}
-        self._at_b: dict[int, int] = {}
-        for back in reversed(self._backs):
-            self._at_d[back], self._at_c[back] = position, position + sd
-            position += 2 * sd
-        for back in reversed(self._backs):
-            self._at_b[back], self._at_a[back] = position, position + pb
-            position += 2 * pb
+        position = self._lay_float_fields(tie_break_bits(pb), pb, sd)
         self._at_colour = position
         position += 4 * pb
         at_next_psd = at_next = 0
@@ -162,19 +139,11 @@ class BracketWeights:
         self._outside = 1 << outside
         if at_completion is not None:
             self._inside += 1 << at_completion
-        self._high_in: list[int] = []
-        self._low_in: list[int] = []
-        self._high_out: list[int] = []
-        self._low_out: list[int] = []
-        self._down_mask: list[int] = []
-        self._up_mask: list[int] = []
         for i, p in enumerate(players):
             ineligible = 0
             if at_completion is not None and not facts.eligible_for_bye(p):
                 ineligible = 1 << at_completion
-            down_mask, up_mask = facts.float_masks(p)
-            self._down_mask.append(down_mask)
-            self._up_mask.append(up_mask)
+            down_mask = self._down_mask[i]
             self._low_out.append(ineligible)
             if i >= cur_end:
                 self._high_out.append(ineligible)
@@ -193,49 +162,25 @@ class BracketWeights:
                     low += (1 << self._at_a[back]) + (downfloat << self._at_c[back])
             self._high_in.append(high)
             self._low_in.append(low)
-        self._pair_parts: dict[tuple[int, int, int, int], int] = {}
 
-    def _pair_part(self, si: int, li: int) -> int:
+    def _float_part(self, si: int, li: int) -> int:
         """The part of a bracket pair's weight its score difference decides, with the float
         history of the two ends: its PSD charge and what a drop in score does to C12-C19."""
-        score = self.score
-        key = (score[si], score[li], self._down_mask[si], self._up_mask[li])
-        part = self._pair_parts.get(key)
-        if part is None:
-            difference = self._difference(si, li)
-            drops = score[si] > score[li]
-            part = -(difference << self._at_psd)
-            for k, back in enumerate(self._backs):
-                down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
-                if not drops:
-                    # C12/C14: a higher player who floated down does not drop now.
-                    part += down << self._at_a[back]
-                    continue
-                # C13/C15 and C17/C19: the lower player floats up again; C16/C18: the higher
-                # player's repeated downfloat counts its score difference.
-                part -= up << self._at_b[back]
-                part -= (down * difference) << self._at_c[back]
-                part -= (up * difference) << self._at_d[back]
-            self._pair_parts[key] = part
+        difference = self._difference(si, li)
+        drops = self.score[si] > self.score[li]
+        part = -(difference << self._at_psd)
+        for k, back in enumerate(self._backs):
+            down, up = self._down_mask[si] >> k & 1, self._up_mask[li] >> k & 1
+            if not drops:
+                # C12/C14: a higher player who floated down does not drop now.
+                part += down << self._at_a[back]
+                continue
+            # C13/C15 and C17/C19: the lower player floats up again; C16/C18: the higher
+            # player's repeated downfloat counts its score difference.
+            part -= up << self._at_b[back]
+            part -= (down * difference) << self._at_c[back]
+            part -= (up * difference) << self._at_d[back]
         return part
 
     def _difference(self, si: int, li: int) -> int:
         return 1 << self.shifts[self.score[si] - self.score[li]]
-
-    def edge(self, si: int, li: int) -> int:
-        """The weight of pairing the bracket players ``si`` < ``li``; 0 if they cannot meet."""
-        players = self.players
-        if not self.facts.compatible(players[si], players[li]):
-            return 0
-        if li >= self.cur_end:
-            return self._outside + self._high_out[si] + self._low_out[li]
-        return (
-            self._inside
-            + self._high_in[si]
-            + self._low_in[li]
-            + self._pair_part(si, li)
-            + (
-                self.facts.colour_fields(players[li], players[si], self.player_bits)
-                << self._at_colour
-            )
-        )
