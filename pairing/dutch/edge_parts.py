@@ -66,6 +66,7 @@ class EdgeParts:
         raise NotImplementedError
 
     def _pair_part(self, si: int, li: int) -> int:
+        """:meth:`_float_part`, computed once for each pair of scores and float histories."""
         score = self.score
         key = (score[si], score[li], self._down_mask[si], self._up_mask[li])
         part = self._pair_parts.get(key)

@@ -69,8 +69,9 @@ class RoundContext(RoundFacts):
         return self.eligible_for_bye(p) and self.score[p.index] <= bye_score
 
     def completion(self, a: PlayerState, b: PlayerState, bye_score: int) -> int:
-        """The top field of :meth:`edge` (0 if incompatible); outside every bracket the weight
-        is just this, shifted left by :meth:`total_shift`."""
+        """The top field of the edge weights (0 if incompatible; :class:`BracketEdges` has
+        the rest); outside every bracket the weight is just this, shifted left by
+        :meth:`total_shift`."""
         if not self.compatible(a, b):
             return 0
         not_candidate = self._not_candidate.get(bye_score)
