@@ -152,6 +152,7 @@ class Narrowing:
         self._vertices = len(vertices)
         self.pairs = len(vertices) // 2
         self._covers: dict[bytes, list[int]] = {}
+        self._tight_ranges: list[tuple[Words, int]] | None = None
 
     def ends(self) -> tuple[list[int], list[int]]:
         """Each edge's two ends as indices into :attr:`vertices`."""
@@ -263,21 +264,12 @@ class Narrowing:
         return _assemble(words.shape[0], parts, position)
 
     def _pack_tight(self, words: Words, deduplicate: bool = False) -> Words:
-        mask = _mask(words)
-        positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
-        ranges: list[tuple[Words, int]] = []
-        lo = positions[0] if positions else 0
-        hi = lo + 1
-        bits = self.pairs.bit_length()
-        for p in [*positions[1:], None]:
-            digits = _field(words, lo, hi)
-            bound = self._bound(digits)
-            if p is not None and bits + (hi - lo) > p - lo and bound.bit_length() > p - lo:
-                hi = p + 1
-                continue
-            ranges.append((digits, bound.bit_length()))
-            if p is not None:
-                lo, hi = p, p + 1
+        if words is self._words:  # the weights as given: their ranges serve both packings
+            if self._tight_ranges is None:
+                self._tight_ranges = self._ranges_tight(words)
+            ranges = self._tight_ranges
+        else:
+            ranges = self._ranges_tight(words)
         if deduplicate:
             seen: set[bytes] = set()
             unique: list[tuple[Words, int]] = []
@@ -293,6 +285,25 @@ class Narrowing:
             parts.append((digits, position))
             position += width
         return _assemble(words.shape[0], parts, position)
+
+    def _ranges_tight(self, words: Words) -> list[tuple[Words, int]]:
+        """The digit ranges of the tight packing with their widths, lowest first."""
+        mask = _mask(words)
+        positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        ranges: list[tuple[Words, int]] = []
+        lo = positions[0] if positions else 0
+        hi = lo + 1
+        bits = self.pairs.bit_length()
+        for p in [*positions[1:], None]:
+            digits = _field(words, lo, hi)
+            bound = self._bound(digits)
+            if p is not None and bits + (hi - lo) > p - lo and bound.bit_length() > p - lo:
+                hi = p + 1
+                continue
+            ranges.append((digits, bound.bit_length()))
+            if p is not None:
+                lo, hi = p, p + 1
+        return ranges
 
     def _bound(self, digits: Words) -> int:
         """An upper bound on a matching's digit sum: by its size, and by a vertex cover."""
