@@ -119,10 +119,11 @@ class FocusGraph:
         narrowing = Narrowing([(a, b, (w + half) >> split) for a, b, w in edges])
         # The plain packing is the cheapest; the tighter ones leave the low part more room.
         packed = narrowing.weights()
-        for tight, deduplicate in ((True, False), (True, True)):
-            if packed is None or max(packed, default=0) < 1 << _HIGH_BITS:
-                break
-            packed = narrowing.weights(tight=tight, deduplicate=deduplicate) or packed
+        if packed is not None and max(packed, default=0) >= 1 << _HIGH_BITS:
+            for tighter in narrowing.tight_weights():  # tight, then deduplicated
+                packed = tighter
+                if max(packed, default=0) < 1 << _HIGH_BITS:
+                    break
         if packed is not None and max(packed, default=0) >= 1 << _HIGH_BITS:
             # Borrowing weights (charged fields) narrow only digit by digit, signed.
             signed = narrowing.signed_weights()

@@ -12,6 +12,8 @@ them in non-adjacent form instead, as sums of signed powers of two, which are sp
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -152,7 +154,6 @@ class Narrowing:
         self._vertices = len(vertices)
         self.pairs = len(vertices) // 2
         self._covers: dict[bytes, list[int]] = {}
-        self._tight_ranges: list[tuple[Words, int]] | None = None
 
     def ends(self) -> tuple[list[int], list[int]]:
         """Each edge's two ends as indices into :attr:`vertices`."""
@@ -263,28 +264,19 @@ class Narrowing:
             position += (min(self.pairs, used) * _max(digits)).bit_length()
         return _assemble(words.shape[0], parts, position)
 
+    def tight_weights(self) -> Iterator[list[int]]:
+        """The weights as given narrowed tight, then also deduplicated (as :meth:`weights`
+        with ``tight``, then with ``deduplicate``), their digit ranges computed once."""
+        if not self.edges:
+            yield []
+            return
+        ranges = self._ranges_tight(self._words)
+        yield _to_ints(_stacked(self._words.shape[0], ranges))
+        yield _to_ints(_stacked(self._words.shape[0], _deduplicated(ranges)))
+
     def _pack_tight(self, words: Words, deduplicate: bool = False) -> Words:
-        if words is self._words:  # the weights as given: their ranges serve both packings
-            if self._tight_ranges is None:
-                self._tight_ranges = self._ranges_tight(words)
-            ranges = self._tight_ranges
-        else:
-            ranges = self._ranges_tight(words)
-        if deduplicate:
-            seen: set[bytes] = set()
-            unique: list[tuple[Words, int]] = []
-            for digits, width in reversed(ranges):
-                key = np.ascontiguousarray(digits).tobytes()
-                if key not in seen:
-                    seen.add(key)
-                    unique.append((digits, width))
-            ranges = unique[::-1]
-        parts: list[tuple[Words, int]] = []
-        position = 0
-        for digits, width in ranges:
-            parts.append((digits, position))
-            position += width
-        return _assemble(words.shape[0], parts, position)
+        ranges = self._ranges_tight(words)
+        return _stacked(words.shape[0], _deduplicated(ranges) if deduplicate else ranges)
 
     def _ranges_tight(self, words: Words) -> list[tuple[Words, int]]:
         """The digit ranges of the tight packing with their widths, lowest first."""
@@ -381,6 +373,28 @@ def _signed_layout(
         layout.append((lo, hi, new_lo))
         stacked += spread << new_lo
     return layout
+
+
+def _deduplicated(ranges: list[tuple[Words, int]]) -> list[tuple[Words, int]]:
+    """``ranges`` less each one equal on every edge to a more significant one."""
+    seen: set[bytes] = set()
+    unique: list[tuple[Words, int]] = []
+    for digits, width in reversed(ranges):
+        key = np.ascontiguousarray(digits).tobytes()
+        if key not in seen:
+            seen.add(key)
+            unique.append((digits, width))
+    return unique[::-1]
+
+
+def _stacked(rows: int, ranges: list[tuple[Words, int]]) -> Words:
+    """The digit ranges side by side, lowest first, each in its width."""
+    parts: list[tuple[Words, int]] = []
+    position = 0
+    for digits, width in ranges:
+        parts.append((digits, position))
+        position += width
+    return _assemble(rows, parts, position)
 
 
 def _mask(words: Words) -> int:
