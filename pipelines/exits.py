@@ -1,9 +1,9 @@
 """How the command lines end on an error: one line on stderr and the documented exit code.
 
 An `events.errors.ArbiterError` is the user's to fix (or to retry): its message and its
-`exit_code`. Ctrl-C is "interrupted", exit 130. Anything else is a bug in arbiter: a short
-"please report" line and exit 70, never disguised as a user error; ``ARBITER_DEBUG=1`` prints
-the traceback before that line.
+`exit_code`. Ctrl-C is "interrupted", exit 130, also when it stopped a DuckDB query. Anything
+else is a bug in arbiter: a short "please report" line and exit 70, never disguised as a user
+error; ``ARBITER_DEBUG=1`` prints the traceback before that line.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def report(exc: BaseException, program: str = "arbiter") -> int:
     if isinstance(exc, ArbiterError):
         _say(f"error: {exc}")
         return exc.exit_code
-    if isinstance(exc, KeyboardInterrupt):
+    if _interrupted(exc):
         _say("interrupted")
         return INTERRUPTED_EXIT_CODE
     if os.environ.get(DEBUG_ENV) == "1":
@@ -44,6 +44,14 @@ def report(exc: BaseException, program: str = "arbiter") -> int:
         f"this (run it again with {DEBUG_ENV}=1 for the traceback)"
     )
     return BUG_EXIT_CODE
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Ctrl-C, also when it stopped a DuckDB query: DuckDB then raises its own
+    ``RuntimeError("Query interrupted")`` in place of ``KeyboardInterrupt``."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 
 
 def _say(line: str) -> None:
