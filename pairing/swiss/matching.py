@@ -306,7 +306,7 @@ class Matcher:
                     raise AssertionError("a fixed vertex lost its pair")
                 mates[v] = mate
         free = [v for v in range(self.size) if not fixed[v]]
-        restricted = self._solve_restricted(mates) if SHORTCUTS and self._restricted else None
+        restricted = self._solve_restricted() if SHORTCUTS and self._restricted else None
         if restricted is not None:
             self._mates = restricted
             return list(restricted)
@@ -422,10 +422,10 @@ class Matcher:
         tail = self._completion_of(focus, mates, rest)
         return None if tail is None else mates | tail
 
-    def _solve_restricted(self, fixed_mates: list[int]) -> list[int] | None:
+    def _solve_restricted(self) -> list[int] | None:
         """The matching of a restricted solve (see :meth:`restrict`): the restricted players'
-        best perfect matching, everybody else's last mate; None (and the restriction lifted)
-        if it pairs them not all."""
+        best perfect matching, everybody else's last mate (fixed players' included); None (and
+        the restriction lifted) if it pairs them not all."""
         assert self._restricted is not None
         free = [v for v in self._restricted if not self._fixed[v]]
         found = self._patched_matching()
@@ -441,9 +441,6 @@ class Matcher:
             self.restrict(None)
             return None
         mates = list(self._mates)
-        for v, mate in enumerate(fixed_mates):
-            if mate != v:
-                mates[v] = mate
         for v, mate in found.items():
             mates[v] = mate
         return mates

@@ -68,6 +68,15 @@ def _outcome(engine: Engine, swiss: SwissInput) -> object:
     return sorted(result.boards), result.pab
 
 
+def _dutch_case(seed: int) -> tuple[SwissInput, Engine]:
+    """A perturbed round of either Dutch corpus, paired by either edition (each edition on
+    both corpora as the seeds go)."""
+    require_testdata("chess", "dutch")
+    require_testdata("chess", "dutch2017")
+    swiss, _ = _case(seed, ("dutch", "dutch2017"))
+    return swiss, dutch2017.pair if seed % 2 else dutch.pair
+
+
 @pytest.mark.golden
 @pytest.mark.parametrize("seed", range(CASES))
 def test_same_pairing_with_and_without_shortcuts(
@@ -101,10 +110,7 @@ def test_dutch_decides_s1_players_in_batches_as_one_at_a_time(
 ) -> None:
     """Both Dutch editions decide several S1 players per solve (one preference field
     each, the first highest); deciding them one solve each must give the same pairing."""
-    require_testdata("chess", "dutch")
-    require_testdata("chess", "dutch2017")
-    swiss, _ = _case(2000 + seed, ("dutch", "dutch2017"))
-    engine = dutch2017.pair if seed % 2 else dutch.pair  # each edition on both corpora
+    swiss, engine = _dutch_case(2000 + seed)
     batched = _outcome(engine, swiss)
     monkeypatch.setattr(bracket, "S1_BATCH", 1)
     assert _outcome(engine, swiss) == batched
@@ -118,10 +124,7 @@ def test_dutch_s1_solves_restricted_to_the_remainder_as_on_the_whole_graph(
     """Both Dutch editions solve the S1 decisions on the free remainder alone when nobody
     floats from it (:meth:`pairing.swiss.matching.Matcher.restrict`); solving them with the
     players below must give the same pairing."""
-    require_testdata("chess", "dutch")
-    require_testdata("chess", "dutch2017")
-    swiss, _ = _case(3000 + seed, ("dutch", "dutch2017"))
-    engine = dutch2017.pair if seed % 2 else dutch.pair  # each edition on both corpora
+    swiss, engine = _dutch_case(3000 + seed)
     restricted = _outcome(engine, swiss)
     monkeypatch.setattr(bracket.Bracket, "_restrict_to_remainder", lambda _: None)
     assert _outcome(engine, swiss) == restricted
