@@ -20,6 +20,8 @@ Either way the bracket's players are matcher vertices in rank order: MDPs, then 
 from __future__ import annotations
 
 from pairing.dutch.facts import TIE_BREAK_FIELDS
+from pairing.swiss import matching
+from pairing.swiss.assignment import lexicographic_assignment
 from pairing.swiss.matching import Matcher
 
 __all__ = ["S1_BATCH", "Bracket"]
@@ -279,6 +281,8 @@ class Bracket:
         players after it were decided with its preferences in place), or a player outside the
         batch who now pairs down (decided before the players after it).
         """
+        if self._pair_s1_at_once():
+            return
         remainder, vertices = self.remainder, self.vertices
         self._restrict_to_remainder()
         start = 0
@@ -298,6 +302,67 @@ class Bracket:
             for pos in batch:
                 if not self.matched[vertices[remainder[pos]]]:
                     self._prefer_higher(remainder[pos], None)
+
+    def _pair_s1_at_once(self) -> bool:
+        """Pair every S1 player from one optimal matching, as :meth:`pair_s1` does one batch
+        after another; False (nothing changed but a solve) where its shape does not allow it.
+
+        The shape: every MDP paired, and in an optimal matching every S1 player pairs down
+        with an S2 player, one S2 player at most floating. Then every optimal matching has that
+        shape too (the bracket's pairs outweigh all but completion, and S1-S1 and S2-S2 are no
+        edges), so its weight is that of an assignment of S1 to S2 plus, for the S2 player
+        left over, the best weight of the players below with that player added
+        (:meth:`Matcher.float_values`). Those are the weights of a square assignment with one
+        row more for the floater, and the S1 players' choices are made on it
+        (:func:`pairing.swiss.assignment.lexicographic_assignment`).
+        """
+        vertices, matched, matcher = self.vertices, self.matched, self.matcher
+        if not matching.SHORTCUTS:
+            return False
+        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+            return False
+        self.stable = stable = matcher.solve()
+        free = [vertices[pi] for pi in self.remainder if not matched[vertices[pi]]]
+        s1 = [v for v in free if self._pairs_down(v)]
+        s2 = [v for v in free if not self._pairs_down(v)]
+        up = set(s1)
+        floaters = [v for v in s2 if stable[v] not in up]
+        if len(floaters) > 1 or len(s2) != len(s1) + len(floaters) or not s1:
+            return False
+        column = {v: c for c, v in enumerate(s2)}
+        weights: list[list[int | None]] = []
+        for v in s1:
+            row: list[int | None] = []
+            for u in s2:
+                w = matcher.bracket_weight(v, u)
+                if w is None:
+                    return False
+                row.append(w or None)
+            weights.append(row)
+        mates = [column[stable[v]] for v in s1]
+        lower: dict[int, tuple[int, dict[int, int]]] = {}
+        if floaters:
+            values = matcher.float_values({*s1, *s2}, s2)
+            if values is None:
+                return False
+            lower = values
+            weights.append([lower[u][0] if u in lower else None for u in s2])
+            mates.append(column[floaters[0]])
+        chosen = lexicographic_assignment(weights, mates, list(range(len(s1))))
+        if chosen is None:
+            return False
+        final = list(stable)
+        if floaters and s2[chosen[-1]] != floaters[0]:
+            for a, b in lower[s2[chosen[-1]]][1].items():
+                final[a] = b
+        for v, c in zip(s1, chosen[: len(s1)], strict=True):
+            u = s2[c]
+            final[v], final[u] = u, v
+            matched[v] = matched[u] = True
+            matcher.finalize_pair(v, u, self.max_weight)
+        matcher.adopt(final)
+        self.stable = final
+        return True
 
     def _restrict_to_remainder(self) -> None:
         """Restrict the matcher to the free remainder players when no one of them floats and

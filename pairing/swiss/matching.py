@@ -27,7 +27,7 @@ Six things keep the re-solves cheap without changing the optimum:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from operator import itemgetter
 
 import rustworkx as rx
@@ -45,6 +45,12 @@ SHORTCUTS = True
 # A greedy completion that strands more players than this goes to the exact matching: each
 # repair scans every pair, so many of them would cost more than that matching.
 _REPAIRS = 8
+
+# How many virtual players :meth:`Matcher.float_values` tries before it gives up.
+_FLOAT_ROUNDS = 6
+
+# The virtual player's vertex in :meth:`Matcher.float_values` (no real vertex is negative).
+_VIRTUAL = -1
 
 
 def compress(
@@ -327,6 +333,96 @@ class Matcher:
         self._mates = mates
         return list(mates)
 
+    def adopt(self, mates: list[int]) -> None:
+        """Take ``mates`` as the last solve's matching, without solving: the caller proves it a
+        maximum of the current weights (fixed pairs included)."""
+        if self._graph is not None:
+            self._pending.update(self._changed)
+        self._changed.clear()
+        self._solved = True
+        self._mates = list(mates)
+
+    def float_values(
+        self, upper: Collection[int], candidates: list[int]
+    ) -> dict[int, tuple[int, dict[int, int]]] | None:
+        """For each candidate, the best weight of the free players outside ``upper`` with the
+        candidate added and paired (bracket parts under a completion), and a matching of theirs
+        that reaches it; None when that is not found in a few solves.
+
+        A virtual player takes, towards each player, the best weight of the candidates still
+        open: no candidate does better. Its best matching is then every candidate's who can
+        take its mate at that weight in its place; the others are still open.
+        """
+        if self._core is not None:
+            return None
+        above = set(upper)
+        free_lower = [v for v in range(self.size) if not self._fixed[v] and v not in above]
+        if self._completion:
+            below = set(free_lower)
+            targets = [v for v in self._focus if v in below]
+        else:
+            targets = free_lower
+        found: dict[int, tuple[int, dict[int, int]]] = {}
+        open_ = list(candidates)
+        for _ in range(_FLOAT_ROUNDS):
+            if not open_:
+                return found
+            best: dict[int, int] = {}
+            for c in open_:
+                for u in targets:
+                    w = self.bracket_weight(c, u)
+                    if w is None:
+                        return None
+                    if w > best.get(u, 0):
+                        best[u] = w
+            solved = self._with_virtual(free_lower, targets, best)
+            if solved is None:
+                return None
+            value, mates = solved
+            partner = mates[_VIRTUAL]
+            still: list[int] = []
+            for c in open_:
+                if self.bracket_weight(c, partner) == best[partner]:
+                    own = dict(mates)
+                    del own[_VIRTUAL]
+                    own[c], own[partner] = partner, c
+                    found[c] = (value, own)
+                else:
+                    still.append(c)
+            open_ = still
+        return None
+
+    def _with_virtual(
+        self, free_lower: list[int], targets: list[int], row: dict[int, int]
+    ) -> tuple[int, dict[int, int]] | None:
+        """The best matching of ``free_lower`` and a virtual player with edges ``row`` to
+        ``targets`` (bracket parts under a completion), the virtual player paired in it, and its
+        weight; None when it leaves the virtual player unpaired or cannot be completed."""
+        virtual = [(_VIRTUAL, u, w) for u, w in row.items() if w]
+        if self._completion:
+            focus_edges = self._focus_edges(targets)
+            if focus_edges is None:
+                return None
+            edges = focus_edges + virtual
+            spread = max(len(targets) + 1, 2).bit_length()
+            mates = _matching(edges, self._low_bits + spread, slow=True, spread=spread)
+            assert mates is not None
+        else:
+            edges = self._edges_among(free_lower) + virtual
+            mates = max_weight_matching(edges, self._low_bits)
+        if _VIRTUAL not in mates:
+            return None
+        value = sum(w for a, b, w in edges if mates.get(a) == b)
+        if self._completion:
+            rest = tuple(v for v in free_lower if v not in self._in_focus)
+            tail = self._completion_of(targets, mates, rest)
+            if tail is None:
+                return None
+            mates = mates | tail
+        for v in free_lower:
+            mates.setdefault(v, v)
+        return value, mates
+
     def settled(self) -> bool:
         """Whether the next :meth:`solve` is proved by the changes since the last one to keep
         the last matching (or one swap of it), so that it runs no matching at all."""
@@ -505,7 +601,7 @@ class Matcher:
             (a, b, rows[a][b]) for i, a in enumerate(vertices) for b in vertices[:i] if rows[a][b]
         ]
 
-    def _bracket_weight(self, a: int, b: int) -> int | None:
+    def bracket_weight(self, a: int, b: int) -> int | None:
         """Edge a-b less its completion part (0 if no edge); None if it has no such shape."""
         w = self._weights[a][b]
         if not w or not self._completion:
@@ -561,7 +657,7 @@ class Matcher:
         for a, b in pending:
             if fixed[a] or fixed[b] or not (graph.has(a) and graph.has(b)):
                 continue
-            w = self._bracket_weight(a, b)
+            w = self.bracket_weight(a, b)
             if w is None or not graph.update((a, b), w):
                 return None
         return graph.solve()
