@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pairing.dutch.facts import TIE_BREAK_FIELDS
 from pairing.swiss import matching
-from pairing.swiss.assignment import lexicographic_assignment
+from pairing.swiss.assignment import best_assignment, lexicographic_assignment
 from pairing.swiss.matching import Matcher
 
 __all__ = ["S1_BATCH", "Bracket"]
@@ -82,6 +82,8 @@ class Bracket:
         self.stable = self.matcher.solve()
         self.choose_paired_mdps()
         self.choose_mdp_opponents()
+        if self._pair_remainder_at_once():
+            return self.stable
         self.split_remainder()
         self.exchange_from_s1()
         self.exchange_from_s2()
@@ -303,25 +305,78 @@ class Bracket:
                 if not self.matched[vertices[remainder[pos]]]:
                     self._prefer_higher(remainder[pos], None)
 
-    def _pair_s1_at_once(self) -> bool:
-        """Pair every S1 player from one optimal matching, as :meth:`pair_s1` does one batch
-        after another; False (nothing changed but a solve) where its shape does not allow it.
+    def _pair_remainder_at_once(self) -> bool:
+        """Pair the whole remainder from one assignment where an optimal matching needs no
+        exchange; False (nothing changed) where it needs one or the shape does not allow it.
 
-        The shape: every MDP paired, and in an optimal matching every S1 player pairs down
-        with an S2 player, one S2 player at most floating. Then every optimal matching has that
-        shape too (the bracket's pairs outweigh all but completion, and S1-S1 and S2-S2 are no
-        edges), so its weight is that of an assignment of S1 to S2 plus, for the S2 player
-        left over, the best weight of the players below with that player added
-        (:meth:`Matcher.float_values`). Those are the weights of a square assignment with one
-        row more for the floater, and the S1 players' choices are made on it
-        (:func:`pairing.swiss.assignment.lexicographic_assignment`).
+        With every MDP paired, S1 is the first half of the remainder and S2 the rest, one more
+        where one floats. The best matching in which S1 pairs with S2 (the assignment of
+        :meth:`_pair_s1_at_once`, found by one solve of the bipartite graph) weighs as much as
+        the last matching, an optimal one, exactly when the exchange phases would find no
+        exchange: such a matching gives every S1 player its exchange field and the smallest
+        BSN sum. Then the remainder's optimal matchings after those phases are the optimal
+        assignments, and the S1 players choose among them at once.
         """
-        vertices, matched, matcher = self.vertices, self.matched, self.matcher
+        vertices, matched, matcher, stable = self.vertices, self.matched, self.matcher, self.stable
         if not matching.SHORTCUTS:
             return False
         if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
             return False
-        self.stable = stable = matcher.solve()
+        remainder = [
+            pi
+            for pi in range(self.mdp_count, self.cur_end)
+            if stable[vertices[pi]] >= self.first_resident
+        ]
+        rem_pairs = sum(stable[vertices[pi]] < vertices[pi] for pi in remainder)
+        free = [vertices[pi] for pi in remainder]
+        s1, s2 = free[:rem_pairs], free[rem_pairs:]
+        if not s1 or len(s2) - len(s1) > 1:
+            return False
+        weights = self._s1_weights(s1, s2)
+        if weights is None:
+            return False
+        lower: dict[int, tuple[int, dict[int, int]]] = {}
+        if len(s2) > len(s1):
+            values = matcher.float_values(set(free), s2)
+            if values is None:
+                return False
+            lower = values
+            weights.append([lower[u][0] if u in lower else None for u in s2])
+        mates = best_assignment(weights)
+        if mates is None:
+            return False
+        form = sum(weights[r][c] or 0 for r, c in enumerate(mates))
+        inside = set(free)
+        paired = [(a, b) for a, b in enumerate(stable) if a < b and not matcher.fixed(a)]
+        if lower:
+            best = sum(matcher.bracket_weight(a, b) or 0 for a, b in paired)
+        else:
+            best = sum(matcher.bracket_weight(a, b) or 0 for a, b in paired if a in inside)
+        if form != best:
+            return False
+        self.remainder, self.rem_pairs, self.exchange_count = remainder, rem_pairs, 0
+        self._decide_s1(s1, s2, weights, mates, lower)
+        return True
+
+    def _pair_s1_at_once(self) -> bool:
+        """Pair every S1 player from one optimal matching, as :meth:`pair_s1` does one batch
+        after another; False (nothing changed) where its shape does not allow it.
+
+        The shape: every MDP paired, and in the last matching every S1 player pairs down
+        with an S2 player, one S2 player at most floating. If that matching is optimal, every
+        optimal matching has that shape (the bracket's pairs outweigh all but completion, and
+        S1-S1 and S2-S2 are no edges), so its weight is that of an assignment of S1 to S2 plus,
+        for the S2 player left over, the best weight of the players below with that player
+        added (:meth:`Matcher.float_values`). Those are the weights of a square assignment with
+        one row more for the floater; the duals of the last matching's assignment prove it
+        optimal (or nothing is decided), and the S1 players choose on it
+        (:func:`pairing.swiss.assignment.lexicographic_assignment`).
+        """
+        vertices, matched, matcher, stable = self.vertices, self.matched, self.matcher, self.stable
+        if not matching.SHORTCUTS:
+            return False
+        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+            return False
         free = [vertices[pi] for pi in self.remainder if not matched[vertices[pi]]]
         s1 = [v for v in free if self._pairs_down(v)]
         s2 = [v for v in free if not self._pairs_down(v)]
@@ -329,30 +384,53 @@ class Bracket:
         floaters = [v for v in s2 if stable[v] not in up]
         if len(floaters) > 1 or len(s2) != len(s1) + len(floaters) or not s1:
             return False
+        weights = self._s1_weights(s1, s2)
+        if weights is None:
+            return False
         column = {v: c for c, v in enumerate(s2)}
-        weights: list[list[int | None]] = []
-        for v in s1:
-            row: list[int | None] = []
-            for u in s2:
-                w = matcher.bracket_weight(v, u)
-                if w is None:
-                    return False
-                row.append(w or None)
-            weights.append(row)
         mates = [column[stable[v]] for v in s1]
         lower: dict[int, tuple[int, dict[int, int]]] = {}
         if floaters:
             values = matcher.float_values({*s1, *s2}, s2)
-            if values is None:
+            if values is None or floaters[0] not in values:
                 return False
             lower = values
             weights.append([lower[u][0] if u in lower else None for u in s2])
             mates.append(column[floaters[0]])
+        return self._decide_s1(s1, s2, weights, mates, lower)
+
+    def _s1_weights(self, s1: list[int], s2: list[int]) -> list[list[int | None]] | None:
+        """The matcher's weights (bracket parts) of each S1 player with each S2 player, None
+        for no edge; None if one has no bracket part."""
+        weights: list[list[int | None]] = []
+        for v in s1:
+            row: list[int | None] = []
+            for u in s2:
+                w = self.matcher.bracket_weight(v, u)
+                if w is None:
+                    return None
+                row.append(w or None)
+            weights.append(row)
+        return weights
+
+    def _decide_s1(
+        self,
+        s1: list[int],
+        s2: list[int],
+        weights: list[list[int | None]],
+        mates: list[int],
+        lower: dict[int, tuple[int, dict[int, int]]],
+    ) -> bool:
+        """Give each S1 player, in order, the highest S2 player an optimal assignment still
+        gives it (``mates``, row to column, should be one; with ``lower``, its last row is the
+        floater's); fix those pairs, the floater's matching below and the matcher's last
+        matching. False (nothing changed) if ``mates`` is not optimal."""
+        matcher, matched = self.matcher, self.matched
         chosen = lexicographic_assignment(weights, mates, list(range(len(s1))))
         if chosen is None:
             return False
-        final = list(stable)
-        if floaters and s2[chosen[-1]] != floaters[0]:
+        final = list(self.stable)
+        if lower:
             for a, b in lower[s2[chosen[-1]]][1].items():
                 final[a] = b
         for v, c in zip(s1, chosen[: len(s1)], strict=True):

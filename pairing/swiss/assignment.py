@@ -17,7 +17,31 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["lexicographic_assignment"]
+from pairing.swiss.matching import max_weight_matching
+
+__all__ = ["best_assignment", "lexicographic_assignment"]
+
+
+def best_assignment(weights: list[list[int | None]]) -> list[int] | None:
+    """A maximum-weight perfect assignment, row to column (``weights[r][c]``, None: no edge);
+    None when there is no perfect one."""
+    n = len(weights)
+    if n == 0:
+        return []
+    top = max((abs(w) for row in weights for w in row if w is not None), default=0)
+    # Each pair is worth more than the real weights of any two assignments can differ by:
+    # the most pairs first, all weights positive.
+    lift = (2 * n + 2) * (top + 1)
+    edges = [
+        (r, n + c, w + lift)
+        for r, row in enumerate(weights)
+        for c, w in enumerate(row)
+        if w is not None
+    ]
+    found = max_weight_matching(edges)
+    if len(found) != 2 * n:
+        return None
+    return [found[r] - n for r in range(n)]
 
 
 def lexicographic_assignment(

@@ -333,9 +333,15 @@ class Matcher:
         self._mates = mates
         return list(mates)
 
+    def fixed(self, v: int) -> bool:
+        """Whether ``v`` is in a pair fixed by :meth:`finalize_pair`."""
+        return self._fixed[v]
+
     def adopt(self, mates: list[int]) -> None:
         """Take ``mates`` as the last solve's matching, without solving: the caller proves it a
         maximum of the current weights (fixed pairs included)."""
+        if any(mates[mate] != v for v, mate in enumerate(mates)):
+            raise AssertionError("adopted mates are not a matching")
         if self._graph is not None:
             self._pending.update(self._changed)
         self._changed.clear()

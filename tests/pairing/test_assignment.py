@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from pairing.swiss.assignment import lexicographic_assignment
+from pairing.swiss.assignment import best_assignment, lexicographic_assignment
 
 Weights = list[list[int | None]]
 
@@ -31,7 +31,7 @@ def _problem(rng: random.Random) -> tuple[Weights, list[tuple[int, ...]], list[t
     """Weights with at least one assignment; the optimal assignments and the others."""
     while True:
         n = rng.randint(1, 6)
-        choices: list[int | None] = [None, 0, 1, 2, 3, 1 << 80, 3 << 80]
+        choices: list[int | None] = [None, -2, 0, 1, 2, 3, 1 << 80, 3 << 80]
         weights = [[rng.choice(choices) for _ in range(n)] for _ in range(n)]
         valued = [
             (p, v)
@@ -70,3 +70,16 @@ def test_an_assignment_that_is_not_optimal_decides_nothing(seed: int) -> None:
         weights, _, worse = _problem(rng)
     n = len(weights)
     assert lexicographic_assignment(weights, list(rng.choice(worse)), list(range(n))) is None
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_best_assignment_is_an_optimal_one(seed: int) -> None:
+    rng = random.Random(seed)
+    weights, optimal, _ = _problem(rng)
+    got = best_assignment(weights)
+    assert got is not None
+    assert tuple(got) in optimal
+
+
+def test_best_assignment_without_a_perfect_one_is_none() -> None:
+    assert best_assignment([[5, None], [7, None]]) is None

@@ -111,7 +111,7 @@ def test_dutch_decides_s1_players_in_batches_as_one_at_a_time(
     """Both Dutch editions decide several S1 players per solve (one preference field
     each, the first highest); deciding them one solve each must give the same pairing."""
     swiss, engine = _dutch_case(2000 + seed)
-    monkeypatch.setattr(bracket.Bracket, "_pair_s1_at_once", lambda _: False)
+    _without_assignments(monkeypatch)
     batched = _outcome(engine, swiss)
     monkeypatch.setattr(bracket, "S1_BATCH", 1)
     assert _outcome(engine, swiss) == batched
@@ -126,23 +126,34 @@ def test_dutch_s1_solves_restricted_to_the_remainder_as_on_the_whole_graph(
     floats from it (:meth:`pairing.swiss.matching.Matcher.restrict`); solving them with the
     players below must give the same pairing."""
     swiss, engine = _dutch_case(3000 + seed)
-    monkeypatch.setattr(bracket.Bracket, "_pair_s1_at_once", lambda _: False)
+    _without_assignments(monkeypatch)
     restricted = _outcome(engine, swiss)
     monkeypatch.setattr(bracket.Bracket, "_restrict_to_remainder", lambda _: None)
     assert _outcome(engine, swiss) == restricted
 
 
+def _without_assignments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Dutch brackets re-solve batch after batch: no pairing from one assignment."""
+    monkeypatch.setattr(bracket.Bracket, "_pair_remainder_at_once", lambda _: False)
+    monkeypatch.setattr(bracket.Bracket, "_pair_s1_at_once", lambda _: False)
+
+
 @pytest.mark.golden
+@pytest.mark.parametrize("before_exchanges", [True, False])
 @pytest.mark.parametrize("seed", range(CASES))
 def test_dutch_s1_players_paired_at_once_as_solve_by_solve(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, before_exchanges: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Both Dutch editions pair the S1 players of a bracket from one optimal assignment and
-    its duals where the bracket's shape allows (``Bracket._pair_s1_at_once``), one S2 player
-    floating at most; re-solving the matching batch after batch must give the same pairing.
-    These 40 rounds reach it in 75 brackets, 27 of them with a floater, 8 of those floating
-    another player than the first matching did."""
+    its duals where the bracket's shape allows, one S2 player floating at most: before the
+    exchange phases when an optimum needs no exchange (``Bracket._pair_remainder_at_once``),
+    else after them (``Bracket._pair_s1_at_once``; alone when the first is off). Re-solving
+    the matching batch after batch must give the same pairing. With both on, these 40 rounds
+    pair 55 brackets before the exchanges and 20 after; 27 of the 75 have a floater, and 9
+    float another player than the first matching did."""
     swiss, engine = _dutch_case(4000 + seed)
+    if not before_exchanges:
+        monkeypatch.setattr(bracket.Bracket, "_pair_remainder_at_once", lambda _: False)
     at_once = _outcome(engine, swiss)
-    monkeypatch.setattr(bracket.Bracket, "_pair_s1_at_once", lambda _: False)
+    _without_assignments(monkeypatch)
     assert _outcome(engine, swiss) == at_once
