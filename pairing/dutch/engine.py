@@ -99,10 +99,7 @@ class _Pairing:
             if len(unmatched) > 1:
                 raise _unpairable()
             bye_score = score[unmatched[0]]
-            shift = ctx.total_shift()
-            for i in range(n):
-                for j in range(i):
-                    matcher.set(i, j, ctx.completion(order[j], order[i], bye_score) << shift)
+            matcher.load(ctx.completion_rows(order, bye_score))
             if bye_score >= top:
                 single = True
                 for v in range(n):
@@ -120,10 +117,7 @@ class _Pairing:
             for rank, games in enumerate(counts):
                 ctx.played_games_rank[games] = rank
         else:
-            shift = ctx.total_shift()
-            for i in range(n):
-                for j in range(i):
-                    matcher.set(i, j, ctx.completion(order[j], order[i], 0) << shift)
+            matcher.load(ctx.completion_rows(order, 0))
         matcher.set_completion(
             ctx.total_shift(),
             [not ctx.is_bye_candidate(p, bye_score) for p in order],

@@ -101,6 +101,13 @@ class RoundFacts:
             self.score[a.index] > threshold or self.score[b.index] > threshold
         )
 
+    def compatible_row(self, a: PlayerState, players: list[PlayerState]) -> list[bool]:
+        """:meth:`compatible` of ``a`` with each of ``players``, as one row."""
+        forbidden = self.forbidden[a.index]
+        if not self._absolute[a.index]:
+            return [p.index not in forbidden for p in players]
+        return [self.compatible(a, p) for p in players]
+
     def float_of(self, p: PlayerState, rounds_back: int) -> Float:
         """Float of ``p`` in the round ``rounds_back`` rounds before the one to pair."""
         key = (p.index, rounds_back)

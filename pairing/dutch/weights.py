@@ -80,6 +80,20 @@ class RoundContext(RoundFacts):
             self._not_candidate[bye_score] = not_candidate
         return 1 + not_candidate[a.index] + not_candidate[b.index]
 
+    def completion_rows(self, order: list[PlayerState], bye_score: int) -> list[list[int]]:
+        """The weights outside every bracket, :meth:`completion` shifted left by
+        :meth:`total_shift`, of every pair of ``order`` (rows and columns in its order)."""
+        unit = 1 << self.total_shift()
+        own = [unit * (1 + (not self.is_bye_candidate(p, bye_score))) for p in order]
+        rows: list[list[int]] = []
+        for i, a in enumerate(order):
+            extra = own[i] - unit
+            compatible = self.compatible_row(a, order)
+            row = [extra + w if ok else 0 for ok, w in zip(compatible, own, strict=True)]
+            row[i] = 0
+            rows.append(row)
+        return rows
+
 
 class BracketEdges(EdgeParts):
     """The edge weights of one bracket of the 2025 rules (fields as in the module docstring),

@@ -184,11 +184,18 @@ class Matcher:
         return core is None or a in core or b in core
 
     def load(self, rows: list[list[int]]) -> None:
-        """All weights at once, before the first solve: ``rows[a][b]`` (symmetric); not for a
+        """All weights at once: ``rows[a][b]`` (symmetric, 0 on the diagonal), before any pair
+        is fixed; the last matching is forgotten (the next solve is a whole new one). Not for a
         split matcher (its components follow :meth:`set`)."""
-        assert not self._solved
+        assert not any(self._fixed)
         assert self._hub is None
         self._weights = rows
+        self._solved = False
+        self._changed.clear()
+        self._mates = list(range(self.size))
+        self._absorbable.clear()
+        self._graph = None
+        self._first = True
 
     def weight(self, a: int, b: int) -> int:
         """Current weight of edge a-b."""
