@@ -10,6 +10,11 @@ then decisions fixed one at a time, re-solving after each change, in this order:
    higher players of S2 where possible;
 4. the opponent of each S1 player, higher players first.
 
+Where every MDP is paired and at most one S2 player floats, steps 3 and 4 need no re-solving:
+the S1 players' choices are made on one optimal assignment of S1 to S2 and its duals
+(:mod:`pairing.swiss.assignment`), before the exchange phases when an optimum needs no
+exchange, else after them. The results are the same; the re-solves remain for the rest.
+
 The editions differ in the weights (:mod:`pairing.dutch.weights`,
 :mod:`pairing.dutch2017.weights`) and in the graph the matcher holds: the 2025 engine keeps
 every player of the round in it, the 2017 engine only the bracket and the next score group.
@@ -341,7 +346,7 @@ class Bracket:
             if values is None:
                 return False
             lower = values
-            weights.append([lower[u][0] if u in lower else None for u in s2])
+            weights.append([lower[u][0] for u in s2])
         mates = best_assignment(weights)
         if mates is None:
             return False
@@ -352,10 +357,9 @@ class Bracket:
             best = sum(matcher.bracket_weight(a, b) or 0 for a, b in paired)
         else:
             best = sum(matcher.bracket_weight(a, b) or 0 for a, b in paired if a in inside)
-        if form != best:
+        if form != best or not self._decide_s1(s1, s2, weights, mates, lower):
             return False
         self.remainder, self.rem_pairs, self.exchange_count = remainder, rem_pairs, 0
-        self._decide_s1(s1, s2, weights, mates, lower)
         return True
 
     def _pair_s1_at_once(self) -> bool:
@@ -395,7 +399,7 @@ class Bracket:
             if values is None or floaters[0] not in values:
                 return False
             lower = values
-            weights.append([lower[u][0] if u in lower else None for u in s2])
+            weights.append([lower[u][0] for u in s2])
             mates.append(column[floaters[0]])
         return self._decide_s1(s1, s2, weights, mates, lower)
 

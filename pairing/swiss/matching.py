@@ -195,6 +195,7 @@ class Matcher:
         self._mates = list(range(self.size))
         self._absorbable.clear()
         self._graph = None
+        self._pending.clear()
         self._first = True
 
     def weight(self, a: int, b: int) -> int:
