@@ -84,12 +84,15 @@ class RoundContext(RoundFacts):
         """The weights outside every bracket, :meth:`completion` shifted left by
         :meth:`total_shift`, of every pair of ``order`` (rows and columns in its order)."""
         unit = 1 << self.total_shift()
-        own = [unit * (1 + (not self.is_bye_candidate(p, bye_score))) for p in order]
+        # Three values in all: each entry refers to one of them (a 2,000-player round would
+        # otherwise hold 4 million wide integers).
+        values = [0, unit, 2 * unit, 3 * unit]
+        own = [1 + (not self.is_bye_candidate(p, bye_score)) for p in order]
         rows: list[list[int]] = []
         for i, a in enumerate(order):
-            extra = own[i] - unit
+            extra = own[i] - 1
             compatible = self.compatible_row(a, order)
-            row = [extra + w if ok else 0 for ok, w in zip(compatible, own, strict=True)]
+            row = [values[extra + w] if ok else 0 for ok, w in zip(compatible, own, strict=True)]
             row[i] = 0
             rows.append(row)
         return rows
