@@ -2,14 +2,16 @@
 round 5 at 2000 players.
 
 ``run()`` pairs each input in its own process, so that each peak RSS is that input's own, and
-returns wall seconds, matcher solves (real and proved unnecessary), peak RSS and a SHA-256 of
-the pairing (boards, colours, PAB) per input; equal digests across runs mean equal pairings.
+returns wall seconds, matcher solves (real and proved unnecessary), every rustworkx matching
+(the matcher's, and those of the S1 assignments and floater values outside it), peak RSS and a
+SHA-256 of the pairing (boards, colours, PAB) per input; equal digests across runs mean equal
+pairings.
 ``ARBITER_BENCH_DUTCH_SIZES`` (comma-separated, default ``100,500,1000,2000``) chooses the
 inputs. Targets (issue 6): 500 players <= 1 s, 1000 players <= 10 s. The reference engine
 (bbpPairings v6) needs about 0.02 s, 4.5 s, 40 s and 330 s of CPU for the four inputs.
-Measured on the shared 2-vCPU machine (whose speed drifts by up to 25 % over a day): 0.02 s,
-0.60 s, 4.1 s and 50 s (peak 49, 78, 174 and 581 MB); the digests of 100, 500 and 1000 equal
-those of the engine before the speed-ups.
+Measured on the shared 2-vCPU machine (whose speed drifts by up to 25 % over a day): 0.03 s,
+0.45 s, 1.8 s and 11.3 s (peak 51, 68, 120 and 352 MB); the digests of 100, 500 and 1000 equal
+those of the engine before the speed-ups, and that of 2000 the one of 50 s.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ INPUTS = {
 
 
 def _one(path: Path) -> dict[str, object]:
+    import rustworkx
+
     from ingest.trf import parse_trf
     from pairing.dutch import pair
     from pairing.swiss.matching import Matcher
@@ -40,6 +44,13 @@ def _one(path: Path) -> dict[str, object]:
 
     matchers: list[Matcher] = []
     original = Matcher.__init__
+    matchings = 0
+    solve = rustworkx.max_weight_matching
+
+    def counting_solve(*args: object, **kwargs: object) -> object:
+        nonlocal matchings
+        matchings += 1
+        return solve(*args, **kwargs)
 
     def counting_init(self: Matcher, size: int) -> None:
         original(self, size)
@@ -48,10 +59,12 @@ def _one(path: Path) -> dict[str, object]:
     start = time.perf_counter()
     swiss = swiss_input_from_trf(parse_trf(path))
     Matcher.__init__ = counting_init  # type: ignore[method-assign]
+    rustworkx.max_weight_matching = counting_solve
     try:
         result = pair(swiss)
     finally:
         Matcher.__init__ = original  # type: ignore[method-assign]
+        rustworkx.max_weight_matching = solve
     seconds = time.perf_counter() - start
     pairing = json.dumps([list(result.boards), result.pab]).encode()
     return {
@@ -62,6 +75,7 @@ def _one(path: Path) -> dict[str, object]:
         "solves": sum(m.solves for m in matchers),
         "solves_skipped": sum(m.skipped for m in matchers),
         "solves_whole_graph": sum(m.whole for m in matchers),
+        "rustworkx_matchings": matchings,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "pairing_sha256": hashlib.sha256(pairing).hexdigest(),
     }
