@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 PERF = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "chess" / "perf"
 INPUTS = {
@@ -47,7 +48,7 @@ def _one(path: Path) -> dict[str, object]:
     matchings = 0
     solve = rustworkx.max_weight_matching
 
-    def counting_solve(*args: object, **kwargs: object) -> object:
+    def counting_solve(*args: Any, **kwargs: Any) -> set[tuple[int, int]]:
         nonlocal matchings
         matchings += 1
         return solve(*args, **kwargs)
