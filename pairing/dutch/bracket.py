@@ -322,10 +322,8 @@ class Bracket:
         BSN sum. Then the remainder's optimal matchings after those phases are the optimal
         assignments, and the S1 players choose among them at once.
         """
-        vertices, matched, matcher, stable = self.vertices, self.matched, self.matcher, self.stable
-        if not matching.SHORTCUTS:
-            return False
-        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+        vertices, matcher, stable = self.vertices, self.matcher, self.stable
+        if not matching.SHORTCUTS or not self._mdps_paired():
             return False
         remainder = [
             pi
@@ -342,11 +340,10 @@ class Bracket:
             return False
         lower: dict[int, tuple[int, dict[int, int]]] = {}
         if len(s2) > len(s1):
-            values = matcher.float_values(set(free), s2)
+            values = self._add_floater_row(weights, s1, s2)
             if values is None:
                 return False
             lower = values
-            weights.append([lower[u][0] for u in s2])
         mates = best_assignment(weights)
         if mates is None:
             return False
@@ -376,10 +373,8 @@ class Bracket:
         optimal (or nothing is decided), and the S1 players choose on it
         (:func:`pairing.swiss.assignment.lexicographic_assignment`).
         """
-        vertices, matched, matcher, stable = self.vertices, self.matched, self.matcher, self.stable
-        if not matching.SHORTCUTS:
-            return False
-        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+        vertices, matched, stable = self.vertices, self.matched, self.stable
+        if not matching.SHORTCUTS or not self._mdps_paired():
             return False
         free = [vertices[pi] for pi in self.remainder if not matched[vertices[pi]]]
         s1 = [v for v in free if self._pairs_down(v)]
@@ -395,13 +390,28 @@ class Bracket:
         mates = [column[stable[v]] for v in s1]
         lower: dict[int, tuple[int, dict[int, int]]] = {}
         if floaters:
-            values = matcher.float_values({*s1, *s2}, s2)
-            if values is None or floaters[0] not in values:
+            values = self._add_floater_row(weights, s1, s2)
+            if values is None:
                 return False
             lower = values
-            weights.append([lower[u][0] for u in s2])
             mates.append(column[floaters[0]])
         return self._decide_s1(s1, s2, weights, mates, lower)
+
+    def _mdps_paired(self) -> bool:
+        """Whether every MDP of the bracket is paired in it."""
+        vertices, matched = self.vertices, self.matched
+        return all(matched[vertices[pi]] for pi in range(self.mdp_count))
+
+    def _add_floater_row(
+        self, weights: list[list[int | None]], s1: list[int], s2: list[int]
+    ) -> dict[int, tuple[int, dict[int, int]]] | None:
+        """Append the floater's row to ``weights``: for each S2 player, the best weight of the
+        players below with that player floating to them (:meth:`Matcher.float_values`); those
+        values with their matchings, or None (nothing appended) when they are not found."""
+        values = self.matcher.float_values({*s1, *s2}, s2)
+        if values is not None:
+            weights.append([values[u][0] for u in s2])
+        return values
 
     def _s1_weights(self, s1: list[int], s2: list[int]) -> list[list[int | None]] | None:
         """The matcher's weights (bracket parts) of each S1 player with each S2 player, None
@@ -453,7 +463,7 @@ class Bracket:
         outweighs everything else, and S1-S1 and S2-S2 are no edges), so the players below the
         bracket cannot change the S1 players' opponents."""
         vertices, matched = self.vertices, self.matched
-        if not all(matched[vertices[pi]] for pi in range(self.mdp_count)):
+        if not self._mdps_paired():
             return
         free = [vertices[pi] for pi in self.remainder if not matched[vertices[pi]]]
         if 2 * sum(self._pairs_down(v) for v in free) == len(free):

@@ -29,10 +29,6 @@ class RoundContext(RoundFacts):
     group_shift: dict[int, int] = field(default_factory=dict)
     played_games_rank: dict[int, int] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._not_candidate: dict[int, list[bool]] = {}
-
     def bye_eligible(self, p: PlayerState) -> bool:
         """C2 (2025): no PAB for a player who already scored a win's points without playing."""
         return not any(not r.played and r.points >= self.win for r in p.rounds)
@@ -74,11 +70,11 @@ class RoundContext(RoundFacts):
         :meth:`total_shift`."""
         if not self.compatible(a, b):
             return 0
-        not_candidate = self._not_candidate.get(bye_score)
-        if not_candidate is None:
-            not_candidate = [not self.is_bye_candidate(p, bye_score) for p in self.players]
-            self._not_candidate[bye_score] = not_candidate
-        return 1 + not_candidate[a.index] + not_candidate[b.index]
+        return (
+            1
+            + (not self.is_bye_candidate(a, bye_score))
+            + (not self.is_bye_candidate(b, bye_score))
+        )
 
     def completion_rows(self, order: list[PlayerState], bye_score: int) -> list[list[int]]:
         """The weights outside every bracket, :meth:`completion` shifted left by
