@@ -20,7 +20,7 @@ ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" 
 
 def _child(store_path: str) -> dict[str, float | int]:
     from events.stores import open_store
-    from pipelines.ingest_job import discover, ingest
+    from pipelines.jobs.ingest import discover, ingest
 
     started = time.perf_counter()
     files = discover([ARCHIVE])

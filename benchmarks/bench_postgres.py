@@ -160,7 +160,7 @@ def append_latency(
 
 
 def _wof_list(store: Any, out: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
-    from pipelines.ratings_job import RunRequest, run_list
+    from pipelines.jobs.ratings import RunRequest, run_list
     from projections.games import GamesCache
     from ratings.methods import Method
 
@@ -191,7 +191,7 @@ def _wof_list(store: Any, out: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
 
 def wof_archive(server: Any, tmp: Path) -> dict[str, Any]:
     from events.stores import init_store, open_store
-    from pipelines.ingest_job import discover, ingest
+    from pipelines.jobs.ingest import discover, ingest
 
     files = discover([ARCHIVE])
     url = server.create_database()

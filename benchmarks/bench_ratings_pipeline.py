@@ -34,10 +34,10 @@ def _peak_mb() -> float:
 
 
 def _ingest(store: Store, files: list[Path]) -> tuple[str, int]:
-    from pipelines.ingest_job import ingest
+    from pipelines.jobs.ingest import ingest
 
     report = ingest(store, files)
-    return "pipelines.ingest_job", int(report.summary()["games"])
+    return "pipelines.jobs.ingest", int(report.summary()["games"])
 
 
 def _one_more_tournament(store: Store) -> None:
@@ -66,7 +66,7 @@ def _one_more_tournament(store: Store) -> None:
 
 
 def run() -> dict[str, Any]:
-    from pipelines.ratings_job import RunRequest, run_list
+    from pipelines.jobs.ratings import RunRequest, run_list
     from projections.games import GamesCache
     from ratings.methods import Method
 

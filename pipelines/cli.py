@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from events.domain import ByeKind, Game, Scoring, System
 from events.errors import UserError
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams
-from pipelines import commands, views
+from pipelines import commands
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -28,8 +28,9 @@ from pipelines.cli_common import (
     user_errors,
 )
 from pipelines.cli_director import EventOpt
-from pipelines.exits import report
-from pipelines.output import Format, PageFormat, emit
+from pipelines.process.exits import report
+from pipelines.views import tournament as views
+from pipelines.views.output import Format, PageFormat, emit
 from projections import crosstable as xt
 from projections import html
 from projections.standings import standings as compute_standings
@@ -603,7 +604,7 @@ def demo(
     seed: Annotated[int, typer.Option(help="Random seed of the generated season.")] = 2026,
 ) -> None:
     """Generate a sample federation season, run it through the log and print standings."""
-    from pipelines.demo import run_demo
+    from pipelines.jobs.demo import run_demo
 
     with open_store() as store:
         run_demo(store, out, seed, console=err)

@@ -17,8 +17,8 @@ from events.provenance import Origin, default_actor, set_origin
 from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
-from pipelines.exits import report
-from pipelines.output import Format
+from pipelines.process.exits import report
+from pipelines.views.output import Format
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,7 +52,7 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     An `ArbiterError` prints its message and exits with its code (1 or 3); Ctrl-C prints
     "interrupted" (130); anything else is a bug: a "please report" line, exit 70
-    (`pipelines.exits.report`). No traceback unless ``ARBITER_DEBUG=1``.
+    (`pipelines.process.exits.report`). No traceback unless ``ARBITER_DEBUG=1``.
     """
 
     @functools.wraps(fn)

@@ -16,7 +16,7 @@ import typer
 
 from events.schema import RoundPaired
 from events.store import Store
-from pipelines import commands, director, views
+from pipelines import commands, director
 from pipelines.cli_common import (
     FormatOpt,
     TournamentArg,
@@ -27,7 +27,8 @@ from pipelines.cli_common import (
     tournament_app,
     user_errors,
 )
-from pipelines.output import Format, emit
+from pipelines.views import tournament as views
+from pipelines.views.output import Format, emit
 from projections.state import TournamentState
 
 __all__ = ["EventOpt", "dash_results", "pair_from_file", "show_round", "swap"]

@@ -15,10 +15,10 @@ from events.errors import UserError
 from ingest.detect import FileFormat
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
-from pipelines.files import write_atomic
+from pipelines.process.files import write_atomic
 
 if TYPE_CHECKING:
-    from pipelines.ingest_job import IngestReport
+    from pipelines.jobs.ingest import IngestReport
 
 
 class IngestFormatChoice(StrEnum):
@@ -34,7 +34,7 @@ class IngestFormatChoice(StrEnum):
 
 
 def _print_report(report: IngestReport, as_json: bool) -> None:
-    from pipelines.ingest_job import Status
+    from pipelines.jobs.ingest import Status
 
     for f in report.files:
         for record in f.skipped:
@@ -93,7 +93,7 @@ def ingest_command(
     ] = False,
 ) -> None:
     """Ingest result files: each one atomically, each one once. Exit 1 if any file failed."""
-    from pipelines.ingest_job import IngestOptions, discover, ingest
+    from pipelines.jobs.ingest import IngestOptions, discover, ingest
 
     chosen = formats or []
     file_formats = [FileFormat(c.value) for c in chosen if c.value in set(FileFormat)]

@@ -18,7 +18,7 @@ import typer
 
 from events.errors import UserError
 from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
-from pipelines.output import Format, emit
+from pipelines.views.output import Format, emit
 from ratings.games import GameKind
 from ratings.methods import Method, RatingType
 
@@ -95,7 +95,7 @@ def ratings_run(
     kind) and people.csv (players without a federation id counted as one person across
     tournaments, or left apart as ambiguous; the ambiguous ones are also printed).
     """
-    from pipelines.ratings_job import RunRequest, run_list
+    from pipelines.jobs.ratings import RunRequest, run_list
     from projections.games import GamesCache
 
     if (as_of is None) == (period is None):
@@ -198,8 +198,8 @@ def ratings_show(
     Several players match a name: they are listed (id, name, country, birth year, games);
     run again with one of the ids.
     """
-    from pipelines.files import write_atomic
-    from pipelines.rating_player import find, player_report
+    from pipelines.process.files import write_atomic
+    from pipelines.views.rating_player import find, player_report
     from projections.charts import history_svg
     from projections.games import GamesCache
 
@@ -271,7 +271,12 @@ def schedule(
 
     On start, a list whose due date passed without a publication runs once.
     """
-    from pipelines.scheduler import ScheduleConfig, build_scheduler, catch_up, run_until_interrupted
+    from pipelines.jobs.scheduler import (
+        ScheduleConfig,
+        build_scheduler,
+        catch_up,
+        run_until_interrupted,
+    )
 
     overrides: dict[str, Any] = {
         "store": store_url(),
@@ -294,4 +299,4 @@ def schedule(
     err.print(
         f"scheduler started ({settings.cron}, {settings.timezone}); Ctrl-C to stop", markup=False
     )
-    run_until_interrupted(scheduler)  # Ctrl-C: "interrupted", exit 130 (pipelines.exits)
+    run_until_interrupted(scheduler)  # Ctrl-C: "interrupted", exit 130 (pipelines.process.exits)

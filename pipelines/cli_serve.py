@@ -10,7 +10,7 @@ import typer
 
 from events.errors import UserError
 from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
-from pipelines.output import Format, emit
+from pipelines.views.output import Format, emit
 
 user_app = typer.Typer(
     help="Accounts of the web server: officers and tournament directors.", no_args_is_help=True

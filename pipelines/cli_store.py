@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli_common import app, err, open_store, store_url, user_errors
-from pipelines.output import Format
+from pipelines.views.output import Format
 
 store_app = typer.Typer(
     help="The event store: create, migrate, copy between DuckDB and PostgreSQL, back up.",

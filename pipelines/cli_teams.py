@@ -22,7 +22,7 @@ from events.errors import UserError
 from events.params import TeamSettings
 from pipelines import commands
 from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
-from pipelines.output import Format, PageFormat, emit
+from pipelines.views.output import Format, PageFormat, emit
 from projections.state import TournamentState
 from projections.team_standings import TeamStanding, team_standings
 from projections.teams import (

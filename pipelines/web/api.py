@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipelines import commands
-from pipelines.output import Format, render
+from pipelines.views.output import Format, render
 from pipelines.web.hub import TournamentView, summaries_json
 from pipelines.web.server import director_of, officer, server_of
 
@@ -76,7 +76,7 @@ async def round_pairings(request: Request, tournament_id: str, round_no: int) ->
 
 @router.get("/tournaments/{tournament_id}/crosstable", summary="The crosstable, by rank")
 async def crosstable(request: Request, tournament_id: str) -> Response:
-    from pipelines import views
+    from pipelines.views import tournament as views
 
     view = tournament_view(request, tournament_id)
     return _json(render(views.crosstable_view(view.crosstable()), Format.JSON).encode())
@@ -230,7 +230,7 @@ def save_upload(upload: UploadFile, folder: Path, limit: int) -> Path:
 
 
 def ingest_uploads(request: Request, uploads: list[UploadFile], form_csrf: str | None) -> Any:
-    from pipelines.ingest_job import IngestOptions, ingest
+    from pipelines.jobs.ingest import IngestOptions, ingest
 
     server = server_of(request)
     with (
@@ -257,7 +257,7 @@ class RatingRunIn(BaseModel):
 
 def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> dict[str, Any]:
     from events.errors import UserError
-    from pipelines.ratings_job import RunRequest, run_list
+    from pipelines.jobs.ratings import RunRequest, run_list
     from projections.games import GamesCache
 
     server = server_of(request)

@@ -34,9 +34,9 @@ from events.errors import ArbiterError
 from events.schema import RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
-from pipelines import views
 from pipelines.commands import STREAM_PREFIX, Snapshot
-from pipelines.output import Format, render
+from pipelines.views import tournament as views
+from pipelines.views.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
 from projections.standings import StandingRow, standings

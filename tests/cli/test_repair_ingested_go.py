@@ -11,7 +11,7 @@ import pytest
 
 from events.duckdb_store import DuckDBStore
 from pipelines import commands
-from pipelines.ingest_job import ingest
+from pipelines.jobs.ingest import ingest
 from projections.state import TournamentState
 from tests.conftest import require_testdata
 

@@ -29,7 +29,7 @@ from events.schema import PlayerRegistered, RoundPaired, TournamentCreated
 from ingest.detect import FileFormat
 from ingest.errors import IngestError
 from pipelines.cli import app
-from pipelines.ingest_job import Status, convert, ingest
+from pipelines.jobs.ingest import Status, convert, ingest
 from tests.conftest import require_testdata
 
 SEEDS = {

@@ -25,7 +25,7 @@ from events.store import NewEvent
 from ingest.elo import parse_elo
 from ingest.trf import parse_trf
 from pipelines.cli import app
-from pipelines.ingest_job import ingest
+from pipelines.jobs.ingest import ingest
 from tests.conftest import require_testdata
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")

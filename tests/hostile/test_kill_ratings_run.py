@@ -3,7 +3,7 @@ folder is always the old list or the new one, whole, and the next run cleans wha
 one left (issue 17, part 3).
 
 The kills are real: ``ARBITER_CRASH_AT=<point>`` makes the subprocess send itself SIGKILL
-there (:mod:`pipelines.crashpoints`). Lists are written with ``--no-publish`` so that each
+there (:mod:`pipelines.process.crashpoints`). Lists are written with ``--no-publish`` so that each
 as-of date gives the same bytes whatever was published before.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from events.duckdb_store import DuckDBStore
-from pipelines.crashpoints import CRASH_ENV
+from pipelines.process.crashpoints import CRASH_ENV
 from tests.pipelines._season import monthly, players, season
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")

@@ -1,4 +1,4 @@
-"""pipelines.files where the kill test cannot reach: the two-rename swap of a file system
+"""pipelines.process.files where the kill test cannot reach: the two-rename swap of a file system
 without RENAME_EXCHANGE, and the state a kill between its two renames leaves."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines import files
-from pipelines.files import folder_swap, write_atomic
+from pipelines.process import files
+from pipelines.process.files import folder_swap, write_atomic
 
 
 def _list(folder: Path, text: str) -> None:

@@ -13,7 +13,7 @@ from events.duckdb_store import DuckDBStore
 from events.store import WrongExpectedVersion
 from ingest.elo import parse_elo
 from pipelines.commands import load
-from pipelines.ingest_job import IngestOptions, IngestReport, Status, discover, ingest
+from pipelines.jobs.ingest import IngestOptions, IngestReport, Status, discover, ingest
 from tests.conftest import require_testdata
 
 
@@ -171,7 +171,7 @@ def test_a_broken_file_appends_nothing_and_the_others_land(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("pack_rows", [0, 1_000_000])
 def test_pack_size_does_not_change_the_log(pack_rows: int) -> None:
-    from pipelines.ingest_job import IngestOptions
+    from pipelines.jobs.ingest import IngestOptions
 
     folder = require_testdata("go", "h9")
     store = DuckDBStore(":memory:")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.duckdb_store import DuckDBStore
-from pipelines.ingest_job import Status, discover, ingest
+from pipelines.jobs.ingest import Status, discover, ingest
 from tests.conftest import require_testdata
 
 # Files whose result lines pair an id with itself: no game to rate, so the reader rejects them.

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from events.duckdb_store import DuckDBStore
 from ingest.detect import detect_format
 from ingest.errors import IngestError
-from pipelines.ingest_job import Status, convert, ingest
+from pipelines.jobs.ingest import Status, convert, ingest
 from tests.conftest import require_testdata
 
 SAMPLES = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from events.duckdb_store import DuckDBStore
 from pipelines.commands import load
-from pipelines.ingest_job import Status, ingest
+from pipelines.jobs.ingest import Status, ingest
 
 HEAD = "; EV[{name}]\n; DT[2024-05-01,2024-05-01]\n"
 

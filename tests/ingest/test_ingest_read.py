@@ -13,9 +13,9 @@ import pytest
 
 from events.duckdb_store import DuckDBStore
 from ingest import limits
-from pipelines import ingest_read
-from pipelines.ingest_job import Status, discover, ingest
-from pipelines.ingest_read import PROCESS_FILES, file_reads, read_file
+from pipelines.jobs import ingest_read
+from pipelines.jobs.ingest import Status, discover, ingest
+from pipelines.jobs.ingest_read import PROCESS_FILES, file_reads, read_file
 from tests.conftest import require_testdata
 
 

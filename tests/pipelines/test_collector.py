@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from events.stores import open_store
-from pipelines import ingest_job
-from pipelines.collector import BULK_THRESHOLDS, bulk_collection
+from pipelines.jobs import ingest as ingest_job
+from pipelines.process.collector import BULK_THRESHOLDS, bulk_collection
 
 ELO = (
     b"%%Tournament: T\n%%Country: NL\n%%Date: 01/02/2024\n%%Sender: x\n%_% 101, A, a\n"

@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE
-from pipelines.exits import report
+from pipelines.process.exits import report
 
 
 def _interrupt_soon() -> None:

@@ -209,7 +209,7 @@ def test_another_log_under_the_same_cache_is_rebuilt(tmp_path: Path) -> None:
 @pytest.mark.golden
 def test_wof_files_project_to_the_games_the_reader_sees(tmp_path: Path) -> None:
     """One archive year through ingest and the projection equals reading the files directly."""
-    from pipelines.ingest_job import discover, ingest
+    from pipelines.jobs.ingest import discover, ingest
     from tests.ratings.wof_reference import archive_games
 
     root = require_testdata("othello", "elo", "2013")

@@ -14,10 +14,10 @@ import pytest
 
 from events.duckdb_store import DuckDBStore
 from events.schema import RatingListPublished
-from pipelines import ratings_job
-from pipelines.files import write_atomic, write_folder_atomic
-from pipelines.rating_player import UnknownPlayer, player_report
-from pipelines.ratings_job import RunRequest, publications, run_list
+from pipelines.jobs import ratings as ratings_job
+from pipelines.jobs.ratings import RunRequest, publications, run_list
+from pipelines.process.files import write_atomic, write_folder_atomic
+from pipelines.views.rating_player import UnknownPlayer, player_report
 from projections.games import GamesCache
 from ratings.listing import LIST_COLUMNS, diff_lists
 from ratings.methods import Method

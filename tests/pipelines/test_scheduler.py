@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from events.duckdb_store import DuckDBStore
 from events.store import Store
-from pipelines.ratings_job import publications
-from pipelines.scheduler import (
+from pipelines.jobs.ratings import publications
+from pipelines.jobs.scheduler import (
     JOB_ID,
     ScheduleConfig,
     ScheduledRun,
@@ -95,7 +95,7 @@ def test_scheduler_registers_one_coalescing_job() -> None:
     (job,) = scheduler.get_jobs()
     assert job.id == JOB_ID
     assert (job.coalesce, job.max_instances, job.misfire_grace_time) == (True, 1, 3600)
-    assert job.func_ref == "pipelines.scheduler:scheduled_run"
+    assert job.func_ref == "pipelines.jobs.scheduler:scheduled_run"
     assert job.trigger.get_next_fire_time(None, at(2025, 7, 2)) == at(2025, 9, 1, 3, 30)
     assert ScheduleConfig.model_validate(job.kwargs["config"]) == config
 

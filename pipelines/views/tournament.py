@@ -8,7 +8,7 @@ from typing import Any
 
 from events.domain import Game
 from events.store import RecordedEvent
-from pipelines.output import Format
+from pipelines.views.output import Format
 from projections.crosstable import Crosstable
 from projections.game_terms import board_result, komi_text
 from projections.standings import StandingRow

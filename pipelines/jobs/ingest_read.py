@@ -54,8 +54,8 @@ from ingest.registry import REGISTRY_KEY
 from ingest.tou import parse_tou, tou_to_events
 from ingest.trf import TrfFile, parse_trf, trf_to_events
 from pipelines import live
-from pipelines.collector import tune_process
 from pipelines.macmahon_from_opengotha import params_from_opengotha
+from pipelines.process.collector import tune_process
 from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS

@@ -4,7 +4,7 @@ For each file: read the bytes, skip it when its sha256 is already in the log (st
 ``file-<sha256>``), detect the format, parse, convert to a tournament's events, link the
 players to the federation registry, and append the tournament stream, the registry events and
 the ``FileIngested`` event together. What depends on the file alone (reading to encoding:
-`pipelines.ingest_read`) is done by worker processes for a long list of files; the registry
+`pipelines.jobs.ingest_read`) is done by worker processes for a long list of files; the registry
 and the store stay with the job, which takes the files in their order.
 
 Atomicity and speed: appending costs one store transaction (a few ms) whatever its size, so
@@ -37,9 +37,8 @@ from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavai
 from ingest.detect import FileFormat
 from ingest.limits import display_path
 from ingest.registry import Registry
-from pipelines.collector import bulk_collection
 from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
-from pipelines.ingest_read import (
+from pipelines.jobs.ingest_read import (
     EncodedEvent,
     FileRead,
     convert,
@@ -47,6 +46,7 @@ from pipelines.ingest_read import (
     file_reads,
     internal_error,
 )
+from pipelines.process.collector import bulk_collection
 
 __all__ = [
     "FileResult",

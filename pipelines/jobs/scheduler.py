@@ -28,8 +28,8 @@ from events import stores
 from events.errors import ArbiterError, UserError
 from events.provenance import Origin, current_origin, set_origin
 from events.store import Store
-from pipelines.exits import one_line
-from pipelines.ratings_job import RunRequest, RunResult, publications, run_list
+from pipelines.jobs.ratings import RunRequest, RunResult, publications, run_list
+from pipelines.process.exits import one_line
 from projections.games import GamesCache
 from ratings.methods import Method
 
@@ -170,7 +170,7 @@ def _published(store: Store, methods: Sequence[Method]) -> dict[Method, set[dt.d
 
 
 def _ingest_inbox(store: Store, inbox: Path) -> None:
-    from pipelines import ingest_job
+    from pipelines.jobs import ingest as ingest_job
 
     report = ingest_job.ingest(store, ingest_job.discover([inbox]))
     log.info("inbox %s: %s", inbox, report.summary())
@@ -234,7 +234,7 @@ def build_scheduler(config: ScheduleConfig) -> Any:
 
     scheduler = BackgroundScheduler(timezone=config.zone)
     scheduler.add_job(
-        "pipelines.scheduler:scheduled_run",
+        "pipelines.jobs.scheduler:scheduled_run",
         config.trigger(),
         id=JOB_ID,
         replace_existing=True,

@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from events.errors import NotFound
 from events.store import Store
-from pipelines.ratings_job import latest_per_date, publications, read_published
+from pipelines.jobs.ratings import latest_per_date, publications, read_published
 from projections.charts import HistoryPoint
 from projections.games import GamesCache
 from ratings.games import GameKind

@@ -41,8 +41,8 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
-from pipelines.crashpoints import crash_point
-from pipelines.files import folder_swap
+from pipelines.process.crashpoints import crash_point
+from pipelines.process.files import folder_swap
 from projections.charts import HistoryPoint, history_svg
 from projections.csv_safe import neutralise_frame
 from projections.games import GamesCache, players_table, project
@@ -294,7 +294,7 @@ def _write_files(
     """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json.
 
     Built in a staging folder beside ``out`` and swapped in with one rename
-    (:func:`pipelines.files.folder_swap`): a reader, or the next run after a kill, finds the
+    (:func:`pipelines.process.files.folder_swap`): a reader, or the next run after a kill, finds the
     old list or the new one, never a mix of two.
     """
     with folder_swap(out) as staging:

@@ -17,7 +17,8 @@ from rich.table import Table
 
 from events.domain import Game, System
 from events.store import Store
-from pipelines import commands, views
+from pipelines import commands
+from pipelines.views import tournament as views
 from projections.standings import standings
 
 FIRST = {
@@ -159,7 +160,7 @@ def run_demo(store: Store, out: str, seed: int, console: Console) -> list[str]:
             )
         Console().print(table)
     console.print(f"demo season: {len(ids)} tournaments; standings JSON in {out_dir}/")
-    from pipelines.ratings_job import demo_list
+    from pipelines.jobs.ratings import demo_list
 
     demo_list(store, out_dir, console)
     return ids

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from events.errors import UserError
 from ingest.limits import display_path, file_kind
-from pipelines.crashpoints import crash_point
+from pipelines.process.crashpoints import crash_point
 
 __all__ = [
     "OutputError",
