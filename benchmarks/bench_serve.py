@@ -43,14 +43,14 @@ def build_event(url: str) -> list[int]:
     from events.schema import PlayerRegistered, ResultRecorded, RoundPaired
     from events.store import NewEvent
     from events.stores import init_store, open_store
-    from pipelines import commands
+    from pipelines.commands import tournaments
 
     rng = random.Random(2026)
     init_store(url)
     with open_store(url) as store:
-        commands.create_tournament(
-            store, name="Bench Open", game=Game.CHESS, system=System.SWISS,
-            rounds=ROUNDS, tournament_id=TID,
+        tournaments.create(
+            store, {"name": "Bench Open", "game": Game.CHESS, "system": System.SWISS,
+                    "rounds": ROUNDS, "id": TID},
         )  # fmt: skip
         meta = current_origin().metadata()
         events: list[Any] = [
@@ -144,10 +144,10 @@ async def _load(port: int) -> tuple[list[list[float]], list[int]]:
 LOG_WRITER = """
 import sys, time
 from events.stores import open_store
-from pipelines import commands
+from pipelines.commands import results
 url, tid, rnd, board = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 with open_store(url) as store:
-    commands.record_result(store, tid, rnd, board, "0-1", correct=False)
+    results.record_one(store, tid, {"round": rnd, "board": board, "result": "0-1"})
     print(time.perf_counter(), flush=True)  # committed (CLOCK_MONOTONIC: the same in every process)
 """
 

@@ -20,7 +20,7 @@ from events.schema import (
 )
 from events.store import NewEvent, bulk_frame
 from events.stores import open_store
-from pipelines import commands
+from pipelines.commands import players, results, rounds, tournaments
 from projections.state import project
 
 
@@ -115,17 +115,18 @@ def replay(tmp: Path) -> dict[str, float]:
 def command_latency(tmp: Path, repeats: int = 30) -> dict[str, float | str]:
     path = tmp / "latency.duckdb"
     with open_store(str(path)) as store:
-        tid = commands.create_tournament(
-            store, name="Latency", game=Game.CHESS, system=System.ROUNDROBIN, rounds=5
+        tid = tournaments.create(
+            store, {"name": "Latency", "game": Game.CHESS, "system": System.ROUNDROBIN, "rounds": 5}
         )
         for i in range(6):
-            commands.add_player(store, tid, name=f"P{i}", rating=2000 - i)
-        commands.pair(store, tid)
+            players.add(store, tid, {"name": f"P{i}", "rating": 2000 - i})
+        rounds.pair(store, tid)
     times = []
     for i in range(repeats):
         started = time.perf_counter()
         with open_store(str(path)) as store:  # what one CLI command does: open, read, append, close
-            commands.record_result(store, tid, 1, 1, ["1-0", "0-1"][i % 2], correct=i > 0)
+            entry = {"round": 1, "board": 1, "result": ["1-0", "0-1"][i % 2], "correct": i > 0}
+            results.record_one(store, tid, entry)
         times.append(time.perf_counter() - started)
     warm = times[1:]
     return {

@@ -19,6 +19,7 @@ raise these errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Self
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ __all__ = [
     "INTERRUPTED_EXIT_CODE",
     "USAGE_EXIT_CODE",
     "ArbiterError",
+    "Naming",
     "NotFound",
     "PairingError",
     "RetryableError",
@@ -45,10 +47,64 @@ INTERRUPTED_EXIT_CODE = 130
 """Interrupted by Ctrl-C (128 + SIGINT), as shells report it."""
 
 
+Naming = Callable[[str], str]
+"""How a door names an input field in its messages: the API, the CSV columns and the forms by
+the field's own name (``federation``), the command line by its option (``--federation``)."""
+
+
+def _field_name(name: str) -> str:
+    return name
+
+
 class ArbiterError(Exception):
-    """Root of every error a user can cause; the message is one line fit for a user."""
+    """Root of every error a user can cause; the message is one line fit for a user.
+
+    A message that names input fields keeps them apart (`naming`), so that each door can say
+    them as its users type them: `render` with the door's `Naming`; ``str()`` names the fields
+    themselves (the API's, the CSV's and the forms' way).
+    """
 
     exit_code: ClassVar[int] = 1
+    _template: str | None = None
+    _fields: tuple[str, ...] = ()
+
+    @classmethod
+    def naming(cls, template: str, *fields: str) -> Self:
+        """An error whose message is ``template`` with ``{0}``, ``{1}`` ... standing for the
+        input fields ``fields`` (literal braces doubled, as in `str.format`).
+
+        >>> err = UserError.naming("{0} registers a second player", "force")
+        >>> str(err), err.render(lambda f: "--" + f)
+        ('force registers a second player', '--force registers a second player')
+        """
+        error = cls(template.format(*fields))
+        error._template = template
+        error._fields = fields
+        return error
+
+    def render(self, name: Naming = _field_name) -> str:
+        """The message, with every input field it names said by ``name``."""
+        if self._template is None:
+            return str(self)
+        return self._template.format(*(name(f) for f in self._fields))
+
+    def template(self) -> tuple[str, tuple[str, ...]]:
+        """The message as a `naming` template and the fields it names (none: the text)."""
+        if self._template is None:
+            return _braced(str(self)), ()
+        return self._template, self._fields
+
+    def within(self, context: str) -> Self:
+        """The same error, its message prefixed by ``context`` (a tournament, a file line)."""
+        template, fields = self.template()
+        error = type(self).naming(f"{_braced(context)}: {template}", *fields)
+        error.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        return error
+
+
+def _braced(text: str) -> str:
+    """``text`` safe inside a `naming` template: its braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 class UserError(ArbiterError, ValueError):

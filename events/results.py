@@ -13,6 +13,17 @@ class ResultSyntaxError(UserError):
     """Result text that means nothing for the tournament's game."""
 
 
+class InvalidResult(UserError):
+    """A result the game cannot have on this board (a jigo without an integer komi, 70
+    othello discs, 26 carrom points)."""
+
+
+CARROM_MAX_POINTS = 25
+"""A carrom match ends when a player reaches 25 points (SoL's scores are 0..25)."""
+
+OTHELLO_DISCS = 64
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """A board's result as a director types it: the outcome, and the scores where the game
@@ -113,3 +124,34 @@ EXAMPLES: dict[Game, str] = {
 
 parse_result = Result.parse
 """`Result.parse` as a function."""
+
+
+def check_result(game: Game, parsed: Result, komi: float | None, text: str) -> None:
+    """Refuse a parsed result the game cannot have on this board.
+
+    ``komi``: the board's komi (go: a jigo needs an integer komi).
+    """
+    if game is Game.GO and parsed.outcome is Outcome.DRAW and (komi is None or komi != int(komi)):
+        shown = "no komi" if komi is None else f"komi {komi:g}"
+        raise InvalidResult(
+            f"result '{text}': a jigo needs an integer komi; this board has {shown}"
+        )
+    w, b = parsed.white_score, parsed.black_score
+    if w is None or b is None:
+        return
+    if game is Game.OTHELLO:
+        if w != int(w) or b != int(b):
+            raise InvalidResult(f"result '{text}': disc counts are whole numbers")
+        if w + b > OTHELLO_DISCS:
+            raise InvalidResult(
+                f"result '{text}': {int(w)}+{int(b)} = {int(w + b)} discs, at most 64 in all"
+            )
+    elif game is Game.CARROM:
+        if w != int(w) or b != int(b):
+            raise InvalidResult(f"result '{text}': carrom points are whole numbers")
+        if max(w, b) > CARROM_MAX_POINTS:
+            raise InvalidResult(
+                f"result '{text}': carrom points run 0..{CARROM_MAX_POINTS} a player"
+            )
+        if w == b == CARROM_MAX_POINTS:
+            raise InvalidResult(f"result '{text}': both players cannot reach 25")

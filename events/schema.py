@@ -109,6 +109,7 @@ class PlayerUpdated(EventBase):
     birth: str | None = None
     sex: str | None = None
     pairing_number: int | None = Field(None, ge=1)
+    aga_rating: float | None = Field(None, ge=-50, le=12)
 
 
 class PlayerRemoved(EventBase):

@@ -1,9 +1,11 @@
-"""Checks of what a director types, at the moment it is typed: one rule per field.
+"""Checks of what a user enters, at the moment it is entered: one rule per field.
 
-Each function takes the raw text (or number) of one command-line field and returns the value
-to store, normalised, or raises `InvalidField` whose message names the field (its option) and
-says why in one line. The table of every check is docs/validation.md; its tests read that
-table.
+Each function takes the raw text (or number) of one input field and returns the value to store,
+normalised, or raises `InvalidField`, whose message names the field and says why in one line.
+The field is named as the input models name it (`pipelines.commands.inputs`: ``federation``,
+``round_dates``); each door says it its own way (`InvalidField.render`): the API, the CSV
+columns and the web forms by that name, the command line by its option (``--federation``). The
+table of every check is docs/validation.md; its tests read that table.
 """
 
 from __future__ import annotations
@@ -14,16 +16,20 @@ import re
 from events.domain import Game
 from events.errors import UserError
 from events.fide import FEDERATIONS, TITLES
+from events.go import Rank
 from events.text import excerpt, text_problem
 
 __all__ = [
+    "AGA_RATING_RANGE",
     "CHESS_RATING_MAX",
     "RATING_TYPES",
     "InvalidField",
+    "aga_rating",
     "birth",
     "calendar_date",
     "federation",
     "fide_id",
+    "go_rank",
     "rating",
     "rating_type",
     "round_date",
@@ -38,22 +44,47 @@ CHESS_RATING_MAX = 3000
 RATING_TYPES = ("standard", "rapid", "blitz")
 """The FIDE rating lists an event can count for."""
 
+AGA_RATING_RANGE = (-50.0, 12.0)
+"""gopair's scale: -50 (50 kyu) .. 12 (a strong professional)."""
+
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class InvalidField(UserError):
-    """A value typed for a field that the field's rule refuses (the message names the field)."""
+    """A value entered for a field that the field's rule refuses.
+
+    ``field`` is the input field (``federation``); the message is the field, ``sep`` and
+    ``problem``: ``federation: 'XYZ' is not a FIDE federation code ...`` (``str()``), or with the
+    door's own name for the field (`render`): ``--federation: 'XYZ' ...`` on the command line.
+    """
+
+    def __init__(self, field: str, problem: str, *, sep: str = ": ") -> None:
+        braced = problem.replace("{", "{{").replace("}", "}}")
+        super().__init__(f"{field}{sep}{problem}")
+        self._template = f"{{0}}{sep}{braced}"
+        self._fields = (field,)
+        self.field = field
+
+    @classmethod
+    def naming(cls, template: str, *fields: str) -> InvalidField:
+        """`ArbiterError.naming` for this class (its constructor takes the field apart)."""
+        error = cls.__new__(cls)
+        UserError.__init__(error, template.format(*fields))
+        error._template = template
+        error._fields = fields
+        error.field = fields[0] if fields else ""
+        return error
 
 
 def calendar_date(field: str, value: str) -> dt.date:
     """A real calendar date written ``YYYY-MM-DD``.
 
-    >>> calendar_date("--start", "2026-03-01")
+    >>> calendar_date("start", "2026-03-01")
     datetime.date(2026, 3, 1)
-    >>> calendar_date("--start", "2026-02-30")
+    >>> calendar_date("start", "2026-02-30")
     Traceback (most recent call last):
     ...
-    events.validate.InvalidField: --start: '2026-02-30' is not a calendar date (YYYY-MM-DD)
+    events.validate.InvalidField: start: '2026-02-30' is not a calendar date (YYYY-MM-DD)
     """
     raw = value.strip()
     if _ISO_DATE.match(raw):
@@ -61,7 +92,7 @@ def calendar_date(field: str, value: str) -> dt.date:
             return dt.date.fromisoformat(raw)
         except ValueError:
             pass
-    raise InvalidField(f"{field}: {excerpt(value)} is not a calendar date (YYYY-MM-DD)")
+    raise InvalidField(field, f"{excerpt(value)} is not a calendar date (YYYY-MM-DD)")
 
 
 def round_date(value: str, rounds: int) -> tuple[int, dt.date]:
@@ -69,12 +100,12 @@ def round_date(value: str, rounds: int) -> tuple[int, dt.date]:
     number, sep, day = value.partition("=")
     if not sep or not number.strip().isdigit():
         raise InvalidField(
-            f"--round-date: {excerpt(value)} is not ROUND=YYYY-MM-DD (e.g. 3=2026-03-03)"
+            "round_dates", f"{excerpt(value)} is not ROUND=YYYY-MM-DD (e.g. 3=2026-03-03)"
         )
     n = int(number)
     if not 1 <= n <= rounds:
-        raise InvalidField(f"--round-date: round {n} is outside 1..{rounds}")
-    return n, calendar_date("--round-date", day)
+        raise InvalidField("round_dates", f"round {n} is outside 1..{rounds}")
+    return n, calendar_date("round_dates", day)
 
 
 def birth(value: str, today: dt.date | None = None) -> str:
@@ -85,13 +116,13 @@ def birth(value: str, today: dt.date | None = None) -> str:
         year = int(raw)
         when = dt.date(year, 1, 1)
     else:
-        when = calendar_date("--birth", raw.replace("/", "-"))
+        when = calendar_date("birth", raw.replace("/", "-"))
         year = when.year
         raw = when.isoformat()
     if year < 1900:
-        raise InvalidField(f"--birth: {raw} is before 1900")
+        raise InvalidField("birth", f"{raw} is before 1900")
     if when > today:
-        raise InvalidField(f"--birth: {raw} is in the future")
+        raise InvalidField("birth", f"{raw} is in the future")
     return raw
 
 
@@ -101,12 +132,13 @@ def federation(value: str, game: Game) -> str:
     raw = value.strip()
     if game is not Game.CHESS:
         if not raw:
-            raise InvalidField("--federation: empty")
-        return raw
+            raise InvalidField("federation", "empty")
+        return text("federation", raw)
     code = raw.upper()
     if code not in FEDERATIONS:
         raise InvalidField(
-            f"--federation: {excerpt(value)} is not a FIDE federation code (such as NOR, GER, USA)"
+            "federation",
+            f"{excerpt(value)} is not a FIDE federation code (such as NOR, GER, USA)",
         )
     return code
 
@@ -114,19 +146,19 @@ def federation(value: str, game: Game) -> str:
 def title(value: str, game: Game) -> str:
     """A FIDE player title (chess only; any case, stored upper case)."""
     if game is not Game.CHESS:
-        raise InvalidField(f"--title: titles are FIDE chess titles; a {game.value} event has none")
+        raise InvalidField("title", f"titles are FIDE chess titles; a {game.value} event has none")
     code = value.strip().upper()
     if code not in TITLES:
-        raise InvalidField(f"--title: {excerpt(value)} is not a FIDE title ({', '.join(TITLES)})")
+        raise InvalidField("title", f"{excerpt(value)} is not a FIDE title ({', '.join(TITLES)})")
     return code
 
 
 def rating(value: int, game: Game) -> int:
     """A rating within the game's range (chess 0..3000; 0 means unrated)."""
     if value < 0:
-        raise InvalidField(f"--rating: {value} is negative")
+        raise InvalidField("rating", f"{value} is negative")
     if game is Game.CHESS and value > CHESS_RATING_MAX:
-        raise InvalidField(f"--rating: {value} is outside the chess range 0..{CHESS_RATING_MAX}")
+        raise InvalidField("rating", f"{value} is outside the chess range 0..{CHESS_RATING_MAX}")
     return value
 
 
@@ -134,7 +166,7 @@ def fide_id(value: str) -> str:
     """A FIDE id: digits only, at most 10."""
     raw = value.strip()
     if not re.fullmatch(r"\d{1,10}", raw):
-        raise InvalidField(f"--fide-id: {excerpt(value)} is not a FIDE id (1 to 10 digits)")
+        raise InvalidField("fide_id", f"{excerpt(value)} is not a FIDE id (1 to 10 digits)")
     return raw
 
 
@@ -143,18 +175,18 @@ def sex(value: str) -> str:
     raw = value.strip().lower()
     found = {"m": "m", "male": "m", "f": "f", "female": "f", "w": "f"}.get(raw)
     if found is None:
-        raise InvalidField(f"--sex: {excerpt(value)} is not m or f")
+        raise InvalidField("sex", f"{excerpt(value)} is not m or f")
     return found
 
 
 def rating_type(value: str, game: Game) -> str:
     """The FIDE rating list a chess event counts for."""
     if game is not Game.CHESS:
-        raise InvalidField(f"--rating-type: FIDE rating types are for chess, not {game.value}")
+        raise InvalidField("rating_type", f"FIDE rating types are for chess, not {game.value}")
     raw = value.strip().lower()
     if raw not in RATING_TYPES:
         raise InvalidField(
-            f"--rating-type: {excerpt(value)} is not one of {', '.join(RATING_TYPES)}"
+            "rating_type", f"{excerpt(value)} is not one of {', '.join(RATING_TYPES)}"
         )
     return raw
 
@@ -163,8 +195,61 @@ def text(field: str, value: str) -> str:
     """Free text that must say something: not empty, one line."""
     raw = value.strip()
     if not raw:
-        raise InvalidField(f"{field}: empty")
+        raise InvalidField(field, "empty")
     problem = text_problem(raw)
     if problem is not None:
-        raise InvalidField(f"{field} {problem}: {excerpt(value)}")
+        raise InvalidField(field, f"{problem}: {excerpt(value)}", sep=" ")
     return raw
+
+
+_RANK_WORDS = re.compile(r"\s*(\d{1,2})\s*(k|kyu|d|dan|p|pro)\s*", re.IGNORECASE)
+_RANK_KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
+_RANK_LIMIT = {"k": 30, "d": 9, "p": 9}
+_RANK_NAMES = {"k": "kyu", "d": "dan", "p": "professional dan"}
+
+
+def go_rank(value: str) -> str:
+    """A go rank as registered: ``3d``, ``12k``, ``1p`` (``3 dan``, ``12 Kyu`` normalised).
+
+    >>> go_rank("3 dan"), go_rank("12K"), go_rank(" 1p ")
+    ('3d', '12k', '1p')
+    >>> go_rank("10d")
+    Traceback (most recent call last):
+    ...
+    events.validate.InvalidField: rank '10d': dan ranks run 1d..9d
+    """
+    m = _RANK_WORDS.fullmatch(value)
+    if m is None:
+        raise InvalidField(
+            "rank", f"{excerpt(value)} is not a go rank (30k..1k, 1d..9d, 1p..9p)", sep=" "
+        )
+    number, kind = int(m.group(1)), _RANK_KIND[m.group(2).lower()]
+    if not 1 <= number <= _RANK_LIMIT[kind]:
+        raise InvalidField(
+            "rank",
+            f"{excerpt(value)}: {_RANK_NAMES[kind]} ranks run 1{kind}..{_RANK_LIMIT[kind]}{kind}",
+            sep=" ",
+        )
+    return str(Rank(kind, number))  # type: ignore[arg-type]
+
+
+def aga_rating(value: float, game: Game) -> float:
+    """An AGA rating (go only): dan side 1.0 and above, kyu side -1.0 and below (gopair's
+    scale).
+
+    >>> aga_rating(3.27, Game.GO), aga_rating(-5.5, Game.GO)
+    (3.27, -5.5)
+    """
+    if game is not Game.GO:
+        raise InvalidField("aga_rating", f"is a go rating; this is a {game.value} event", sep=" ")
+    if -1 < value < 1:
+        raise InvalidField(
+            "aga_rating",
+            f"{value:g}: AGA ratings are 1.0 and above (dan) or -1.0 and below (kyu); "
+            "-1..1 is not a rating",
+            sep=" ",
+        )
+    low, high = AGA_RATING_RANGE
+    if not low <= value <= high:
+        raise InvalidField("aga_rating", f"{value:g} is outside {low:g}..{high:g}", sep=" ")
+    return value

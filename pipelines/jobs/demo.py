@@ -17,7 +17,8 @@ from rich.table import Table
 
 from events.domain import Game, System
 from events.store import Store
-from pipelines import commands
+from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands.base import load
 from pipelines.views import tournament as views
 from projections.standings import standings
 
@@ -105,23 +106,25 @@ def _result_text(game: Game, rng: random.Random, r_white: int, r_black: int) -> 
 
 def run_tournament(store: Store, plan: Plan, rng: random.Random) -> str:
     full = plan.players - 1 if plan.players % 2 == 0 else plan.players
-    rounds = plan.rounds or full
-    tid = commands.create_tournament(
-        store, name=plan.name, game=plan.game, system=plan.system, rounds=rounds
+    total = plan.rounds or full
+    tid = tournaments.create(
+        store, {"name": plan.name, "game": plan.game, "system": plan.system, "rounds": total}
     )
     ratings: dict[int, int] = {}
     for name, fed in _player_names(rng, plan.players):
         rating = plan.base_rating + rng.randint(-250, 250)
         rank = go_rank(rating) if plan.game is Game.GO else None
-        pid = commands.add_player(store, tid, name=name, rating=rating, federation=fed, rank=rank)
+        entry = {"name": name, "rating": rating, "federation": fed, "rank": rank}
+        pid, _ = players.add(store, tid, {k: v for k, v in entry.items() if v is not None})
         ratings[pid] = rating
-    for _ in range(rounds):
-        event = commands.pair(store, tid)
+    for _ in range(total):
+        event = rounds.pair(store, tid)
         for b in event.boards:
             if b.black is None:
                 continue
             text = _result_text(plan.game, rng, ratings[b.white], ratings[b.black])
-            commands.record_result(store, tid, event.round, b.board, text, correct=False)
+            entry = {"round": event.round, "board": b.board, "result": text}
+            results.record_one(store, tid, entry)
     return tid
 
 
@@ -133,7 +136,7 @@ def run_demo(store: Store, out: str, seed: int, console: Console) -> list[str]:
     for plan in SEASON:
         tid = run_tournament(store, plan, rng)
         ids.append(tid)
-        state = commands.load(store, tid).state
+        state = load(store, tid).state
         rows = standings(state)
         (out_dir / f"{tid}-standings.json").write_text(
             json.dumps(views.standings_view(rows), ensure_ascii=False, indent=2) + "\n",

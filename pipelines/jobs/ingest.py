@@ -37,7 +37,7 @@ from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavai
 from ingest.detect import FileFormat
 from ingest.limits import display_path
 from ingest.registry import Registry
-from pipelines.commands import STREAM_PREFIX as TOURNAMENT_PREFIX
+from pipelines.commands.base import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.jobs.ingest_read import (
     EncodedEvent,
     FileRead,

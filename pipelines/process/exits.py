@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 
-from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError
+from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError, Naming
 
 __all__ = ["DEBUG_ENV", "one_line", "report"]
 
@@ -29,10 +29,14 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def report(exc: BaseException, program: str = "arbiter") -> int:
-    """Print the one line that ``exc`` deserves on stderr; return the process exit code."""
+def report(exc: BaseException, program: str = "arbiter", naming: Naming | None = None) -> int:
+    """Print the one line that ``exc`` deserves on stderr; return the process exit code.
+
+    ``naming``: how this program names the input fields a message is about (the ``arbiter``
+    command line: by its options, ``--federation``).
+    """
     if isinstance(exc, ArbiterError):
-        _say(f"error: {exc}")
+        _say(f"error: {exc.render(naming) if naming is not None else exc}")
         return exc.exit_code
     if _interrupted(exc):
         _say("interrupted")

@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from events.domain import Game
-from events.store import RecordedEvent
+from events.store import RecordedEvent, Store
+from pipelines.commands.base import STREAM_PREFIX
+from pipelines.commands.inputs import EventDataInput
+from pipelines.commands.tournaments import current_data
 from pipelines.views.output import Format
 from projections.crosstable import Crosstable
 from projections.game_terms import board_result, komi_text
@@ -202,3 +205,89 @@ def named_notes(state: TournamentState, round_no: int, notes: list[str]) -> list
         who = white if b.black is None else f"{white} - {state.players[b.black].name}"
         out.append(f"board {b.board} ({who}): {line[m.end() :]}")
     return out
+
+
+def tournament_summaries(store: Store) -> list[dict[str, Any]]:
+    """One row per tournament, read from the log in bulk (no per-tournament replay)."""
+    import polars as pl
+
+    frame = store.read_frame(stream_prefix=STREAM_PREFIX).select(
+        "stream_id", "event_type", "payload"
+    )
+    if frame.height == 0:
+        return []
+    counts = frame.group_by("stream_id").agg(
+        players=(pl.col("event_type") == "PlayerRegistered").sum()
+        - (pl.col("event_type") == "PlayerRemoved").sum(),
+        rounds_paired=(pl.col("event_type") == "RoundPaired").sum(),
+    )
+    # `tournament edit --name`: the last name given wins (the frame is in log order)
+    renamed = (
+        frame.filter(pl.col("event_type") == "TournamentEdited")
+        .select(
+            "stream_id",
+            pl.col("payload").str.json_decode(pl.Struct({"name": pl.String})).struct.field("name"),
+        )
+        .drop_nulls("name")
+        .group_by("stream_id")
+        .agg(pl.col("name").last().alias("new_name"))
+    )
+    created = frame.filter(pl.col("event_type") == "TournamentCreated").with_columns(
+        pl.col("payload")
+        .str.json_decode(
+            pl.Struct(
+                {
+                    "name": pl.String,
+                    "game": pl.String,
+                    "system": pl.String,
+                    "rounds": pl.Int64,
+                    "cycles": pl.Int64,
+                }
+            )
+        )
+        .alias("t")
+    )
+    table = (
+        created.join(counts, on="stream_id")
+        .join(renamed, on="stream_id", how="left")
+        .select(
+            pl.col("stream_id").str.strip_prefix(STREAM_PREFIX).alias("id"),
+            pl.coalesce("new_name", pl.col("t").struct.field("name")).alias("name"),
+            pl.col("t").struct.field("game"),
+            pl.col("t").struct.field("system"),
+            "players",
+            "rounds_paired",
+            (pl.col("t").struct.field("rounds") * pl.col("t").struct.field("cycles")).alias(
+                "rounds"
+            ),
+        )
+        .sort("id")
+    )
+    return table.to_dicts()
+
+
+def event_data_row(state: TournamentState) -> dict[str, Any]:
+    """`tournament show`: what the tournament is, and its event's data by the input fields'
+    names (what `tournament create` and `tournament edit` take)."""
+    s = state.settings
+    data = current_data(state)
+    shown: dict[str, Any] = {
+        "start": data.start_date.isoformat() if data.start_date else "",
+        "end": data.end_date.isoformat() if data.end_date else "",
+        "place": data.city or "",
+        "federation": data.federation or "",
+        "chief_arbiter": data.chief_arbiter or "",
+        "deputy_arbiters": "; ".join(data.deputy_arbiters or ()),
+        "time_control": data.time_control or "",
+        "rating_type": data.rating_type or "",
+        "round_dates": ", ".join(f"{k}={v}" for k, v in sorted(data.round_dates.items())),
+    }
+    assert tuple(shown) == EventDataInput.DATA_FIELDS
+    return {
+        "id": s.tournament_id,
+        "name": s.name,
+        "game": s.game.value,
+        "system": s.system.value,
+        "rounds": state.total_rounds,
+        **shown,
+    }

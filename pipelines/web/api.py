@@ -14,7 +14,16 @@ from fastapi import APIRouter, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipelines import commands
+from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands import undo as undo_commands
+from pipelines.commands.inputs import (
+    ByeInput,
+    EventChanges,
+    PlayerChanges,
+    PlayerInput,
+    ResultInput,
+    TournamentInput,
+)
 from pipelines.views.output import Format, render
 from pipelines.web.hub import TournamentView, summaries_json
 from pipelines.web.server import director_of, officer, server_of
@@ -41,7 +50,7 @@ def tournament_view(request: Request, tournament_id: str) -> TournamentView:
 
 
 @router.get("/tournaments", summary="Every tournament (as `arbiter tournament list`, and more)")
-async def tournaments(request: Request) -> Response:
+async def tournament_list(request: Request) -> Response:
     return _json(summaries_json(server_of(request).hub))
 
 
@@ -107,25 +116,16 @@ async def rating_lists(request: Request) -> Response:
 
 
 # ------------------------------------------------------------------ director writes
+#
+# The request bodies are the input models every door uses (`pipelines.commands.inputs`); the
+# commands check them with the tournament's own rules, so the API refuses what the command line
+# refuses, naming the field (422), and what the tournament's state refuses (400).
 
 
-class PlayerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=200, description="'Surname, Firstname'")
-    rating: int | None = Field(None, ge=0, le=4000)
-    federation: str | None = Field(None, max_length=10)
-    title: str | None = Field(None, max_length=10)
-    club: str | None = Field(None, max_length=200)
-    fide_id: str | None = Field(None, max_length=20)
-    rank: str | None = Field(None, max_length=10, description="go rank such as 3d or 12k")
-
-
-class ResultIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    round: int = Field(ge=1, le=1000)
-    board: int = Field(ge=1, le=100000)
-    result: str = Field(min_length=1, max_length=20, description="1-0, 0-1, 1/2-1/2, +-, ...")
-    correct: bool = Field(False, description="replace a result already entered")
+class NewPlayer(PlayerInput):
+    force: bool = Field(
+        False, description="Register although a player of that name and birth date exists."
+    )
 
 
 class UndoIn(BaseModel):
@@ -145,23 +145,69 @@ def _confirmed(flag: bool) -> None:
         raise HTTPException(400, 'set "confirm": true to do this')
 
 
+def _given(body: BaseModel, *exclude: str) -> dict[str, Any]:
+    """The fields the request gave (a field it left out is not set to its default)."""
+    return body.model_dump(exclude_unset=True, exclude=set(exclude))
+
+
+@router.post("/tournaments", status_code=201, summary="Officers: create a tournament")
+def create_tournament(request: Request, body: TournamentInput) -> Response:
+    with server_of(request).writing(request, officer) as (store, _):
+        tid = tournaments.create(store, _given(body))
+    return _json({"id": tid}, 201)
+
+
+@router.patch("/tournaments/{tournament_id}", summary="Change the event's data (and name)")
+def edit_tournament(request: Request, tournament_id: str, body: EventChanges) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        changed = tournaments.edit(store, tournament_id, _given(body))
+    return _json({"changed": changed})
+
+
 @router.post("/tournaments/{tournament_id}/players", status_code=201, summary="Register a player")
-def add_player(request: Request, tournament_id: str, body: PlayerIn) -> Response:
+def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Response:
     server = server_of(request)
-    fields = body.model_dump(exclude_none=True)
     with server.writing(request, director_of(tournament_id)) as (store, _):
-        pid = server.command(
+        pid, note = server.command(
             tournament_id,
-            lambda known: commands.add_player(store, tournament_id, known=known, **fields),
+            lambda known: players.add(
+                store, tournament_id, _given(body, "force"), force=body.force, known=known
+            ),
         )
-    return _json({"player": pid}, 201)
+    return _json({"player": pid, **({"note": note} if note else {})}, 201)
+
+
+@router.patch("/tournaments/{tournament_id}/players/{player_id}", summary="Correct a registration")
+def edit_player(
+    request: Request, tournament_id: str, player_id: int, body: PlayerChanges
+) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        changed = players.edit(store, tournament_id, player_id, _given(body))
+    return _json({"player": player_id, "changed": changed})
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/players/{player_id}",
+    summary="Take back the registration of a player never paired",
+)
+def remove_player(request: Request, tournament_id: str, player_id: int) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        name = players.remove(store, tournament_id, player_id)
+    return _json({"player": player_id, "name": name, "removed": True})
+
+
+@router.post("/tournaments/{tournament_id}/byes", status_code=201, summary="A requested bye")
+def grant_bye(request: Request, tournament_id: str, body: ByeInput) -> Response:
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        bye = rounds.grant_bye(store, tournament_id, _given(body))
+    return _json({"player": bye.player, "round": bye.round, "kind": bye.kind.value}, 201)
 
 
 @router.post("/tournaments/{tournament_id}/pair", status_code=201, summary="Pair the next round")
 def pair(request: Request, tournament_id: str) -> Response:
     server = server_of(request)
     with server.writing(request, director_of(tournament_id)) as (store, _):
-        event = commands.pair(store, tournament_id)
+        event = rounds.pair(store, tournament_id)
     view = tournament_view(request, tournament_id)
     return _json({"round": event.round, "boards": view.pairings(event.round)}, 201)
 
@@ -169,16 +215,12 @@ def pair(request: Request, tournament_id: str) -> Response:
 @router.post(
     "/tournaments/{tournament_id}/results", status_code=201, summary="Enter or correct a result"
 )
-def result(request: Request, tournament_id: str, body: ResultIn) -> Response:
+def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
     server = server_of(request)
     with server.writing(request, director_of(tournament_id)) as (store, _):
         event = server.command(
-            tournament_id,
-            lambda known: commands.record_result(
-                store, tournament_id, body.round, body.board, body.result,
-                correct=body.correct, known=known,
-            ),
-        )  # fmt: skip
+            tournament_id, lambda known: results.record_one(store, tournament_id, body, known=known)
+        )
     return _json(
         {"round": body.round, "board": body.board, "result": event.outcome.value,
          "event": event.type}, 201
@@ -189,7 +231,7 @@ def result(request: Request, tournament_id: str, body: ResultIn) -> Response:
 def undo(request: Request, tournament_id: str, body: UndoIn) -> Response:
     with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
         _confirmed(body.confirm)
-        t = commands.undo(store, tournament_id, body.round, body.reason)
+        t = undo_commands.undo(store, tournament_id, body.round, body.reason)
     return _json(truncation_json(t))
 
 
@@ -197,7 +239,7 @@ def undo(request: Request, tournament_id: str, body: UndoIn) -> Response:
 def restore(request: Request, tournament_id: str, body: RestoreIn) -> Response:
     with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
         _confirmed(body.confirm)
-        t = commands.restore(store, tournament_id)
+        t = undo_commands.restore(store, tournament_id)
     return _json(truncation_json(t))
 
 

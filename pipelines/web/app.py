@@ -15,6 +15,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from events.errors import ArbiterError, NotFound, RetryableError
 from events.store import StoreBusy, StoreUnavailable
+from events.validate import InvalidField
+from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public
 from pipelines.web.hub import StoreAccess
 from pipelines.web.replay import Replay
@@ -55,10 +57,13 @@ class SecurityHeaders:
 
 
 def status_of(exc: ArbiterError) -> int:
-    """The HTTP status of a refused command: 404 unknown object, 409 stale version, 503 busy
-    or unreachable store, else 400."""
+    """The HTTP status of a refused command: 404 unknown object, 422 a value its field refuses
+    (as for a request body of the wrong shape), 409 stale version, 503 busy or unreachable
+    store, else 400 (what the tournament's state does not allow)."""
     if isinstance(exc, NotFound):
         return 404
+    if isinstance(exc, InvalidField):
+        return 422
     if isinstance(exc, StoreBusy | StoreUnavailable):
         return 503
     if isinstance(exc, RetryableError):
@@ -121,9 +126,6 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        message = f"{where}: {first.get('msg', 'invalid request')}" if where else "invalid request"
-        return _error(request, 422, message)
+        return _error(request, 422, str(refusal_of(exc.errors(), skip=("body", "query", "path"))))
 
     return app

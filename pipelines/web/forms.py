@@ -11,13 +11,20 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from events.domain import Outcome
 from events.errors import ArbiterError
-from pipelines import commands
+from events.validate import InvalidField
+from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands import undo as undo_commands
+from pipelines.commands.base import CommandError
+from pipelines.commands.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings, tournament_view
+from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, new_csrf
-from pipelines.web.server import director_of, server_of
+from pipelines.web.server import director_of, officer, server_of
 from projections.crosstable import format_value
 
 router = APIRouter(include_in_schema=False)
@@ -113,6 +120,13 @@ def logout(request: Request, csrf_token: CsrfField) -> Response:
 
 
 # ------------------------------------------------------------------ director's panel
+#
+# The panel's forms are made from the input models (`model_forms`) and call the same commands
+# as the command line and the API, so a form refuses what they refuse, naming the field.
+
+PLAYER_FORM = form_fields(PlayerInput)
+EVENT_FORM = form_fields(EventChanges)
+EDIT_FORM = form_fields(PlayerChanges)
 
 
 def _manage_page(
@@ -129,6 +143,9 @@ def _manage_page(
         round_no=last,
         boards=view.pairings(last) if last else [],
         outcomes=[o.value for o in Outcome if o is not Outcome.UNKNOWN],
+        player_form=PLAYER_FORM,
+        event_form=EVENT_FORM,
+        edit_form=EDIT_FORM,
         **{"error": None, "notice": None, **extra},
     )
 
@@ -154,11 +171,17 @@ def _act(request: Request, tournament_id: str, csrf: str, action: Any, done: str
     return _manage_page(request, tournament_id, notice=done)
 
 
+async def _form(request: Request) -> tuple[FormData, str]:
+    form = await request.form()
+    csrf = form.get("csrf_token")
+    return form, csrf if isinstance(csrf, str) else ""
+
+
 @router.post("/t/{tournament_id}/manage/pair", response_class=HTMLResponse)
 def manage_pair(request: Request, tournament_id: str, csrf_token: CsrfField) -> Response:
     return _act(
         request, tournament_id, csrf_token,
-        lambda store: commands.pair(store, tournament_id), "next round paired",
+        lambda store: rounds.pair(store, tournament_id), "next round paired",
     )  # fmt: skip
 
 
@@ -172,39 +195,56 @@ def manage_result(
     result: Annotated[str, Form(max_length=20)],
     correct: Annotated[bool, Form()] = False,
 ) -> Response:
+    entry = {"round": round_no, "board": board, "result": result, "correct": correct}
     return _act(
         request, tournament_id, csrf_token,
         lambda store: server_of(request).command(
             tournament_id,
-            lambda known: commands.record_result(
-                store, tournament_id, round_no, board, result, correct=correct, known=known
-            ),
+            lambda known: results.record_one(store, tournament_id, entry, known=known),
         ),
         f"round {round_no} board {board}: {result}",
     )  # fmt: skip
 
 
 @router.post("/t/{tournament_id}/manage/player", response_class=HTMLResponse)
-def manage_player(
-    request: Request,
-    tournament_id: str,
-    csrf_token: CsrfField,
-    name: Annotated[str, Form(max_length=200)],
-    rating: Annotated[str, Form(max_length=6)] = "",
-    federation: Annotated[str, Form(max_length=10)] = "",
-) -> Response:
+async def manage_player(request: Request, tournament_id: str) -> Response:
+    form, csrf = await _form(request)
+    fields = submitted(form, PlayerInput)
+    force = form.get("force") == "true"
+
     def add(store: Any) -> None:
-        if rating.strip() and not rating.strip().isdigit():
-            raise commands.CommandError(f"rating: '{rating}' is not a whole number")
         server_of(request).command(
             tournament_id,
-            lambda known: commands.add_player(
-                store, tournament_id, known=known, name=name,
-                rating=int(rating) if rating.strip() else None, federation=federation or None,
-            ),
-        )  # fmt: skip
+            lambda known: players.add(store, tournament_id, fields, force=force, known=known),
+        )
 
-    return _act(request, tournament_id, csrf_token, add, f"registered {name}")
+    done = f"registered {fields.get('name', '')}"
+    return await run_in_threadpool(_act, request, tournament_id, csrf, add, done)
+
+
+@router.post("/t/{tournament_id}/manage/edit-player", response_class=HTMLResponse)
+async def manage_edit_player(request: Request, tournament_id: str) -> Response:
+    form, csrf = await _form(request)
+    fields = submitted(form, PlayerChanges)
+    number = str(form.get("player") or "").strip()
+
+    def edit(store: Any) -> None:
+        if not number.isdigit():
+            raise InvalidField("player", f"'{number}' is not a player id")
+        players.edit(store, tournament_id, int(number), fields)
+
+    done = f"player {number} corrected"
+    return await run_in_threadpool(_act, request, tournament_id, csrf, edit, done)
+
+
+@router.post("/t/{tournament_id}/manage/event", response_class=HTMLResponse)
+async def manage_event(request: Request, tournament_id: str) -> Response:
+    form, csrf = await _form(request)
+    fields = submitted(form, EventChanges)
+    return await run_in_threadpool(
+        _act, request, tournament_id, csrf,
+        lambda store: tournaments.edit(store, tournament_id, fields), "event data saved",
+    )  # fmt: skip
 
 
 @router.post("/t/{tournament_id}/manage/undo", response_class=HTMLResponse)
@@ -217,8 +257,8 @@ def manage_undo(
 ) -> Response:
     def undo(store: Any) -> None:
         if not confirm:
-            raise commands.CommandError("tick 'I am sure' to take the rounds back")
-        commands.undo(store, tournament_id, round_no, None)
+            raise CommandError("tick 'I am sure' to take the rounds back")
+        undo_commands.undo(store, tournament_id, round_no, None)
 
     return _act(request, tournament_id, csrf_token, undo, f"rounds from {round_no} taken back")
 
@@ -232,13 +272,22 @@ def manage_restore(
 ) -> Response:
     def restore(store: Any) -> None:
         if not confirm:
-            raise commands.CommandError("tick 'I am sure' to restore")
-        commands.restore(store, tournament_id)
+            raise CommandError("tick 'I am sure' to restore")
+        undo_commands.restore(store, tournament_id)
 
     return _act(request, tournament_id, csrf_token, restore, "restored")
 
 
 # ------------------------------------------------------------------ officer's panel
+
+TOURNAMENT_FORM = form_fields(TournamentInput)
+
+
+def _officer(request: Request, status: int = 200, **extra: Any) -> HTMLResponse:
+    context: dict[str, Any] = {"report": None, "error": None, "run": None, "created": None}
+    return render(
+        request, "officer.html", status, tournament_form=TOURNAMENT_FORM, **{**context, **extra}
+    )
 
 
 @router.get("/officer", response_class=HTMLResponse)
@@ -248,7 +297,7 @@ async def officer_page(request: Request) -> Response:
         return RedirectResponse("/login?next=/officer", 303)
     if not viewer.is_officer:
         raise HTTPException(403, f"user {viewer.name} is not an officer")
-    return render(request, "officer.html", report=None, error=None, run=None)
+    return _officer(request)
 
 
 @router.post("/officer/ingest", response_class=HTMLResponse)
@@ -258,11 +307,8 @@ def officer_ingest(
     try:
         report = ingest_uploads(request, files, csrf_token)
     except ArbiterError as exc:
-        return render(request, "officer.html", 400, report=None, error=str(exc), run=None)
-    return render(
-        request, "officer.html", 200 if report.ok else 422,
-        report=report.as_json(), error=None, run=None,
-    )  # fmt: skip
+        return _officer(request, 400, error=str(exc))
+    return _officer(request, 200 if report.ok else 422, report=report.as_json())
 
 
 @router.post("/officer/ratings", response_class=HTMLResponse)
@@ -277,5 +323,21 @@ def officer_ratings(
         run = run_ratings(request, RatingRunIn(method=method, as_of=as_of, publish=publish),
                           csrf_token)  # fmt: skip
     except ArbiterError as exc:
-        return render(request, "officer.html", 400, report=None, error=str(exc), run=None)
-    return render(request, "officer.html", report=None, error=None, run=run)
+        return _officer(request, 400, error=str(exc))
+    return _officer(request, run=run)
+
+
+def _create(request: Request, csrf: str, fields: dict[str, Any]) -> Response:
+    server = server_of(request)
+    try:
+        with server.writing(request, officer, csrf) as (store, _):
+            tid = tournaments.create(store, fields)
+    except ArbiterError as exc:
+        return _officer(request, 400, error=str(exc))
+    return _officer(request, created=tid)
+
+
+@router.post("/officer/tournaments", response_class=HTMLResponse)
+async def officer_create(request: Request) -> Response:
+    form, csrf = await _form(request)
+    return await run_in_threadpool(_create, request, csrf, submitted(form, TournamentInput))

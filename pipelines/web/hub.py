@@ -34,7 +34,7 @@ from events.errors import ArbiterError
 from events.schema import RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
-from pipelines.commands import STREAM_PREFIX, Snapshot
+from pipelines.commands.base import STREAM_PREFIX, Snapshot
 from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts

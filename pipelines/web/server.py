@@ -24,7 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from events.provenance import Origin, set_origin
 from events.store import Store, WrongExpectedVersion
-from pipelines.commands import Snapshot
+from pipelines.commands.base import Snapshot
 from pipelines.web.accounts import Account
 from pipelines.web.hub import Follower, Hub, StoreAccess
 from pipelines.web.security import (

@@ -108,7 +108,7 @@ BUG = textwrap.dedent(
     """
     import sys
     from pipelines.cli import app, main
-    from pipelines.cli_common import user_errors
+    from pipelines.cli.common import user_errors
 
     def boom() -> None:
         {}["no such key"]  # what a bug looks like: not an ArbiterError

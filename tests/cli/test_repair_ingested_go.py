@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from events.duckdb_store import DuckDBStore
-from pipelines import commands
+from pipelines.commands import base as commands
+from pipelines.commands import rounds, undo
 from pipelines.jobs.ingest import ingest
 from projections.state import TournamentState
 from tests.conftest import require_testdata
@@ -32,6 +33,6 @@ def test_undo_and_pair_reproduces_opengotha(name: str, k: int, tmp_path: Path) -
         assert report.ok
         (tid,) = commands.tournament_ids(store)
         expected = games(commands.load(store, tid).state, k)
-        commands.undo(store, tid, k, reason="test")
-        commands.pair(store, tid)
+        undo.undo(store, tid, k, reason="test")
+        rounds.pair(store, tid)
         assert games(commands.load(store, tid).state, k) == expected

@@ -12,7 +12,7 @@ import pytest
 from events.duckdb_store import DuckDBStore
 from events.store import WrongExpectedVersion
 from ingest.elo import parse_elo
-from pipelines.commands import load
+from pipelines.commands.base import load
 from pipelines.jobs.ingest import IngestOptions, IngestReport, Status, discover, ingest
 from tests.conftest import require_testdata
 

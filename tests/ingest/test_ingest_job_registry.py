@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from events.duckdb_store import DuckDBStore
-from pipelines.commands import load
+from pipelines.commands.base import load
 from pipelines.jobs.ingest import Status, ingest
 
 HEAD = "; EV[{name}]\n; DT[2024-05-01,2024-05-01]\n"

@@ -12,7 +12,7 @@ from events.duckdb_store import DuckDBStore
 from events.schema import EventBase
 from ingest.detect import FileFormat
 from ingest.registry import REGISTRY_KEY
-from pipelines.commands import load
+from pipelines.commands.base import load
 from pipelines.jobs.ingest import Status, convert, discover, ingest
 from projections.exports.from_log import export_tournament
 from tests.conftest import require_testdata

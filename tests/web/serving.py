@@ -76,16 +76,17 @@ def new_event(store: str, players: list[str], rounds: int = 3, tid: str = "oslo"
     (set-up only: what the tests drive goes through the CLI or the server)."""
     from events.domain import Game, System
     from events.stores import init_store, open_store
-    from pipelines import commands
+    from pipelines.commands import players as register
+    from pipelines.commands import tournaments
 
     init_store(store)
     with open_store(store) as s:
-        commands.create_tournament(
-            s, name="Oslo Open", game=Game.CHESS, system=System.SWISS, rounds=rounds,
-            tournament_id=tid,
+        tournaments.create(
+            s, {"name": "Oslo Open", "game": Game.CHESS, "system": System.SWISS,
+                "rounds": rounds, "id": tid},
         )  # fmt: skip
         for i, name in enumerate(players):
-            commands.add_player(s, tid, name=name, rating=2400 - 50 * i)
+            register.add(s, tid, {"name": name, "rating": 2400 - 50 * i})
     return tid
 
 

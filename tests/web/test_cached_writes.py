@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from events.stores import open_store
-from pipelines import commands
+from pipelines.commands import base as commands
+from pipelines.commands import results, rounds
 from pipelines.web.hub import StoreAccess
 from pipelines.web.server import Server
 from tests.web.serving import add_user, cli, new_event, serve
@@ -84,9 +85,9 @@ def test_a_hub_behind_the_log_decides_again(tmp_path: Path) -> None:
     tid = new_event(url, ["A, One", "B, Two", "C, Three", "D, Four"])
     server = Server(StoreAccess(url), tmp_path / "lists", 1000)
     with server.access.open() as store:
-        commands.pair(store, tid)
+        rounds.pair(store, tid)
         server.hub.sync(store)
-        commands.record_result(store, tid, 1, 1, "1-0", correct=False)  # the hub has not seen it
+        results.record_one(store, tid, {"round": 1, "board": 1, "result": "1-0"})  # hub: unseen
         stale = server.hub.snapshot(tid)
         assert stale is not None
         assert stale.state.rounds[1].boards[0].outcome is None
@@ -94,14 +95,14 @@ def test_a_hub_behind_the_log_decides_again(tmp_path: Path) -> None:
         with pytest.raises(commands.CommandError, match="already has result 1-0"):
             server.command(
                 tid,
-                lambda known: commands.record_result(
-                    store, tid, 1, 1, "0-1", correct=False, known=known
+                lambda known: results.record_one(
+                    store, tid, {"round": 1, "board": 1, "result": "0-1"}, known=known
                 ),
             )
         event = server.command(
             tid,
-            lambda known: commands.record_result(
-                store, tid, 1, 2, "0-1", correct=False, known=known
+            lambda known: results.record_one(
+                store, tid, {"round": 1, "board": 2, "result": "0-1"}, known=known
             ),
         )
         assert event.type == "ResultRecorded"

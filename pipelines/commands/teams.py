@@ -1,17 +1,20 @@
 """Director commands of team events: teams, rosters, line-ups, the team pairing of a round.
 
-Same contract as `pipelines.commands`: read the stream once, validate, append with the version
-read; every refusal is a `CommandError` before anything is appended.
+Same contract as every command (`pipelines.commands.base`): read the stream once, validate,
+append with the version read; every refusal is a `CommandError` before anything is appended.
+A team member is registered by the one registration rule (`pipelines.commands.players`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from events.domain import Board, Colour, Outcome, System
 from events.errors import PairingError
 from events.schema import (
     EventBase,
     LineupSet,
-    PlayerRegistered,
     ResultCorrected,
     ResultRecorded,
     RoundPaired,
@@ -31,11 +34,14 @@ from pairing.team import (
     pair,
     pair_team_round_robin,
 )
-from pipelines.commands import CommandError, Loaded, _append, _event, load
+from pipelines.commands.base import CommandError, Loaded, append, load, new_event
+from pipelines.commands.inputs import PlayerInput
+from pipelines.commands.players import Registrar
 from projections.state import TournamentState
 from projections.teams import TeamInfo, TeamsState, team_entries, team_state
 
 __all__ = [
+    "accelerate_teams",
     "add_member",
     "add_team",
     "board_number",
@@ -82,7 +88,7 @@ def add_team(
             f"{tournament_id}: a round robin's field is fixed once round 1 is paired"
         )
     number = max(teams.teams, default=0) + 1
-    event = _event(
+    event = new_event(
         TeamRegistered,
         tournament_id,
         team=number,
@@ -90,12 +96,18 @@ def add_team(
         federation=federation,
         nickname=nickname,
     )
-    _append(store, loaded, [event])
+    append(store, loaded, [event])
     return number
 
 
 def add_member(
-    store: Store, tournament_id: str, team_name: str, board: int | None, **player: object
+    store: Store,
+    tournament_id: str,
+    team_name: str,
+    board: int | None,
+    player: PlayerInput | Mapping[str, Any],
+    *,
+    force: bool = False,
 ) -> int:
     """Register a player and put them on a team's roster (at ``board``, else last)."""
     loaded = load(store, tournament_id)
@@ -106,13 +118,12 @@ def add_member(
             f"{tournament_id}: board {board} is outside 1..{len(team.members) + 1} "
             f"for {team.name}'s roster"
         )
-    pid = max(loaded.state.players, default=0) + 1
-    events: list[EventBase] = [
-        _event(PlayerRegistered, tournament_id, player=pid, **player),
-        _event(TeamMemberAdded, tournament_id, team=team.number, player=pid, board=board),
-    ]
-    _append(store, loaded, events)
-    return pid
+    registered = Registrar(loaded.state, force).register(player)
+    member = new_event(
+        TeamMemberAdded, tournament_id, team=team.number, player=registered.player, board=board
+    )
+    append(store, loaded, [registered, member])
+    return registered.player
 
 
 def set_lineup(
@@ -147,7 +158,7 @@ def set_lineup(
             )
     players = [team.members[p - 1] for p in positions]
     out_of_order = positions != sorted(positions)
-    event = _event(
+    event = new_event(
         LineupSet,
         tournament_id,
         team=team.number,
@@ -155,7 +166,7 @@ def set_lineup(
         players=tuple(players),
         out_of_order=out_of_order,
     )
-    _append(store, loaded, [event])
+    append(store, loaded, [event])
     return players, out_of_order
 
 
@@ -268,10 +279,10 @@ def team_bye(store: Store, tournament_id: str, team_name: str, round_no: int, ki
         raise CommandError(
             f"{tournament_id}: round {round_no} > {loaded.state.total_rounds} rounds"
         )
-    event = _event(
+    event = new_event(
         TeamRecord, tournament_id, code="240", kind=kind, round=round_no, teams=(team.number,)
     )
-    _append(store, loaded, [event])
+    append(store, loaded, [event])
 
 
 def forbid_teams(
@@ -284,7 +295,7 @@ def forbid_teams(
     numbers = tuple(_team(loaded, teams, n).number for n in names)
     if len(set(numbers)) < 2:
         raise CommandError(f"{tournament_id}: name at least two different teams")
-    event = _event(
+    event = new_event(
         TeamRecord,
         tournament_id,
         code="260",
@@ -292,7 +303,7 @@ def forbid_teams(
         last_round=last or loaded.state.total_rounds,
         teams=numbers,
     )
-    _append(store, loaded, [event])
+    append(store, loaded, [event])
     return numbers
 
 
@@ -324,7 +335,7 @@ def accelerate_teams(
     if game_points < 0 or (match_points is not None and match_points < 0):
         raise CommandError(f"{tournament_id}: fictitious points cannot be negative")
     events = [
-        _event(
+        new_event(
             TeamRecord,
             tournament_id,
             code="250",
@@ -336,7 +347,7 @@ def accelerate_teams(
         )
         for n in numbers
     ]
-    _append(store, loaded, events)
+    append(store, loaded, events)
     return numbers
 
 
@@ -361,7 +372,7 @@ def forfeit_match(
         raise CommandError(f"bad forfeit '{kind}': white, black or none (the team that wins)")
     rnd = loaded.state.rounds[round_no]
     events: list[EventBase] = [
-        _event(
+        new_event(
             TeamRecord,
             tournament_id,
             code="330",
@@ -386,4 +397,4 @@ def forfeit_match(
         known = board.outcome is not None and board.outcome.is_known
         cls = ResultCorrected if known else ResultRecorded
         events.append(cls(round=round_no, board=board.board, outcome=outcome))
-    _append(store, loaded, events)
+    append(store, loaded, events)

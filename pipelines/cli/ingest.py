@@ -13,8 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from events.errors import UserError
 from ingest.detect import FileFormat
-from pipelines import commands
-from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
+from pipelines.cli.common import TournamentArg, app, err, open_store, user_errors
+from pipelines.commands import base as commands
 from pipelines.process.files import write_atomic
 
 if TYPE_CHECKING:

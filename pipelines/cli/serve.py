@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from events.errors import UserError
-from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
+from pipelines.cli.common import FormatOpt, app, err, open_store, store_url, user_errors
 from pipelines.views.output import Format, emit
 
 user_app = typer.Typer(

@@ -17,7 +17,7 @@ import polars as pl
 import typer
 
 from events.errors import UserError
-from pipelines.cli_common import FormatOpt, app, err, open_store, store_url, user_errors
+from pipelines.cli.common import FormatOpt, app, err, open_store, store_url, user_errors
 from pipelines.views.output import Format, emit
 from ratings.games import GameKind
 from ratings.methods import Method, RatingType

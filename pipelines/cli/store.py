@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli_common import app, err, open_store, store_url, user_errors
+from pipelines.cli.common import app, err, open_store, store_url, user_errors
 from pipelines.views.output import Format
 
 store_app = typer.Typer(

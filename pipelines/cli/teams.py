@@ -13,15 +13,15 @@ and the team views that ``pair``, ``standings`` and ``crosstable`` show for team
 from __future__ import annotations
 
 import sys
-from decimal import Decimal
 from typing import Annotated, Any
 
 import typer
 
 from events.errors import UserError
-from events.params import TeamSettings
-from pipelines import commands
-from pipelines.cli_common import TournamentArg, app, err, open_store, user_errors
+from pipelines.cli.common import TournamentArg, app, err, open_store, user_errors
+from pipelines.cli.options import Fields, model_options
+from pipelines.commands import base as commands
+from pipelines.commands.inputs import PlayerInput
 from pipelines.views.output import Format, PageFormat, emit
 from projections.state import TournamentState
 from projections.team_standings import TeamStanding, team_standings
@@ -37,7 +37,6 @@ __all__ = [
     "board_spec",
     "show_team_round",
     "team_crosstable_output",
-    "team_settings",
     "team_standings_output",
     "team_state",
 ]
@@ -46,34 +45,6 @@ team_app = typer.Typer(help="Teams of a team tournament.", no_args_is_help=True)
 member_app = typer.Typer(help="Team rosters.", no_args_is_help=True)
 team_app.add_typer(member_app, name="member")
 app.add_typer(team_app, name="team")
-
-
-def team_settings(
-    boards: int | None, match_points: str | None, team_type: str | None, board_colours: str | None
-) -> TeamSettings:
-    """The ``tournament create`` options of team events, checked."""
-    if match_points is not None:
-        parts = match_points.replace(",", "/").split("/")
-        try:
-            values = [Decimal(p) for p in parts]
-        except ArithmeticError:
-            values = []
-        if len(values) != 3 or not values[0] >= values[1] >= values[2]:
-            raise UserError(
-                f"--match-points '{match_points}': give win/draw/loss, as 2/1/0 "
-                "(win >= draw >= loss)"
-            )
-        match_points = "/".join(str(v) for v in values)
-    if team_type is not None and team_type.upper() not in ("A", "B", "NONE"):
-        raise UserError(f"--team-type '{team_type}': A, B or none (C.04.6 1.7)")
-    if board_colours is not None and (not board_colours or set(board_colours.upper()) - {"W", "B"}):
-        raise UserError(f"--board-colours '{board_colours}': a sequence of W and B, as WBWB")
-    return TeamSettings(
-        team_boards=boards,
-        team_match_points=match_points,
-        team_type=None if team_type is None else team_type.upper().replace("NONE", "none"),
-        team_board_colours=None if board_colours is None else board_colours.upper(),
-    )
 
 
 @team_app.command("add")
@@ -85,7 +56,7 @@ def team_add(
     nickname: Annotated[str | None, typer.Option(help="Short name (TRF 310, 5 letters).")] = None,
 ) -> None:
     """Register a team; prints its pairing number."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     with open_store() as store:
         number = team_commands.add_team(store, tournament, name, federation, nickname)
@@ -95,25 +66,24 @@ def team_add(
 
 @member_app.command("add")
 @user_errors
+@model_options(PlayerInput)
 def member_add(
     tournament: TournamentArg,
     team: Annotated[str, typer.Argument(help="Team name or pairing number.")],
-    name: Annotated[str, typer.Option(help="Player name, 'Lastname, Firstname'.")],
-    rating: Annotated[int | None, typer.Option(min=0, help="Rating.")] = None,
-    federation: Annotated[str | None, typer.Option(help="Federation.")] = None,
-    fide_id: Annotated[str | None, typer.Option(help="FIDE id.")] = None,
-    title: Annotated[str | None, typer.Option(help="Title.")] = None,
     board: Annotated[
         int | None, typer.Option(min=1, help="Roster position (board order); default: last.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option(help="Register although a player of that name and birth exists.")
+    ] = False,
+    *,
+    fields: Fields,
 ) -> None:
     """Register a player on a team's roster; prints the player's id."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
-    fields: dict[str, Any] = {"name": name, "rating": rating, "federation": federation}
-    fields |= {"fide_id": fide_id, "title": title}
     with open_store() as store:
-        pid = team_commands.add_member(store, tournament, team, board, **fields)
+        pid = team_commands.add_member(store, tournament, team, board, fields, force=force)
     sys.stdout.write(f"{pid}\n")
 
 
@@ -126,7 +96,7 @@ def team_bye(
     kind: Annotated[str, typer.Option(help="full, half or zero (TRF 240 F/H/Z).")] = "zero",
 ) -> None:
     """A team's requested bye: it is not paired that round."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     code = {"full": "F", "half": "H", "zero": "Z"}.get(kind.lower())
     if code is None:
@@ -144,7 +114,7 @@ def team_forbid(
     last: Annotated[int | None, typer.Option("--to", min=1, help="Last round.")] = None,
 ) -> None:
     """Teams that must not meet each other (TRF 260; not in FIDE-rated events)."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     with open_store() as store:
         numbers = team_commands.forbid_teams(store, tournament, teams, first, last)
@@ -167,7 +137,7 @@ def team_accelerate(
 ) -> None:
     """Accelerate teams (TRF 250, C.04.6): fictitious points counted for pairing in rounds
     --from..--to, never in the standings. Prints the teams' numbers."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     with open_store() as store:
         numbers = team_commands.accelerate_teams(
@@ -192,7 +162,7 @@ def team_forfeit(
     ],
 ) -> None:
     """A whole match forfeited (TRF 330): every board gets the forfeit result."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     kind = {"white": "+-", "black": "-+", "none": "--"}.get(winner.lower(), winner)
     with open_store() as store:
@@ -213,7 +183,7 @@ def lineup(
 
     A line-up that does not keep the roster's order is accepted and flagged.
     """
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     with open_store() as store:
         players, out_of_order = team_commands.set_lineup(
@@ -230,7 +200,7 @@ def lineup(
 
 def board_spec(tournament: str, text: str) -> int:
     """A ``result`` board argument: ``N``, or ``M.B`` in a team tournament."""
-    from pipelines import team_commands  # networkx: loaded only for team work
+    from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     if "." not in text:
         try:

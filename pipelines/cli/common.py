@@ -1,4 +1,5 @@
-"""What every command module shares: the typer app, the store option, the error reporting."""
+"""What every command module shares: the typer app and its groups, the store option, the
+error reporting (fields named by their options)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from events.provenance import Origin, default_actor, set_origin
 from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
+from pipelines.commands.inputs import option_name
 from pipelines.process.exits import report
 from pipelines.views.output import Format
 
@@ -36,6 +38,15 @@ tournament_app = typer.Typer(help="Create and list tournaments.", no_args_is_hel
 player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(player_app, name="player")
+
+
+def codes(text: str | None) -> list[str]:
+    """A comma-separated list of codes (tie-breaks) as typed: ``BH/C1, BH,SB``."""
+    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+
+
+PlayerArg = Annotated[int, typer.Argument(metavar="PLAYER", help="Player id.")]
+RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")]
 
 _state: dict[str, str] = {}
 
@@ -62,7 +73,7 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # typer's own exits and usage errors (exit 2)
         except (Exception, KeyboardInterrupt) as exc:
-            raise typer.Exit(report(exc)) from None
+            raise typer.Exit(report(exc, naming=option_name)) from None
 
     return wrapper
 

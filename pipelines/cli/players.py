@@ -1,0 +1,118 @@
+"""`arbiter player ...`: register (one, or a CSV file's worth), list, edit, remove, withdraw,
+re-enter."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli.common import (
+    FormatOpt,
+    PlayerArg,
+    TournamentArg,
+    err,
+    open_store,
+    player_app,
+    user_errors,
+)
+from pipelines.cli.options import Fields, model_options
+from pipelines.commands import files, players
+from pipelines.commands.base import load
+from pipelines.commands.inputs import PlayerChanges, PlayerInput
+from pipelines.views.output import Format, emit
+from pipelines.views.tournament import players_view
+
+ForceOpt = Annotated[
+    bool, typer.Option(help="Register although a player of that name and birth exists.")
+]
+
+
+@player_app.command("add")
+@user_errors
+@model_options(PlayerInput)
+def player_add(tournament: TournamentArg, force: ForceOpt = False, *, fields: Fields) -> None:
+    """Register a player; prints the player's id."""
+    with open_store() as store:
+        pid, note = players.add(store, tournament, fields, force=force)
+    name = fields.get("name", "")
+    err.print(f"registered player {pid} ({name}){'; ' + note if note else ''}", markup=False)
+    sys.stdout.write(f"{pid}\n")
+
+
+@player_app.command("import")
+@user_errors
+def player_import(
+    tournament: TournamentArg,
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="CSV with a header of registration fields: name (required), "
+            + ", ".join(files.COLUMNS[1:])
+            + ".",
+            dir_okay=False,
+        ),
+    ],
+    force: ForceOpt = False,
+) -> None:
+    """Register a whole field from a CSV file (one bad line refuses the file); prints the ids."""
+    with open_store() as store:
+        ids = files.import_players(store, tournament, file, force=force)
+    err.print(f"registered {len(ids)} player(s) from {file}", markup=False)
+    for pid in ids:
+        typer.echo(pid)
+
+
+@player_app.command("list")
+@user_errors
+def player_list(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """List the players by start rank."""
+    with open_store() as store:
+        state = load(store, tournament).state
+    emit(players_view(state), fmt)
+
+
+@player_app.command("edit")
+@user_errors
+@model_options(PlayerChanges)
+def player_edit(tournament: TournamentArg, player: PlayerArg, *, fields: Fields) -> None:
+    """Correct a registration; once round 1 is paired, what decided pairings stays fixed."""
+    with open_store() as store:
+        changed = players.edit(store, tournament, player, fields)
+    err.print(f"player {player}: set {changed}", markup=False)
+
+
+@player_app.command("remove")
+@user_errors
+def player_remove(tournament: TournamentArg, player: PlayerArg) -> None:
+    """Take back the registration of a player who was never paired."""
+    with open_store() as store:
+        name = players.remove(store, tournament, player)
+    err.print(f"player {player} ({name}) removed", markup=False)
+
+
+FromRoundOpt = Annotated[int | None, typer.Option(min=1, help="Default: the next round.")]
+
+
+@player_app.command("withdraw")
+@user_errors
+def player_withdraw(
+    tournament: TournamentArg, player: PlayerArg, from_round: FromRoundOpt = None
+) -> None:
+    """Withdraw a player from the next round (or --from-round) on."""
+    with open_store() as store:
+        first = players.withdraw(store, tournament, player, from_round)
+    err.print(f"player {player} withdrawn from round {first}", markup=False)
+
+
+@player_app.command("reenter")
+@user_errors
+def player_reenter(
+    tournament: TournamentArg, player: PlayerArg, from_round: FromRoundOpt = None
+) -> None:
+    """Bring a withdrawn player back."""
+    with open_store() as store:
+        first = players.reenter(store, tournament, player, from_round)
+    err.print(f"player {player} back from round {first}", markup=False)

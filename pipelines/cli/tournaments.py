@@ -1,0 +1,81 @@
+"""`arbiter tournament ...`: create, list, show, edit, tie-breaks."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from pipelines.cli.common import (
+    FormatOpt,
+    TournamentArg,
+    codes,
+    err,
+    open_store,
+    tournament_app,
+    user_errors,
+)
+from pipelines.cli.options import Fields, model_options
+from pipelines.commands import tournaments
+from pipelines.commands.base import load
+from pipelines.commands.inputs import EventChanges, TournamentInput
+from pipelines.views.output import Format, emit
+from pipelines.views.tournament import event_data_row, tournament_summaries
+
+
+@tournament_app.command("create")
+@user_errors
+@model_options(TournamentInput)
+def tournament_create(*, fields: Fields) -> None:
+    """Create a tournament; prints its id as the last line."""
+    t = TournamentInput.check(fields)
+    with open_store() as store:
+        tid = tournaments.create(store, t)
+    err.print(f"created {t.system.value} {t.game.value} tournament '{t.name}'", markup=False)
+    sys.stdout.write(tid + "\n")
+
+
+@tournament_app.command("list")
+@user_errors
+def tournament_list(fmt: FormatOpt = Format.TEXT) -> None:
+    """List the tournaments in the store."""
+    with open_store() as store:
+        rows = tournament_summaries(store)
+    emit(rows, fmt)
+
+
+@tournament_app.command("tiebreaks")
+@user_errors
+def tournament_tiebreaks(
+    tournament: TournamentArg,
+    chain: Annotated[str, typer.Argument(help="Tie-break chain, e.g. 'BH/C1,BH,SB'.")],
+) -> None:
+    """Change a tournament's tie-break chain."""
+    with open_store() as store:
+        tournaments.set_tiebreaks(store, tournament, codes(chain))
+    err.print(f"{tournament}: tie-breaks {','.join(codes(chain))}", markup=False)
+
+
+@tournament_app.command("edit")
+@user_errors
+@model_options(EventChanges)
+def tournament_edit(tournament: TournamentArg, *, fields: Fields) -> None:
+    """Change the event's data (an event in the log, shown by `arbiter log`)."""
+    with open_store() as store:
+        changed = tournaments.edit(store, tournament, fields)
+    err.print(f"{tournament}: set {changed}", markup=False)
+
+
+@tournament_app.command("show")
+@user_errors
+def tournament_show(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
+    """The event's data: name, dates, place, arbiters, time control, round dates."""
+    with open_store() as store:
+        state = load(store, tournament).state
+    row = event_data_row(state)
+    if fmt is Format.TEXT:
+        for key, value in row.items():
+            sys.stdout.write(f"{key:<16} {value}\n")
+        return
+    emit([row], fmt)

@@ -1,0 +1,21 @@
+"""The one write API: every door (the command line, `arbiter batch`, the CSV and results files,
+the JSON API, the web forms) changes a tournament through these functions, so a value refused
+at one door is refused at every door, with the same field named.
+
+A command loads the tournament, checks the request (the input models of `inputs`, whose
+validators are `events.validate`'s field rules, then the tournament's state) and appends its
+events with the version it read (`base`). One module per thing a director changes:
+
+    base         load, the state a command decides on, append; the errors
+    inputs       what a user enters: a player, the event's data, a tournament, a result, a bye
+    tournaments  create, edit the event's data, tie-breaks
+    players      register (one, many, a team member), edit, remove, withdraw, re-enter
+    rounds       pair (by the system or by hand), swap boards, forbid pairs, byes
+    results      enter and correct results
+    undo         undo, restore, the truncations
+    teams        teams, rosters, line-ups, team byes, forfeits, acceleration
+    files        the file door: a CSV of players, a file of results
+
+A new command goes in the module of what it changes; its door (a typer command in
+`pipelines.cli`, a route in `pipelines.web`) only parses and prints.
+"""

@@ -1,0 +1,155 @@
+"""What every command shares: loading a tournament, its state at a version, the append.
+
+A command reads the stream once (`load`), checks the request against the state, and appends
+with the version it read (`append`), so a concurrent change surfaces as `WrongExpectedVersion`
+instead of a lost update. A caller that already holds the tournament's state (the web server's
+projection cache) passes it as ``known=``: the command decides on it and appends after its
+version, the same guard. Every refusal raises before anything is appended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from events.errors import NotFound, UserError
+from events.provenance import current_origin
+from events.schema import EventBase
+from events.store import AppendResult, NewEvent, RecordedEvent, Store
+from events.validate import InvalidField
+from ingest.limits import LimitError, check_event, check_text
+from projections.state import TournamentState, project
+
+__all__ = [
+    "STREAM_PREFIX",
+    "CommandError",
+    "Loaded",
+    "Snapshot",
+    "UnknownPlayer",
+    "UnknownTournament",
+    "actor",
+    "append",
+    "checked_text",
+    "known_player",
+    "load",
+    "new_event",
+    "next_player_id",
+    "snapshot",
+    "stream_of",
+    "tournament_ids",
+]
+
+STREAM_PREFIX = "tournament-"
+
+
+class CommandError(UserError):
+    """A request the tournament's state does not allow; nothing was appended."""
+
+
+class UnknownTournament(CommandError, NotFound):
+    """No tournament stream has this id."""
+
+
+class UnknownPlayer(CommandError, NotFound):
+    """The tournament has no player with this id."""
+
+
+E = TypeVar("E", bound=EventBase)
+
+
+def new_event(cls: type[E], context: str, **fields: Any) -> E:
+    """An event built from the user's input: a field it refuses, or a text or number beyond
+    the limits every input is held to (:mod:`ingest.limits`: a name with a newline, a rating
+    of 10^32), is a `CommandError` naming the field."""
+    try:
+        event = cls(**fields)
+    except ValidationError as exc:
+        raise CommandError.from_validation(exc, context) from None
+    try:
+        check_event(event)
+    except LimitError as exc:
+        raise CommandError(f"{context}: {exc}") from None
+    return event
+
+
+def checked_text(field: str, value: str, context: str | None = None) -> str:
+    """Free text within the limits (:func:`ingest.limits.check_text`), else `InvalidField`."""
+    try:
+        return check_text(field, value)
+    except LimitError as exc:
+        problem = str(exc).removeprefix(field).lstrip()
+        error = InvalidField(field, problem, sep=" ")
+        raise (error if context is None else error.within(context)) from None
+
+
+def actor() -> str:
+    """Who is acting (see `events.provenance`)."""
+    return current_origin().actor
+
+
+def stream_of(tournament_id: str) -> str:
+    return STREAM_PREFIX + tournament_id
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A tournament's state at a stream version: what a command decides on, and the version
+    it appends after (`Store.append` refuses the events if the stream has moved on)."""
+
+    stream_id: str
+    state: TournamentState
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded(Snapshot):
+    """A tournament's recorded events and the state they fold into."""
+
+    events: list[RecordedEvent]
+
+
+def tournament_ids(store: Store) -> list[str]:
+    return [s.removeprefix(STREAM_PREFIX) for s in store.streams(STREAM_PREFIX)]
+
+
+def load(store: Store, tournament_id: str, at_round: int | None = None) -> Loaded:
+    stream = stream_of(tournament_id)
+    events = store.read_stream(stream)
+    if not events:
+        known = ", ".join(tournament_ids(store)) or "none yet"
+        raise UnknownTournament(f"unknown tournament '{tournament_id}' (known: {known})")
+    state = project((e.event for e in events), at_round=at_round)
+    if at_round is not None and not 0 <= at_round <= state.last_round:
+        raise InvalidField(
+            "at_round", f"{at_round} is outside 0..{state.last_round}", sep=" "
+        ).within(tournament_id)
+    return Loaded(stream, state, events[-1].version, events)
+
+
+def snapshot(store: Store, tournament_id: str, known: Snapshot | None) -> Snapshot:
+    """`known` when the caller holds the tournament's state, else the stream read and folded."""
+    return known if known is not None else load(store, tournament_id)
+
+
+def append(
+    store: Store, loaded: Snapshot, events: Sequence[EventBase], **meta: Any
+) -> AppendResult:
+    """Append after the version the command decided on; ``meta`` joins the provenance."""
+    metadata = current_origin().metadata(**meta)
+    return store.append(
+        loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
+    )
+
+
+def known_player(state: TournamentState, player: int) -> None:
+    """Refuse a player id the tournament does not have."""
+    if player not in state.players:
+        raise UnknownPlayer(f"{state.id}: no player {player}")
+
+
+def next_player_id(state: TournamentState) -> int:
+    """The id a new player gets: never one a player had, removed players' included."""
+    return max(state.players.keys() | state.removed, default=0) + 1

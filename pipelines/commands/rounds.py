@@ -1,0 +1,277 @@
+"""Rounds: the next round paired (by the tournament's system or by hand), boards swapped
+before results, players kept apart, byes requested in advance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from events.domain import Board, ByeKind, Colour, Game, System
+from events.errors import PairingError, UserError
+from events.schema import BoardsSwapped, ByeGranted, PairForbidden, RoundPaired
+from events.store import Store
+from events.validate import InvalidField
+from pipelines.commands.base import (
+    CommandError,
+    append,
+    known_player,
+    load,
+    new_event,
+)
+from pipelines.commands.inputs import ByeInput
+from projections.state import TournamentState
+
+__all__ = [
+    "FORBID_SYSTEMS",
+    "HandRound",
+    "check_round",
+    "forbid",
+    "grant_bye",
+    "pair",
+    "pair_by_hand",
+    "read_boards",
+    "swap_boards",
+]
+
+
+def _results_missing(state: TournamentState) -> None:
+    """Refuse to pair while the last round lacks results."""
+    if state.last_round:
+        missing = [b.board for b in state.rounds[state.last_round].boards if not b.has_result]
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            raise CommandError(
+                f"{state.id}: round {state.last_round} still lacks results on board(s) {shown}"
+            )
+
+
+def pair(
+    store: Store, tournament_id: str, notes: list[str] | None = None, *, bye: int | None = None
+) -> RoundPaired:
+    """Pair the next round with the tournament's system; `notes` collects the explanation;
+    `bye`: the player the director gives the bye (gopair)."""
+    from pipelines.commands.teams import pair_teams
+    from pipelines.engines import pair_next_round
+
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    next_round = state.last_round + 1
+    if next_round > state.total_rounds:
+        raise CommandError(f"{tournament_id}: all {state.total_rounds} rounds are paired")
+    _results_missing(state)
+    if len(state.players) < 2:
+        raise CommandError(f"{tournament_id}: register at least two players before pairing")
+    if state.system.is_team:
+        team_events = pair_teams(loaded, next_round)
+        append(store, loaded, team_events, command="pair")
+        return next(e for e in team_events if isinstance(e, RoundPaired))
+    try:
+        if bye is not None:
+            known_player(state, bye)
+        boards: list[Board] = pair_next_round(state, next_round, notes, bye)
+    except (UserError, PairingError) as exc:
+        raise CommandError(f"{tournament_id}: {exc}") from exc
+    event = RoundPaired(round=next_round, boards=tuple(boards))
+    append(store, loaded, [event], command="pair")
+    return event
+
+
+def grant_bye(store: Store, tournament_id: str, bye: ByeInput | Mapping[str, Any]) -> ByeInput:
+    """A bye requested in advance (or an absence) for a round not yet paired."""
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    request = ByeInput.check(bye)
+    known_player(state, request.player)
+    if request.kind is ByeKind.PAIRING:
+        raise CommandError("the pairing-allocated bye is given by the pairing, not by hand")
+    if request.round in state.rounds:
+        raise CommandError(f"{tournament_id}: round {request.round} is already paired")
+    if request.round > state.total_rounds:
+        raise CommandError(f"{tournament_id}: round {request.round} > {state.total_rounds} rounds")
+    event = new_event(
+        ByeGranted, tournament_id, player=request.player, round=request.round, kind=request.kind
+    )
+    append(store, loaded, [event])
+    return request
+
+
+# ------------------------------------------------------------------ forbidden pairs
+
+FORBID_SYSTEMS = frozenset({System.DUTCH, System.BURSTEIN, System.DUBOV})
+"""Systems whose engine honours forbidden pairs (the FIDE Swiss engines' C1 criterion)."""
+
+
+def forbid(store: Store, tournament_id: str, first: int, second: int) -> tuple[str, str, int]:
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    if state.system not in FORBID_SYSTEMS:
+        raise CommandError(
+            f"{tournament_id}: the {state.system.value} system cannot keep two players apart "
+            f"(forbidden pairs work with {', '.join(sorted(s.value for s in FORBID_SYSTEMS))})"
+        )
+    known_player(state, first)
+    known_player(state, second)
+    if first == second:
+        raise CommandError(f"{tournament_id}: give two different players")
+    pair = frozenset((first, second))
+    if pair in state.forbidden:
+        raise CommandError(f"{tournament_id}: players {first} and {second} are already kept apart")
+    from_round = state.last_round + 1
+    append(store, loaded, [PairForbidden(players=(first, second), from_round=from_round)])
+    return state.players[first].name, state.players[second].name, from_round
+
+
+# ------------------------------------------------------------------ pairing by hand
+
+
+@dataclass(frozen=True, slots=True)
+class HandRound:
+    """A round typed by hand, with the absolute criteria it breaks."""
+
+    boards: list[Board]
+    broken: list[str]
+
+
+def read_boards(path: Path, ranks: Mapping[int, int]) -> list[tuple[int, int | None]]:
+    """The boards of a file in `arbiter-pairings -p` form: a count, then ``white black`` start
+    ranks per line, ``N 0`` for the pairing-allocated bye; returned as player ids."""
+    by_rank = {n: pid for pid, n in ranks.items()}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc.strerror}") from None
+    lines = [(i, line.split()) for i, line in enumerate(text.splitlines(), start=1)]
+    lines = [(i, words) for i, words in lines if words]
+    if not lines or len(lines[0][1]) != 1 or not lines[0][1][0].isdigit():
+        raise CommandError(f"{path}:1:1: the first line must be the number of boards")
+    count = int(lines[0][1][0])
+    rows = lines[1:]
+    if count != len(rows):
+        raise CommandError(f"{path}:1:1: says {count} boards, the file has {len(rows)}")
+    out: list[tuple[int, int | None]] = []
+    for number, words in rows:
+        if len(words) != 2 or not all(w.isdigit() for w in words):
+            raise CommandError(f"{path}:{number}:1: expected 'WHITE BLACK' start ranks")
+        white, black = (int(w) for w in words)
+        for col, n in ((1, white), (len(words[0]) + 2, black)):
+            if n and n not in by_rank:
+                raise CommandError(f"{path}:{number}:{col}: no player has start rank {n}")
+        if white == 0:
+            raise CommandError(f"{path}:{number}:1: the bye is written 'N 0'")
+        out.append((by_rank[white], by_rank[black] if black else None))
+    return out
+
+
+def _colour_history(state: TournamentState, pid: int) -> list[Colour]:
+    return [p.colour for p in state.pairings(pid) if p.colour is not None and p.played]
+
+
+def check_round(
+    state: TournamentState, round_no: int, pairs: list[tuple[int, int | None]]
+) -> HandRound:
+    """Boards for the pairs, and every absolute criterion (C.04.1) they break, named."""
+    names = {pid: f"{state.start_ranks()[pid]} ({p.name})" for pid, p in state.players.items()}
+    seen: set[int] = set()
+    errors: list[str] = []
+    for white, black in pairs:
+        for pid in (white, black):
+            if pid is None:
+                continue
+            if pid in seen:
+                raise CommandError(f"{state.id}: player {names[pid]} is on two boards")
+            seen.add(pid)
+    expected = {
+        pid
+        for pid, p in state.players.items()
+        if p.active_in(round_no) and pid not in state.byes.get(round_no, {})
+    }
+    for pid in sorted(seen - expected, key=names.__getitem__):
+        raise CommandError(
+            f"{state.id}: player {names[pid]} is withdrawn or has a bye in round {round_no}"
+        )
+    missing = sorted(expected - seen, key=lambda pid: state.start_ranks()[pid])
+    if missing:
+        raise CommandError(
+            f"{state.id}: player {names[missing[0]]} is on no board "
+            f"({len(missing)} missing; give absences with `arbiter bye ... --kind zero`)"
+        )
+    byes = [w for w, b in pairs if b is None]
+    if len(byes) > 1:
+        errors.append(f"{len(byes)} players get the pairing-allocated bye (at most one)")
+    boards: list[Board] = []
+    games = [(w, b) for w, b in pairs if b is not None]
+    for i, (white, black) in enumerate(games, start=1):
+        assert black is not None
+        boards.append(Board(board=i, white=white, black=black))
+        met = any(p.opponent == black and p.played for p in state.pairings(white))
+        if met:
+            errors.append(f"{names[white]} and {names[black]} have already played each other")
+        first = state.forbidden.get(frozenset((white, black)))
+        if first is not None and first <= round_no:
+            errors.append(f"{names[white]} and {names[black]} must not be paired (forbidden)")
+        if state.game is Game.CHESS:
+            for pid, colour in ((white, Colour.WHITE), (black, Colour.BLACK)):
+                history = [*_colour_history(state, pid), colour]
+                diff = history.count(Colour.WHITE) - history.count(Colour.BLACK)
+                if abs(diff) > 2:
+                    errors.append(f"{names[pid]} would have a colour difference of {diff:+d}")
+                if len(history) >= 3 and len(set(history[-3:])) == 1:
+                    errors.append(f"{names[pid]} would have {colour.word} three times in a row")
+    for pid in byes:
+        win = state.scoring.win
+        had = any(
+            (p.bye is not None and state.scoring.for_bye(p.bye) >= win)
+            or (p.outcome is not None and p.outcome.is_forfeit and (p.points or 0) >= win)
+            for p in state.pairings(pid)
+        )
+        if had:
+            errors.append(f"{names[pid]} already had a bye or a win without playing")
+        boards.append(Board(board=len(boards) + 1, white=pid, black=None))
+    return HandRound(boards, errors)
+
+
+def pair_by_hand(
+    store: Store, tournament_id: str, path: Path, *, force: bool
+) -> tuple[RoundPaired, list[str]]:
+    """Record the next round as given in `path`; returns the event and the criteria broken
+    (refused unless `force`)."""
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    round_no = state.last_round + 1
+    if round_no > state.total_rounds:
+        raise CommandError(f"{tournament_id}: all {state.total_rounds} rounds are paired")
+    _results_missing(state)
+    hand = check_round(state, round_no, read_boards(path, state.start_ranks()))
+    if hand.broken and not force:
+        broken = "; ".join(hand.broken).replace("{", "{{").replace("}", "}}")
+        raise CommandError.naming(
+            f"{tournament_id}: round {round_no} as given breaks {len(hand.broken)} absolute "
+            f"criteria: {broken}; {{0}} records it anyway",
+            "force",
+        )
+    event = RoundPaired(round=round_no, boards=tuple(hand.boards))
+    append(store, loaded, [event], command="pair --boards", forced=bool(hand.broken))
+    return event, hand.broken
+
+
+def swap_boards(store: Store, tournament_id: str, round_no: int, first: int, second: int) -> None:
+    loaded = load(store, tournament_id)
+    state = loaded.state
+    rnd = state.rounds.get(round_no)
+    if rnd is None:
+        raise CommandError(f"{tournament_id}: round {round_no} is not paired")
+    if first == second:
+        raise InvalidField("swap", f"give two different boards (both are {first})")
+    for n in (first, second):
+        board = rnd.board(n)
+        if board is None:
+            raise InvalidField(
+                "swap", f"round {round_no} has no board {n} (boards 1..{len(rnd.boards)})"
+            )
+        if board.is_bye:
+            raise InvalidField("swap", f"board {n} of round {round_no} is the bye")
+        if board.outcome is not None and board.outcome.is_known:
+            raise InvalidField("swap", f"board {n} of round {round_no} already has a result")
+    append(store, loaded, [BoardsSwapped(round=round_no, boards=(first, second))])
