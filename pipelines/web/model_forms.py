@@ -3,8 +3,9 @@ one form field, labelled by its name and described by its help; a submitted form
 model's fields for the same command the other doors call.
 
 An empty field is a field not given (as an option left out), but for a required one, which
-is then refused as empty; anything typed, blanks included, is checked as typed; a field of several values
-(deputy arbiters, round dates) is one value a line; a checkbox is true when ticked.
+is then refused as empty; anything typed, blanks included, is checked as typed; a field of
+several values (deputy arbiters, round dates) is one value a line; a checkbox is true when
+ticked.
 """
 
 from __future__ import annotations
