@@ -90,17 +90,6 @@ class WofFit:
     """Number of components large enough to be rated."""
 
 
-LIST_SCHEMA: dict[str, pl.DataType] = {
-    "rank": pl.Int64(),
-    "player_id": pl.Utf8(),
-    "rating": pl.Float64(),
-    "margin": pl.Float64(),
-    "games": pl.Int64(),
-    "official": pl.Boolean(),
-    "provisional_reason": pl.Utf8(),
-}
-
-
 def month_age(dates: pl.Expr, as_of: dt.date) -> pl.Expr:
     """Whole months between a game's month and ``as_of``'s month (0 in the same month)."""
     return (as_of.year - dates.dt.year().cast(pl.Int64)) * 12 + (
@@ -205,17 +194,6 @@ def fit_wof(
         cg_iterations=solution.cg_iterations,
         components=int(np.count_nonzero(comps.sizes >= params.min_component_size)),
     )
-
-
-def wof_list(
-    games: pl.DataFrame,
-    as_of: dt.date,
-    params: WofParams | None = None,
-    *,
-    game: GameKind | None = GameKind.OTHELLO,
-) -> pl.DataFrame:
-    """The published WOF list as of a date (see :func:`fit_wof`)."""
-    return fit_wof(games, as_of, params, game=game).listing
 
 
 def _anchor(r: np.ndarray, labels: np.ndarray, fitted: np.ndarray, count: np.ndarray) -> np.ndarray:

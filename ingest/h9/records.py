@@ -13,7 +13,6 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict
 
-from events.go import Rank
 from ingest.errors import IngestError, IngestWarning
 from ingest.go_table.records import GoCell, name_parts
 
@@ -73,10 +72,6 @@ class H9Player:
     @property
     def first_name(self) -> str:
         return name_parts(self.name)[1]
-
-    @property
-    def parsed_rank(self) -> Rank | None:
-        return Rank.parse(self.rank)
 
 
 H9Entry = H9Tag | H9Comment | H9Player

@@ -24,9 +24,11 @@ from pipelines.commands.inputs import (
     ResultInput,
     TournamentInput,
 )
+from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
-from pipelines.web.hub import TournamentView, summaries_json
-from pipelines.web.server import director_of, officer, server_of
+from pipelines.web.hub import summaries_json
+from pipelines.web.pages import player_card
+from pipelines.web.server import director_of, officer, server_of, tournament_view
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -37,13 +39,6 @@ def _json(data: bytes | Any, status: int = 200) -> Response:
     if not isinstance(data, bytes):
         data = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode()
     return Response(data, status_code=status, media_type=JSON)
-
-
-def tournament_view(request: Request, tournament_id: str) -> TournamentView:
-    view = server_of(request).hub.view(tournament_id)
-    if view is None:
-        raise HTTPException(404, f"unknown tournament '{tournament_id}'")
-    return view
 
 
 # ------------------------------------------------------------------ reads
@@ -85,16 +80,12 @@ async def round_pairings(request: Request, tournament_id: str, round_no: int) ->
 
 @router.get("/tournaments/{tournament_id}/crosstable", summary="The crosstable, by rank")
 async def crosstable(request: Request, tournament_id: str) -> Response:
-    from pipelines.views import tournament as views
-
     view = tournament_view(request, tournament_id)
     return _json(render(views.crosstable_view(view.crosstable()), Format.JSON).encode())
 
 
 @router.get("/tournaments/{tournament_id}/players/{player_id}", summary="A player's card")
 async def player(request: Request, tournament_id: str, player_id: int) -> Response:
-    from pipelines.web.public import player_card
-
     return _json(player_card(tournament_view(request, tournament_id), player_id))
 
 

@@ -21,10 +21,10 @@ from pipelines.commands import players, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
 from pipelines.commands.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
-from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings, tournament_view
+from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
-from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, new_csrf
-from pipelines.web.server import director_of, officer, server_of
+from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
+from pipelines.web.server import director_of, officer, server_of, tournament_view
 from projections.crosstable import format_value
 
 router = APIRouter(include_in_schema=False)
@@ -76,8 +76,6 @@ def login(
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     server = server_of(request)
-    from pipelines.web.security import csrf_ok
-
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
     client = request.client.host if request.client else "?"
@@ -109,8 +107,6 @@ def login(
 
 @router.post("/logout")
 def logout(request: Request, csrf_token: CsrfField) -> Response:
-    from pipelines.web.security import csrf_ok
-
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
     server_of(request).sessions.drop(request.cookies.get(SESSION_COOKIE))

@@ -12,50 +12,13 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
-from fastapi.templating import Jinja2Templates
 
-from pipelines.web.api import tournament_view
 from pipelines.web.hub import ListEntry, TournamentView
-from pipelines.web.server import server_of
+from pipelines.web.pages import player_card, public_page, tournament_context
+from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import as_rows, format_value
 
 router = APIRouter(include_in_schema=False)
-
-
-def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
-    """A player's registration, place, points and games (the card's JSON and page data)."""
-    state = view.state
-    p = state.players.get(player_id)
-    if p is None:
-        raise HTTPException(404, f"{state.id}: no player {player_id}")
-    row = next((r for r in view.standings() if r.player == player_id), None)
-    games = []
-    for g in state.pairings(player_id):
-        opponent = state.players.get(g.opponent) if g.opponent is not None else None
-        games.append(
-            {
-                "round": g.round,
-                "board": g.board,
-                "colour": g.colour.value if g.colour else None,
-                "opponent": None
-                if opponent is None
-                else {"id": opponent.id, "name": opponent.name, "rating": opponent.rating},
-                "result": g.outcome.value if g.outcome else (g.bye.value if g.bye else None),
-                "points": g.points,
-            }
-        )
-    return {
-        "id": p.id,
-        "name": p.name,
-        "rating": p.rating,
-        "federation": p.federation,
-        "title": p.title,
-        "club": p.club,
-        "rank": row.rank if row else None,
-        "points": row.points if row else 0.0,
-        "tiebreaks": row.tiebreaks if row else {},
-        "games": games,
-    }
 
 
 def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -88,31 +51,6 @@ def _round_of(view: TournamentView, requested: int | None) -> int:
     if requested not in view.state.rounds:
         raise HTTPException(404, f"{view.id}: round {requested} is not paired")
     return requested
-
-
-def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
-    return {
-        "view": view,
-        "s": view.summary(),
-        "round_no": shown,
-        "boards": view.pairings(shown) if shown else [],
-        "rows": view.standings(),
-        "codes": list(view.state.tiebreaks),
-        "fmt": format_value,
-    }
-
-
-def public_page(templates: Jinja2Templates, view: TournamentView, shown: int) -> bytes:
-    """The anonymous tournament page of one version and round, rendered once."""
-    page: bytes = view._cached(
-        ("page", shown),
-        lambda: (
-            templates.get_template("tournament.html")
-            .render({"viewer": None, **tournament_context(view, shown)})
-            .encode()
-        ),
-    )
-    return page
 
 
 @router.get("/t/{tournament_id}", response_class=HTMLResponse)

@@ -26,7 +26,8 @@ from events.provenance import Origin, set_origin
 from events.store import Store, WrongExpectedVersion
 from pipelines.commands.base import Snapshot
 from pipelines.web.accounts import Account
-from pipelines.web.hub import Follower, Hub, StoreAccess
+from pipelines.web.hub import Follower, Hub, StoreAccess, TournamentView
+from pipelines.web.pages import public_page
 from pipelines.web.security import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -92,8 +93,6 @@ class Server:
     follower: Follower | None = None
 
     def start(self) -> None:
-        from pipelines.web.public import public_page
-
         self.hub.warmers.append(
             lambda view: public_page(self.templates, view, view.state.last_round)
         )
@@ -162,6 +161,14 @@ class Server:
 def server_of(request: Request) -> Server:
     server: Server = request.app.state.server
     return server
+
+
+def tournament_view(request: Request, tournament_id: str) -> TournamentView:
+    """The hub's view of a tournament, else 404."""
+    view = server_of(request).hub.view(tournament_id)
+    if view is None:
+        raise HTTPException(404, f"unknown tournament '{tournament_id}'")
+    return view
 
 
 def director_of(tournament_id: str) -> Rule:

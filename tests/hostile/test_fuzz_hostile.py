@@ -24,13 +24,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from events.duckdb_store import DuckDBStore
 from events.schema import PlayerRegistered, RoundPaired, TournamentCreated
 from ingest.detect import FileFormat
 from ingest.errors import IngestError
 from pipelines.cli import app
-from pipelines.jobs.ingest import Status, convert, ingest
+from pipelines.jobs.ingest import convert
 from tests.conftest import require_testdata
+from tests.ingest._mutation import assert_refused_files_append_nothing
 
 SEEDS = {
     FileFormat.TRF: ("chess", "real", "icu_armstrong_2011.trf"),
@@ -192,24 +192,8 @@ def test_random_bytes_never_become_a_tournament_of_garbage(case: tuple[FileForma
 
 
 def test_a_refused_hostile_file_appends_nothing(tmp_path: Path) -> None:
-    store = DuckDBStore(":memory:")
-
-    @settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
-    @given(hostile_file())
-    def check(case: tuple[FileFormat, Path, bytes]) -> None:
-        _, path, data = case
-        target = tmp_path / path.name
-        target.write_bytes(data)
-        before = store.read_frame().height
-        (result,) = ingest(store, [target]).files
-        after = store.read_frame().height
-        if result.status is Status.INGESTED:
-            assert after > before
-        else:
-            assert after == before, result
-
-    check()
-    store.close()
+    files = hostile_file().map(lambda case: (case[1], case[2]))
+    assert_refused_files_append_nothing(tmp_path, files, examples=30)
 
 
 # ------------------------------------------------------------------ the CLI's free text

@@ -1,8 +1,15 @@
-"""Byte-level mutations of a real file, shared by the readers' fuzz tests."""
+"""Byte-level mutations of a real file, and the ingest check every fuzz test makes, shared by
+the readers' and the hostile-file fuzz tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from events.duckdb_store import DuckDBStore
+from pipelines.jobs.ingest import Status, ingest
 
 Mutation = tuple[str, float, bytes]
 
@@ -28,3 +35,28 @@ def mutate(data: bytes, mutations: list[Mutation]) -> bytes:
         else:
             data = data[:at]
     return data
+
+
+def assert_refused_files_append_nothing(
+    tmp_path: Path, files: st.SearchStrategy[tuple[Path, bytes]], examples: int
+) -> None:
+    """Ingest each generated file (its name, its bytes) into one store: a file that is not
+    ingested leaves the log as it was; one that is adds to it."""
+    store = DuckDBStore(":memory:")
+
+    @settings(deadline=None, max_examples=examples, suppress_health_check=[HealthCheck.too_slow])
+    @given(files)
+    def check(case: tuple[Path, bytes]) -> None:
+        path, data = case
+        target = tmp_path / path.name
+        target.write_bytes(data)
+        before = store.read_frame().height
+        (result,) = ingest(store, [target]).files
+        after = store.read_frame().height
+        if result.status is Status.INGESTED:
+            assert after > before
+        else:
+            assert after == before, result
+
+    check()
+    store.close()

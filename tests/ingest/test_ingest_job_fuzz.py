@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.duckdb_store import DuckDBStore
 from ingest.detect import detect_format
 from ingest.errors import IngestError
-from pipelines.jobs.ingest import Status, convert, ingest
+from pipelines.jobs.ingest import convert
 from tests.conftest import require_testdata
+from tests.ingest._mutation import assert_refused_files_append_nothing
 
 SAMPLES = (
     ("othello", "elo", "2019", "20190506_Kanto_Ladies_Meijin-sen_final.ELO"),
@@ -87,21 +87,4 @@ def test_mutations_raise_only_ingest_errors(case: tuple[Path, bytes]) -> None:
 
 
 def test_rejected_mutations_append_nothing(tmp_path: Path) -> None:
-    store = DuckDBStore(":memory:")
-
-    @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
-    @given(mutated())
-    def check(case: tuple[Path, bytes]) -> None:
-        path, data = case
-        target = tmp_path / path.name
-        target.write_bytes(data)
-        before = store.read_frame().height
-        (result,) = ingest(store, [target]).files
-        after = store.read_frame().height
-        if result.status is Status.INGESTED:
-            assert after > before
-        else:
-            assert after == before, result
-
-    check()
-    store.close()
+    assert_refused_files_append_nothing(tmp_path, mutated(), examples=40)

@@ -13,12 +13,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from ratings.games import games_frame
-from ratings.wof import WofParams, age_weight, fit_wof, month_age, wof_list
+from ratings.games import GameKind, games_frame
+from ratings.wof import WofParams, age_weight, fit_wof, month_age
 
 AS_OF = dt.date(2025, 11, 1)
 RECENT = dt.date(2025, 10, 15)
 PAIRS = WofParams(min_component_size=2)
+
+
+def _listing(
+    games: pl.DataFrame,
+    as_of: dt.date,
+    params: WofParams | None = None,
+    *,
+    game: GameKind | None = GameKind.OTHELLO,
+) -> pl.DataFrame:
+    """The published list of a fit (what `arbiter ratings run --method wof` writes)."""
+    return fit_wof(games, as_of, params, game=game).listing
 
 
 def _games(rows: list[tuple[str, str, float]], day: dt.date = RECENT) -> pl.DataFrame:
@@ -76,7 +87,7 @@ def test_month_ages_and_weights(day: dt.date, age: int, weight: float) -> None:
 
 def test_three_to_one_odds_is_200_points() -> None:
     games = _games([("A", "B", 1.0)] * 3 + [("A", "B", 0.0)])
-    listing = wof_list(games, AS_OF, PAIRS)
+    listing = _listing(games, AS_OF, PAIRS)
     assert _rating(listing, "A") == pytest.approx(1900.0, abs=1e-3)
     assert _rating(listing, "B") == pytest.approx(1700.0, abs=1e-3)
 
@@ -87,7 +98,7 @@ def test_anchor_is_the_games_weighted_mean() -> None:
     games = _games(
         [("A", "B", 1.0)] * 6 + [("A", "B", 0.0)] * 2 + [("B", "C", 1.0), ("B", "C", 0.0)]
     )
-    listing = wof_list(games, AS_OF, PAIRS)
+    listing = _listing(games, AS_OF, PAIRS)
     assert _rating(listing, "A") == pytest.approx(1920.0, abs=1e-3)
     assert _rating(listing, "B") == pytest.approx(1720.0, abs=1e-3)
     assert _rating(listing, "C") == pytest.approx(1720.0, abs=1e-3)
@@ -98,7 +109,7 @@ def test_time_weights_enter_the_likelihood() -> None:
     # 200·ln(1.5)/ln(3) points.
     recent = _games([("A", "B", 1.0)])
     older = _games([("B", "A", 1.0)], day=dt.date(2025, 4, 10))
-    listing = wof_list(pl.concat([recent, older]), AS_OF, PAIRS)
+    listing = _listing(pl.concat([recent, older]), AS_OF, PAIRS)
     gap = 200 * math.log(1.5) / math.log(3)
     assert _rating(listing, "A") - _rating(listing, "B") == pytest.approx(gap, abs=1e-3)
     assert _rating(listing, "A") + _rating(listing, "B") == pytest.approx(3600.0, abs=1e-3)
@@ -107,7 +118,7 @@ def test_time_weights_enter_the_likelihood() -> None:
 def test_margin_and_the_200_rule() -> None:
     # Four recent games at p = 3/4: Σc/150 = 4·0.1875 = 0.75, margin = 182.05/√0.75 ≈ 210.2.
     games = _games([("A", "B", 1.0)] * 3 + [("A", "B", 0.0)])
-    listing = wof_list(games, AS_OF, PAIRS)
+    listing = _listing(games, AS_OF, PAIRS)
     expected = (200 / math.log(3)) / math.sqrt(0.75)
     assert listing.get_column("margin").to_list() == pytest.approx([expected, expected])
     assert listing.get_column("official").to_list() == [False, False]
@@ -115,7 +126,7 @@ def test_margin_and_the_200_rule() -> None:
     assert listing.get_column("provisional_reason").to_list()[0] == (
         "margin ±210 is not below ±200"
     )
-    assert wof_list(games, AS_OF, PAIRS.model_copy(update={"margin_limit": 211.0})).get_column(
+    assert _listing(games, AS_OF, PAIRS.model_copy(update={"margin_limit": 211.0})).get_column(
         "rank"
     ).to_list() == [1, 2]
 
@@ -123,7 +134,7 @@ def test_margin_and_the_200_rule() -> None:
 def test_unrateable_players_and_reasons() -> None:
     ring = [(f"p{i}", f"p{(i + 1) % 10}", 1.0) for i in range(10)]  # a 10-cycle: one SCC
     extra = [("W", "p0", 1.0), ("W", "p1", 1.0), ("p2", "L", 1.0), ("X", "Y", 1.0), ("Y", "X", 1.0)]
-    listing = wof_list(_games(ring + extra), AS_OF).sort("player_id")
+    listing = _listing(_games(ring + extra), AS_OF).sort("player_id")
     reasons = dict(zip(listing["player_id"], listing["provisional_reason"], strict=True))
     assert reasons["W"] == "won every game"
     assert reasons["L"] == "lost every game"
@@ -154,7 +165,7 @@ def test_as_of_and_activity_window() -> None:
 
 
 def test_list_columns() -> None:
-    listing = wof_list(_games([("A", "B", 1.0), ("B", "A", 0.5)]), AS_OF, PAIRS)
+    listing = _listing(_games([("A", "B", 1.0), ("B", "A", 0.5)]), AS_OF, PAIRS)
     assert listing.columns == [
         "rank",
         "player_id",
@@ -261,5 +272,5 @@ def test_other_games_are_ignored_by_default() -> None:
     othello = _games([("A", "B", 1.0), ("B", "A", 1.0)])
     chess = games_frame(date=[RECENT], player_a=["A"], player_b=["C"], score_a=[1.0], game="chess")
     both = pl.concat([othello, chess])
-    assert set(wof_list(both, AS_OF, PAIRS)["player_id"]) == {"A", "B"}
-    assert set(wof_list(both, AS_OF, PAIRS, game=None)["player_id"]) == {"A", "B", "C"}
+    assert set(_listing(both, AS_OF, PAIRS)["player_id"]) == {"A", "B"}
+    assert set(_listing(both, AS_OF, PAIRS, game=None)["player_id"]) == {"A", "B", "C"}
