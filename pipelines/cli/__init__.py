@@ -1,7 +1,7 @@
 """The `arbiter` command line: one module per command group, each a thin layer of options and
 printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
 
-    common       the app, its groups, the store option, the one-line errors
+    common       the store the command line names, the one-line errors, shared arguments
     options      options made from the input models' fields
     tournaments  tournament create, list, show, edit, tiebreaks
     players      player add, import, list, edit, remove, withdraw, reenter
@@ -15,40 +15,196 @@ printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
     serve        serve, user ...
     batch        batch, demo
 
-A new command goes in the module of its group (a new group: a new module, imported below); it
-parses its options, calls one command or view, and prints.
+`COMMANDS` names each top-level command's module: a command's module is imported when that
+command runs (or shows its own help), so `arbiter --help` or `arbiter result ...` does not pay
+for what other commands need (polars, networkx, the web server). A new command goes in the
+module of its group (decorated on that module's ``app``) and gets its line in `COMMANDS`.
 """
 
 from __future__ import annotations
 
+import importlib
+import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from pipelines.cli import (  # noqa: F401  (each registers its commands on the app)
-    batch,
-    ingest,
-    players,
-    ratings,
-    reports,
-    rounds,
-    serve,
-    store,
-    teams,
-    tournaments,
+import typer
+from typer import _click
+from typer.core import TyperCommand, TyperGroup
+
+__all__ = ["COMMANDS", "STATE", "app", "dash_results", "main"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where a top-level command lives, and how `arbiter --help` lists it."""
+
+    module: str
+    panel: str
+    help: str
+
+
+EVENTS, ROUNDS, REPORTS, FEDERATION, SYSTEM = (
+    "Tournaments",
+    "Rounds and results",
+    "Reports",
+    "Federation",
+    "Store and server",
 )
-from pipelines.cli.common import app
-from pipelines.process.exits import report
 
-__all__ = ["app", "dash_results", "main"]
+COMMANDS: dict[str, Entry] = {
+    "tournament": Entry("tournaments", EVENTS, "Create, list, show and edit tournaments."),
+    "player": Entry("players", EVENTS, "Register and manage players."),
+    "team": Entry("teams", EVENTS, "Teams of a team tournament."),
+    "lineup": Entry("teams", EVENTS, "Set who plays a round for a team (roster positions, board 1 first)."),
+    "forbid": Entry("rounds", EVENTS, "Never pair two players together (siblings, team mates), from the next round on."),
+    "bye": Entry("rounds", EVENTS, "Give a player a requested bye (or record an absence) for a round not yet paired."),
+    "pair": Entry("rounds", ROUNDS, "Pair the next round with the tournament's system (or --boards) and print it."),
+    "pairings": Entry("rounds", ROUNDS, "Show a round's boards and results (--swap: exchange two boards first)."),
+    "pairing-report": Entry("rounds", ROUNDS, "Go: OpenGotha's pairing check of a round (MMS gaps, same club or country, colours)."),
+    "result": Entry("rounds", ROUNDS, "Enter (or --correct) the result of a board."),
+    "results": Entry("rounds", ROUNDS, "Enter a round's results from a file (one bad line refuses the file)."),
+    "undo": Entry("rounds", ROUNDS, "Archive the log back to before a round was paired (restore brings it back)."),
+    "restore": Entry("rounds", ROUNDS, "Bring back the events of an undo (the latest, or --truncation N) whose cut point is the stream's head."),
+    "truncations": Entry("rounds", ROUNDS, "Every undo of a tournament: id, versions and rounds it archived, restorable or not."),
+    "standings": Entry("reports", REPORTS, "Standings: points, then the tie-break chain; remaining ties share a place."),
+    "crosstable": Entry("reports", REPORTS, "The crosstable: per round opponent, colour and result, then points and tie-breaks."),
+    "log": Entry("reports", REPORTS, "The tournament's events, one per line: position, version, type, who, how, payload."),
+    "export": Entry("ingest", REPORTS, "Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."),
+    "ingest": Entry("ingest", FEDERATION, "Ingest result files: each one atomically, each one once. Exit 1 if any file failed."),
+    "ratings": Entry("ratings", FEDERATION, "Rating lists: compute, publish, inspect."),
+    "schedule": Entry("ratings", FEDERATION, "Run the rating lists on a schedule (default 03:30 on the 1st of odd months)."),
+    "store": Entry("store", SYSTEM, "The event store: create, migrate, copy between DuckDB and PostgreSQL, back up."),
+    "verify": Entry("store", SYSTEM, "Recompute the log's hash chains (each stream's and the whole log's) and compare them with the stored ones. Exit 0 when the log is intact; exit 1 naming the first broken position when an event was deleted, moved, reordered or rewritten behind arbiter's back."),
+    "serve": Entry("serve", SYSTEM, "Serve live pairings, standings, crosstables and rating lists, and the API."),
+    "user": Entry("serve", SYSTEM, "Accounts of the web server: officers and tournament directors."),
+    "batch": Entry("batch", SYSTEM, "Run arbiter commands from a file in one process, in order, on this store."),
+    "demo": Entry("batch", SYSTEM, "Generate a sample federation season, run it through the log and print standings."),
+}  # fmt: skip
+"""Every top-level command: its module in `pipelines.cli`, its panel and line in ``--help``
+(the first line of the command's own help; a test holds them equal)."""
+
+STATE: dict[str, str] = {}
+"""What the global options set: the store (``--store``)."""
+
+
+def command_of(name: str) -> _click.Command:
+    """The click command ``name``, its module imported now."""
+    module = importlib.import_module(f"pipelines.cli.{COMMANDS[name].module}")
+    group = typer.main.get_group(module.app)
+    return group.commands[name]
+
+
+class _Listed(TyperCommand):
+    """A command as `arbiter --help` lists it, whose module is loaded only when it runs."""
+
+    def __init__(self, name: str, entry: Entry) -> None:
+        super().__init__(name, help=entry.help, short_help=entry.help, rich_help_panel=entry.panel)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: _click.Context | None = None,
+        **extra: Any,
+    ) -> _click.Context:
+        return command_of(str(self.name)).make_context(info_name, args, parent=parent, **extra)
+
+
+class _Commands(TyperGroup):
+    """The top-level group: its commands from `COMMANDS`, each loaded when it runs."""
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        del ctx  # the same commands in every context
+        return list(COMMANDS)
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        del ctx
+        entry = COMMANDS.get(cmd_name)
+        return None if entry is None else _Listed(cmd_name, entry)
+
+    def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        """The commands by panel, in `COMMANDS`' order (plain text: `arbiter --help` loads no
+        rich help renderer, and no command's module)."""
+        del ctx
+        panels: dict[str, list[tuple[str, str]]] = {}
+        for name, entry in COMMANDS.items():
+            panels.setdefault(entry.panel, []).append((name, entry.help))
+        for panel, rows in panels.items():
+            with formatter.section(panel):
+                formatter.write_dl(rows)
+
+
+app = typer.Typer(
+    cls=_Commands,
+    rich_markup_mode=None,
+    help="arbiter: tournaments, results and rating lists for chess, go, othello and carrom.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _main(
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            envvar="ARBITER_STORE",
+            help="Event store: a DuckDB file (default ./arbiter.duckdb), :memory:, or a "
+            "PostgreSQL URL for a shared log, e.g. postgresql://user@host/db or "
+            "postgresql://user@/db?host=/run/postgresql (unix socket).",
+        ),
+    ] = None,
+    actor: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            envvar="ARBITER_USER",
+            help="Who is acting, recorded with every event (default: the system user).",
+        ),
+    ] = None,
+) -> None:
+    from events.provenance import Origin, default_actor, set_origin
+
+    if store:
+        STATE["store"] = store
+    set_origin(Origin(actor or default_actor(), "cli", _command_line(sys.argv[1:])))
+
+
+_SECRET_OPTIONS = ("--store", "--as")
+
+
+def _command_line(argv: list[str]) -> str:
+    """The command as typed, without the values of --store and --as (a URL may hold a
+    password), shortened to 300 characters."""
+    words: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in _SECRET_OPTIONS:
+            skip = True
+            continue
+        if word.startswith(tuple(o + "=" for o in _SECRET_OPTIONS)):
+            continue
+        words.append(word)
+    text = shlex.join(["arbiter", *words])
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 def main() -> None:
     """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
-    from pipelines.commands.inputs import option_name
-
     try:
         app(args=dash_results(sys.argv[1:]))
     except (Exception, KeyboardInterrupt) as exc:
+        from pipelines.commands.inputs import option_name
+        from pipelines.process.exits import report
+
         sys.exit(report(exc, naming=option_name))
 
 

@@ -8,8 +8,11 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import app, err, open_store, store_url, user_errors
+from pipelines.cli.common import err, open_store, store_url, user_errors
 from pipelines.commands.files import BadLine
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 
 @app.command("demo")

@@ -1,12 +1,10 @@
-"""What every command module shares: the typer app and its groups, the store option, the
-error reporting (fields named by their options)."""
+"""What every command module shares: the store the command line names, the one-line errors
+(fields named by their options), the common arguments."""
 
 from __future__ import annotations
 
 import functools
 import logging
-import shlex
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, ParamSpec, TypeVar
@@ -14,10 +12,10 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from events.provenance import Origin, default_actor, set_origin
 from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
+from pipelines.cli import STATE
 from pipelines.commands.inputs import option_name
 from pipelines.process.exits import report
 from pipelines.views.output import Format
@@ -28,17 +26,6 @@ R = TypeVar("R")
 # emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
-app = typer.Typer(
-    help="arbiter: tournaments, results and rating lists for chess, go, othello and carrom.",
-    no_args_is_help=True,
-    pretty_exceptions_show_locals=False,
-    add_completion=False,
-)
-tournament_app = typer.Typer(help="Create and list tournaments.", no_args_is_help=True)
-player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
-app.add_typer(tournament_app, name="tournament")
-app.add_typer(player_app, name="player")
-
 
 def codes(text: str | None) -> list[str]:
     """A comma-separated list of codes (tie-breaks) as typed: ``BH/C1, BH,SB``."""
@@ -48,7 +35,6 @@ def codes(text: str | None) -> list[str]:
 PlayerArg = Annotated[int, typer.Argument(metavar="PLAYER", help="Player id.")]
 RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")]
 
-_state: dict[str, str] = {}
 
 FormatOpt = Annotated[
     Format, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
@@ -80,7 +66,7 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 def store_url() -> str:
     """The store the command line names (``--store``, ``$ARBITER_STORE``, the default)."""
-    return _state.get("store") or default_store_url()
+    return STATE.get("store") or default_store_url()
 
 
 @contextmanager
@@ -93,51 +79,3 @@ def open_store() -> Iterator[Store]:
         yield store
     finally:
         store.close()
-
-
-_SECRET_OPTIONS = ("--store", "--as")
-
-
-def _command_line(argv: list[str]) -> str:
-    """The command as typed, without the values of --store and --as (a URL may hold a
-    password), shortened to 300 characters."""
-    words: list[str] = []
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-            continue
-        if word in _SECRET_OPTIONS:
-            skip = True
-            continue
-        if word.startswith(tuple(o + "=" for o in _SECRET_OPTIONS)):
-            continue
-        words.append(word)
-    text = shlex.join(["arbiter", *words])
-    return text if len(text) <= 300 else text[:299] + "…"
-
-
-@app.callback()
-def _main(
-    store: Annotated[
-        str | None,
-        typer.Option(
-            "--store",
-            envvar="ARBITER_STORE",
-            help="Event store: a DuckDB file (default ./arbiter.duckdb), :memory:, or a "
-            "PostgreSQL URL for a shared log, e.g. postgresql://user@host/db or "
-            "postgresql://user@/db?host=/run/postgresql (unix socket).",
-        ),
-    ] = None,
-    actor: Annotated[
-        str | None,
-        typer.Option(
-            "--as",
-            envvar="ARBITER_USER",
-            help="Who is acting, recorded with every event (default: the system user).",
-        ),
-    ] = None,
-) -> None:
-    if store:
-        _state["store"] = store
-    set_origin(Origin(actor or default_actor(), "cli", _command_line(sys.argv[1:])))

@@ -13,9 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from events.errors import UserError
 from ingest.detect import FileFormat
-from pipelines.cli.common import TournamentArg, app, err, open_store, user_errors
+from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.commands import base as commands
 from pipelines.process.files import write_atomic
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 if TYPE_CHECKING:
     from pipelines.jobs.ingest import IngestReport

@@ -15,7 +15,6 @@ from pipelines.cli.common import (
     TournamentArg,
     err,
     open_store,
-    player_app,
     user_errors,
 )
 from pipelines.cli.options import Fields, model_options
@@ -24,6 +23,11 @@ from pipelines.commands.base import load
 from pipelines.commands.inputs import PlayerChanges, PlayerInput
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import players_view
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
+player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
+app.add_typer(player_app, name="player")
 
 ForceOpt = Annotated[
     bool, typer.Option(help="Register although a player of that name and birth exists.")

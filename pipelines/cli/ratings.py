@@ -17,10 +17,13 @@ import polars as pl
 import typer
 
 from events.errors import UserError
-from pipelines.cli.common import FormatOpt, app, err, open_store, store_url, user_errors
+from pipelines.cli.common import FormatOpt, err, open_store, store_url, user_errors
 from pipelines.views.output import Format, emit
 from ratings.games import GameKind
 from ratings.methods import Method, RatingType
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 ratings_app = typer.Typer(help="Rating lists: compute, publish, inspect.", no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")

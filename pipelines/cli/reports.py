@@ -7,14 +7,16 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli import teams as cli_teams
-from pipelines.cli.common import FormatOpt, TournamentArg, app, codes, open_store, user_errors
+from pipelines.cli.common import FormatOpt, TournamentArg, codes, open_store, user_errors
 from pipelines.commands.base import load
 from pipelines.views.output import Format, PageFormat, emit
 from pipelines.views.tournament import crosstable_view, log_view, standings_view
 from projections import crosstable as xt
 from projections import html
 from projections.standings import standings as compute_standings
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 
 @app.command("standings")
@@ -50,7 +52,9 @@ def standings(
         state = load(store, tournament, at_round=at_round).state
     chain = codes(tiebreaks) if tiebreaks is not None else None
     if state.has_teams and (state.system.is_team or not individual):
-        cli_teams.team_standings_output(tournament, at_round, chain, fmt, players)
+        from pipelines.cli.teams import team_standings_output  # networkx: team work only
+
+        team_standings_output(tournament, at_round, chain, fmt, players)
         return
     rows = compute_standings(state, chain)
     if fmt is PageFormat.HTML:
@@ -81,7 +85,9 @@ def crosstable(
         state = load(store, tournament, at_round=at_round).state
     chain = codes(tiebreaks) if tiebreaks is not None else None
     if state.has_teams:
-        cli_teams.team_crosstable_output(tournament, at_round, fmt)
+        from pipelines.cli.teams import team_crosstable_output  # networkx: team work only
+
+        team_crosstable_output(tournament, at_round, fmt)
         return
     table = xt.crosstable(state, chain, order="rank" if sort else "start")
     match fmt:

@@ -10,13 +10,11 @@ from typing import Annotated
 import typer
 
 from events.domain import ByeKind
-from pipelines.cli import teams as cli_teams
 from pipelines.cli.common import (
     FormatOpt,
     PlayerArg,
     RoundArg,
     TournamentArg,
-    app,
     err,
     open_store,
     user_errors,
@@ -26,6 +24,9 @@ from pipelines.commands.base import CommandError, load
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import named_notes, not_paired_view, pairings_rows
 from projections.state import TournamentState
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 RoundOpt = Annotated[
     int | None, typer.Option("--round", "-r", min=1, help="Default: the last paired round.")
@@ -88,8 +89,9 @@ def pair(
     state = loaded.state
     err.print(f"round {event.round} paired", markup=False)
     if state.system.is_team:
-        teams = cli_teams.team_state(e.event for e in loaded.events)
-        cli_teams.show_team_round(teams, event.round, fmt)
+        from pipelines.cli.teams import show_team_round, team_state  # networkx: team work only
+
+        show_team_round(team_state(e.event for e in loaded.events), event.round, fmt)
         return
     show_round(state, event.round, fmt)
     for line in named_notes(state, event.round, notes or []):
@@ -154,8 +156,7 @@ def result(
     correct: CorrectOpt = False,
 ) -> None:
     """Enter (or --correct) the result of a board."""
-    board_no = cli_teams.board_spec(tournament, board)
-    entry = {"round": round_no, "board": board_no, "result": outcome, "correct": correct}
+    entry = {"round": round_no, "board": board, "result": outcome, "correct": correct}
     with open_store() as store:
         event = results.record_one(store, tournament, entry)
     done = "corrected" if correct else "recorded"

@@ -9,8 +9,11 @@ from typing import Annotated
 import typer
 
 from events.errors import UserError
-from pipelines.cli.common import FormatOpt, app, err, open_store, store_url, user_errors
+from pipelines.cli.common import FormatOpt, err, open_store, store_url, user_errors
 from pipelines.views.output import Format, emit
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 user_app = typer.Typer(
     help="Accounts of the web server: officers and tournament directors.", no_args_is_help=True

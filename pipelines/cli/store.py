@@ -9,8 +9,11 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import app, err, open_store, store_url, user_errors
+from pipelines.cli.common import err, open_store, store_url, user_errors
 from pipelines.views.output import Format
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 store_app = typer.Typer(
     help="The event store: create, migrate, copy between DuckDB and PostgreSQL, back up.",

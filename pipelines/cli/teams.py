@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from events.errors import UserError
-from pipelines.cli.common import TournamentArg, app, err, open_store, user_errors
+from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.cli.options import Fields, model_options
 from pipelines.commands import base as commands
 from pipelines.commands.inputs import PlayerInput
@@ -33,8 +33,10 @@ from projections.teams import (
     team_state,
 )
 
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
+
 __all__ = [
-    "board_spec",
     "show_team_round",
     "team_crosstable_output",
     "team_standings_output",
@@ -196,20 +198,6 @@ def lineup(
             markup=False,
         )
     sys.stdout.write(" ".join(map(str, players)) + "\n")
-
-
-def board_spec(tournament: str, text: str) -> int:
-    """A ``result`` board argument: ``N``, or ``M.B`` in a team tournament."""
-    from pipelines.commands import teams as team_commands  # networkx: only for team work
-
-    if "." not in text:
-        try:
-            return int(text)
-        except ValueError:
-            raise UserError(f"bad board '{text}': give N, or M.B for a team match") from None
-    with open_store() as store:
-        loaded = commands.load(store, tournament)
-    return team_commands.board_number(loaded, text)
 
 
 def _teams(tournament: str, at_round: int | None) -> tuple[TournamentState, TeamsState]:

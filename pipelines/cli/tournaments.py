@@ -13,7 +13,6 @@ from pipelines.cli.common import (
     codes,
     err,
     open_store,
-    tournament_app,
     user_errors,
 )
 from pipelines.cli.options import Fields, model_options
@@ -22,6 +21,11 @@ from pipelines.commands.base import load
 from pipelines.commands.inputs import EventChanges, TournamentInput
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import event_data_row, tournament_summaries
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
+tournament_app = typer.Typer(help="Create, list, show and edit tournaments.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
 
 
 @tournament_app.command("create")

@@ -19,6 +19,7 @@ forms); ``json_schema_extra={"option": ...}`` names its command-line option wher
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Self
 
@@ -435,14 +436,31 @@ class TournamentInput(EventDataInput):
 # ------------------------------------------------------------------ rounds
 
 
+def _board(value: Any) -> Any:
+    """``N``, or ``M.B`` (match, board) of a team event, kept as text for the command."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+\.\d+\s*", value):
+        return value.strip()
+    if isinstance(value, str) and not value.strip().isdigit():
+        raise InvalidField("board", f"{excerpt(value)}: give N, or M.B for a team match", sep=" ")
+    return _whole_number(value)
+
+
 class ResultInput(Input):
     """A board's result as entered (`arbiter result`, the API, the manage form, a line of a
     results file)."""
 
-    round: WholeNumber = Field(ge=1, description="Round number.")
-    board: WholeNumber = Field(ge=1, description="Board number.")
+    round: WholeNumber = Field(
+        ge=1, description="Round number.", json_schema_extra={"option": "ROUND"}
+    )
+    board: Annotated[int | str, BeforeValidator(_board)] = Field(
+        description="Board number; M.B (match, board) for teams.",
+        json_schema_extra={"option": "BOARD"},
+    )
     result: str = Field(
-        min_length=1, max_length=20, description="1-0, 0-1, 1/2-1/2, +-, B+, 40-24, ..."
+        min_length=1,
+        max_length=20,
+        description="1-0, 0-1, 1/2-1/2, +-, B+, 40-24, ...",
+        json_schema_extra={"option": "RESULT"},
     )
     correct: bool = Field(False, description="Replace a result already entered.")
 
@@ -469,7 +487,8 @@ def _options() -> dict[str, str]:
 
 
 OPTION_NAMES: dict[str, str] = _options()
-"""Fields whose command-line option is not ``--`` + the field with dashes."""
+"""Fields whose command-line option is not ``--`` + the field with dashes (or that the command
+line takes as an argument: ``ROUND``, ``BOARD``, ``RESULT``)."""
 
 
 def option_name(field: str) -> str:

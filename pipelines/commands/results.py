@@ -15,32 +15,49 @@ from events.errors import UserError
 from events.results import Result, check_result
 from events.schema import ResultCorrected, ResultRecorded
 from events.store import Store
+from events.validate import InvalidField
 from pipelines.commands.base import CommandError, Snapshot, append, snapshot
 from pipelines.commands.inputs import ResultInput
 from projections.state import TournamentState
 
-__all__ = ["record", "record_one", "result_event"]
+__all__ = ["board_number", "record", "record_one", "result_event"]
 
 Entered = ResultRecorded | ResultCorrected
+
+
+def board_number(state: TournamentState, board: int | str) -> int:
+    """A board as entered: ``N``, or ``M.B`` (match M, board B) in a team tournament, as the
+    round's board number."""
+    if isinstance(board, int):
+        return board
+    match_text, _, board_text = board.partition(".")
+    match_no, board_no = int(match_text), int(board_text)
+    boards = state.settings.pairing_params.team.team_boards or 1
+    if not state.system.is_team:
+        raise CommandError(f"{state.id}: M.B boards are for team tournaments")
+    if not 1 <= board_no <= boards or match_no < 1:
+        raise InvalidField("board", f"'{board}': boards of a match are 1..{boards}", sep=" ")
+    return (match_no - 1) * boards + board_no
 
 
 def result_event(state: TournamentState, entry: ResultInput) -> Entered:
     """The event that enters ``entry`` on the state, or the reason it is refused (its
     message starts with the tournament, or names the board when the tournament is clear)."""
     tid = state.id
+    number = board_number(state, entry.board)
     rnd = state.rounds.get(entry.round)
     if rnd is None:
         raise CommandError(
             f"{tid}: round {entry.round} is not paired yet "
             f"(last paired round: {state.last_round or 'none'})"
         )
-    board = rnd.board(entry.board)
+    board = rnd.board(number)
     if board is None:
         raise CommandError(
-            f"{tid}: round {entry.round} has no board {entry.board} (boards 1..{len(rnd.boards)})"
+            f"{tid}: round {entry.round} has no board {number} (boards 1..{len(rnd.boards)})"
         )
     if board.black is None:
-        raise CommandError(f"{tid}: round {entry.round} board {entry.board} is a bye")
+        raise CommandError(f"{tid}: round {entry.round} board {number} is a bye")
     try:
         parsed = Result.parse(entry.result, state.game)
         check_result(state.game, parsed, board.komi, entry.result)
@@ -49,14 +66,14 @@ def result_event(state: TournamentState, entry: ResultInput) -> Entered:
     entered = board.outcome if board.outcome is not None and board.outcome.is_known else None
     if entered is not None and not entry.correct:
         raise CommandError.naming(
-            f"{tid}: round {entry.round} board {entry.board} already has result "
+            f"{tid}: round {entry.round} board {number} already has result "
             f"{entered.value}; use {{0}} to change it",
             "correct",
         )
     kind = ResultRecorded if entered is None else ResultCorrected
     return kind(
         round=entry.round,
-        board=entry.board,
+        board=number,
         outcome=parsed.outcome,
         white_score=parsed.white_score,
         black_score=parsed.black_score,
@@ -77,7 +94,7 @@ def record(
     file's line and column). A board given twice is refused."""
     loaded = snapshot(store, tournament_id, known)
     events: list[Entered] = []
-    seen: dict[tuple[int, int], Any] = {}
+    seen: dict[tuple[int, int | str], Any] = {}
     for raw, where in entries:
         try:
             entry = ResultInput.check(raw)

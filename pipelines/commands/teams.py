@@ -44,7 +44,6 @@ __all__ = [
     "accelerate_teams",
     "add_member",
     "add_team",
-    "board_number",
     "forbid_teams",
     "forfeit_match",
     "pair_teams",
@@ -168,26 +167,6 @@ def set_lineup(
     )
     append(store, loaded, [event])
     return players, out_of_order
-
-
-def board_number(loaded: Loaded, text: str) -> int:
-    """``M.B`` (match M, board B) of a team round → the round's board number; ``N`` as is."""
-    if "." not in text:
-        try:
-            return int(text)
-        except ValueError:
-            raise CommandError(f"bad board '{text}': give N, or M.B for a team match") from None
-    match_text, _, board_text = text.partition(".")
-    try:
-        match_no, board_no = int(match_text), int(board_text)
-    except ValueError:
-        raise CommandError(f"bad board '{text}': give M.B, as 2.1 (match 2, board 1)") from None
-    boards = loaded.state.settings.pairing_params.team.team_boards or 1
-    if not loaded.state.system.is_team:
-        raise CommandError(f"{loaded.state.id}: M.B boards are for team tournaments")
-    if not 1 <= board_no <= boards or match_no < 1:
-        raise CommandError(f"bad board '{text}': boards of a match are 1..{boards}")
-    return (match_no - 1) * boards + board_no
 
 
 def _request(state: TournamentState, teams: TeamsState, round_no: int) -> TeamSwissInput:

@@ -12,7 +12,7 @@ from ingest.elo import parse_elo
 from ingest.h9 import parse_h9
 from ingest.trf import parse_trf
 from pipelines import cli  # noqa: F401  (registers every command on the app)
-from pipelines.cli.common import app
+from pipelines.cli import app
 from tests.conftest import require_testdata
 
 ELO = ("othello", "elo", "2019", "20190105_92_Dutch_open.ELO")

@@ -1,0 +1,87 @@
+"""Start-up: a command imports what it needs and nothing more (read from ``sys.modules`` in a
+subprocess, never from a clock); `arbiter --help` lists every command with its own help."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from pipelines.cli import COMMANDS, command_of
+from tests.conftest import require_testdata
+
+HEAVY = ("polars", "networkx", "numpy", "scipy", "pyarrow", "psycopg", "fastapi")
+
+PROBE = """
+import json, sys
+sys.argv = [sys.argv[1], *json.loads(sys.argv[2])]
+from pipelines.process import launch
+try:
+    getattr(launch, sys.argv[0].replace("-", "_"))()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+sys.stdout.flush()
+print("\\n" + json.dumps([code, sorted({m.split('.')[0] for m in sys.modules})]))
+"""
+
+
+def loaded(program: str, *args: str) -> tuple[int, set[str]]:
+    """The exit status of ``program args`` and the top-level packages it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, program, json.dumps(args)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    code, modules = json.loads(done.stdout.strip().splitlines()[-1])
+    return code, set(modules)
+
+
+def test_help_loads_no_command_and_no_library_but_typer() -> None:
+    code, modules = loaded("arbiter", "--help")
+    assert code == 0
+    assert modules.isdisjoint({*HEAVY, "pydantic", "duckdb", "rich"}), modules
+    assert not {m for m in modules if m in ("events", "projections", "ingest", "ratings")}
+
+
+def test_a_result_loads_neither_polars_nor_networkx(tmp_path: Path) -> None:
+    store = str(tmp_path / "store.duckdb")
+    for line in (
+        ["tournament", "create", "--name", "T", "--id", "t", "--system", "dutch"],
+        ["player", "add", "t", "--name", "A, One"],
+        ["player", "add", "t", "--name", "B, Two"],
+        ["pair", "t"],
+    ):
+        assert loaded("arbiter", "--store", store, *line)[0] == 0
+    code, modules = loaded("arbiter", "--store", store, "result", "t", "1", "1", "1-0")
+    assert code == 0
+    assert modules.isdisjoint(HEAVY), modules & set(HEAVY)
+
+
+def test_pairing_a_round_loads_neither_polars_nor_networkx(tmp_path: Path) -> None:
+    trf = require_testdata("chess", "perf") / "input_p0100_pair_r06_bbpgen.trf"
+    code, modules = loaded("arbiter-pairings", "--dutch", str(trf), "-p", str(tmp_path / "o.txt"))
+    assert code == 0
+    assert modules.isdisjoint(HEAVY), modules & set(HEAVY)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_is_listed_with_its_own_help(name: str) -> None:
+    """`arbiter --help` lists each command without loading it, so its line is written in
+    `COMMANDS`: it must be the command's own help (its first paragraph)."""
+    command = command_of(name)
+    own = " ".join((command.help or "").split("\n\n")[0].split())
+    assert COMMANDS[name].help == own
+
+
+def test_every_command_of_the_modules_is_listed() -> None:
+    found = set()
+    for module in {e.module for e in COMMANDS.values()}:
+        app = importlib.import_module(f"pipelines.cli.{module}").app
+        found |= set(typer.main.get_group(app).commands)
+    assert found == set(COMMANDS)
