@@ -35,6 +35,7 @@ __all__ = [
     "PairingError",
     "RetryableError",
     "UserError",
+    "braced",
 ]
 
 USAGE_EXIT_CODE = 2
@@ -91,19 +92,23 @@ class ArbiterError(Exception):
     def template(self) -> tuple[str, tuple[str, ...]]:
         """The message as a `naming` template and the fields it names (none: the text)."""
         if self._template is None:
-            return _braced(str(self)), ()
+            return braced(str(self)), ()
         return self._template, self._fields
 
     def within(self, context: str) -> Self:
         """The same error, its message prefixed by ``context`` (a tournament, a file line)."""
         template, fields = self.template()
-        error = type(self).naming(f"{_braced(context)}: {template}", *fields)
+        error = type(self).naming(f"{braced(context)}: {template}", *fields)
         error.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
         return error
 
 
-def _braced(text: str) -> str:
-    """``text`` safe inside a `naming` template: its braces doubled."""
+def braced(text: str) -> str:
+    """``text`` (a user's input, a name) safe inside a `naming` template: braces doubled.
+
+    >>> braced("a {b}")
+    'a {{b}}'
+    """
     return text.replace("{", "{{").replace("}", "}}")
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from events.errors import UserError
+from events.errors import UserError, braced
 from events.results import InvalidResult, ResultSyntaxError
 from events.store import Store
 from events.validate import InvalidField
@@ -53,18 +53,12 @@ class Where:
         ``correct``) as the door that runs the command says it."""
         fields: tuple[str, ...] = ()
         if isinstance(exc, InvalidField):
-            field, template = exc.field, _braced(str(exc))
+            field, template = exc.field, braced(str(exc))
         else:
             field = "result" if isinstance(exc, ResultSyntaxError | InvalidResult) else "board"
             template, fields = exc.template()
         column = self.columns.get(field, 1)
-        return BadLine.naming(
-            f"{_braced(f'{self.path}:{self.line}:{column}')}: {template}", *fields
-        )
-
-
-def _braced(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
+        return BadLine.naming(f"{braced(f'{self.path}:{self.line}:{column}')}: {template}", *fields)
 
 
 def _located(where: Where, exc: UserError) -> UserError:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.domain import Game, System
-from events.errors import UserError
+from events.errors import UserError, braced
 from events.schema import (
     PlayerReentered,
     PlayerRegistered,
@@ -103,7 +103,7 @@ class Registrar:
         twin = duplicate_of(state, player.name, player.birth) or self._twin_in_batch(player)
         if twin is not None and not self.force:
             raise CommandError.naming(
-                f"{_braced(state.id)}: {_braced(twin)} is already registered; {{0}} registers a "
+                f"{braced(state.id)}: {braced(twin)} is already registered; {{0}} registers a "
                 "second player of that name and birth date",
                 "force",
             )
@@ -124,10 +124,6 @@ class Registrar:
                 born = f" born {e.birth}" if e.birth else " (no birth date)"
                 return f"player {e.player} '{e.name}'{born}"
         return None
-
-
-def _braced(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def add(

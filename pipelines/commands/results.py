@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from events.errors import UserError
+from events.errors import UserError, braced
 from events.results import Result, check_result
 from events.schema import ResultCorrected, ResultRecorded
 from events.store import Store
@@ -66,7 +66,7 @@ def result_event(state: TournamentState, entry: ResultInput) -> Entered:
     entered = board.outcome if board.outcome is not None and board.outcome.is_known else None
     if entered is not None and not entry.correct:
         raise CommandError.naming(
-            f"{tid}: round {entry.round} board {number} already has result "
+            f"{braced(tid)}: round {entry.round} board {number} already has result "
             f"{entered.value}; use {{0}} to change it",
             "correct",
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from events.domain import Board, ByeKind, Colour, Game, System
-from events.errors import PairingError, UserError
+from events.errors import PairingError, UserError, braced
 from events.schema import BoardsSwapped, ByeGranted, PairForbidden, RoundPaired
 from events.store import Store
 from events.validate import InvalidField
@@ -245,10 +245,10 @@ def pair_by_hand(
     _results_missing(state)
     hand = check_round(state, round_no, read_boards(path, state.start_ranks()))
     if hand.broken and not force:
-        broken = "; ".join(hand.broken).replace("{", "{{").replace("}", "}}")
+        broken = braced("; ".join(hand.broken))
         raise CommandError.naming(
-            f"{tournament_id}: round {round_no} as given breaks {len(hand.broken)} absolute "
-            f"criteria: {broken}; {{0}} records it anyway",
+            f"{braced(tournament_id)}: round {round_no} as given breaks {len(hand.broken)} "
+            f"absolute criteria: {broken}; {{0}} records it anyway",
             "force",
         )
     event = RoundPaired(round=round_no, boards=tuple(hand.boards))

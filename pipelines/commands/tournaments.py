@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from events.domain import Game, Scoring, System
-from events.errors import UserError
+from events.errors import UserError, braced
 from events.go import parse_rank
 from events.names import slugify
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams, TeamSettings
@@ -111,7 +111,8 @@ def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
     if game is Game.CARROM:
         _check_carrom_method(system, t.pairing)
     if t.seeding not in (None, "standard"):
-        raise InvalidField("seeding", f"unknown '{t.seeding}' (supported: standard)", sep=" ")
+        seeding = braced(t.seeding)
+        raise InvalidField.naming(f"unknown {{0}} '{seeding}' (supported: standard)", "seeding")
     try:
         params = PairingParams(
             chess=ChessSettings.model_validate(
