@@ -1,0 +1,83 @@
+"""Start-up: the wall time of light commands, median of 10 runs each, beside ``python -c pass``
+(the interpreter's own start) and, when ``$BBP_PAIRINGS`` names a bbpPairings v6 binary, the
+reference engine pairing the same 100-player file.
+
+    arbiter --help                          lists every command, loads none
+    arbiter-pairings --dutch F -p OUT       the next round of a 100-player Dutch event
+    arbiter result T 1 1 1-0 --correct      one result on a small tournament (a write)
+
+Targets (issue 31): ``arbiter --help`` and ``arbiter-pairings --dutch`` at 100 players in at most
+0.25 s wall on the project's 2-core machine. CPU seconds (user + system) are reported too: on a
+shared machine they are the better estimate of an idle machine's wall time.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+PERF = Path(__file__).resolve().parent.parent.parent / "shared" / "testdata" / "chess" / "perf"
+FILE = PERF / "input_p0100_pair_r06_bbpgen.trf"
+RUNS = 10
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str], runs: int = RUNS) -> dict[str, float]:
+    """Median and best wall seconds of ``argv``, and its median CPU seconds."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        cpu = _children_cpu()
+        started = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        walls.append(time.perf_counter() - started)
+        cpus.append(_children_cpu() - cpu)
+    return {
+        "median_seconds": round(statistics.median(walls), 3),
+        "best_seconds": round(min(walls), 3),
+        "median_cpu_seconds": round(statistics.median(cpus), 3),
+    }
+
+
+def run() -> dict[str, object]:
+    figures: dict[str, object] = {"runs": RUNS}
+    figures["python -c pass"] = timed([sys.executable, "-c", "pass"])
+    figures["arbiter --help"] = timed([str(BIN / "arbiter"), "--help"])
+    with tempfile.TemporaryDirectory() as tmp:
+        store = str(Path(tmp) / "s.duckdb")
+        for line in (
+            ["tournament", "create", "--name", "T", "--id", "t", "--system", "dutch"],
+            ["player", "add", "t", "--name", "A, One"],
+            ["player", "add", "t", "--name", "B, Two"],
+            ["pair", "t"],
+            ["result", "t", "1", "1", "1-0"],
+        ):
+            subprocess.run([str(BIN / "arbiter"), "--store", store, *line], check=True,
+                           capture_output=True)  # fmt: skip
+        figures["arbiter result (a correction)"] = timed(
+            [str(BIN / "arbiter"), "--store", store, "result", "t", "1", "1", "1-0", "--correct"]
+        )
+        out = str(Path(tmp) / "out.txt")
+        if FILE.exists():
+            figures["arbiter-pairings --dutch, 100 players"] = timed(
+                [str(BIN / "arbiter-pairings"), "--dutch", str(FILE), "-p", out]
+            )
+            binary = os.environ.get("BBP_PAIRINGS")
+            figures["bbpPairings v6 --dutch, 100 players"] = (
+                timed([binary, "--dutch", str(FILE), "-p", out])
+                if binary
+                else "reference not available (set $BBP_PAIRINGS)"
+            )
+        else:
+            figures["arbiter-pairings --dutch, 100 players"] = f"{FILE} not found"
+    return figures
