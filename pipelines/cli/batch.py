@@ -50,6 +50,8 @@ def batch(
 
     from typer._click.exceptions import ClickException
 
+    from pipelines.cli import app as root  # the whole command line (this module is part of it)
+
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -68,7 +70,7 @@ def batch(
             raise BadLine(f"{file}:{number}:1: a batch cannot run another batch")
         sys.argv = ["arbiter", *words]
         try:
-            code = app(["--store", store_url(), *words], standalone_mode=False)
+            code = root(["--store", store_url(), *words], standalone_mode=False)
         except ClickException as exc:
             err.print(f"{file}:{number}: {exc.format_message()}", markup=False)
             raise typer.Exit(2) from None
