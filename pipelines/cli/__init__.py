@@ -118,12 +118,24 @@ class _Commands(TyperGroup):
 
     def list_commands(self, ctx: _click.Context) -> list[str]:
         del ctx  # the same commands in every context
-        return list(COMMANDS)
+        return [*COMMANDS, *(n for n in self.commands if n not in COMMANDS)]
 
     def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
         del ctx
         entry = COMMANDS.get(cmd_name)
-        return None if entry is None else _Listed(cmd_name, entry)
+        if entry is None:
+            return self.commands.get(cmd_name)  # one registered on the root app itself
+        return _Listed(cmd_name, entry)
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        """As a group does, but Ctrl-C while a command's module loads (typer would end silently
+        with 130) says "interrupted", as everywhere else."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            from pipelines.process.exits import report
+
+            raise typer.Exit(report(exc)) from None
 
     def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         """The commands by panel, in `COMMANDS`' order (plain text: `arbiter --help` loads no
@@ -199,11 +211,17 @@ def _command_line(argv: list[str]) -> str:
 
 def main() -> None:
     """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
+    from events.errors import INTERRUPTED_EXIT_CODE
+    from pipelines.process.exits import report, said_anything
+
     try:
         app(args=dash_results(sys.argv[1:]))
+    except SystemExit as exc:
+        if exc.code == INTERRUPTED_EXIT_CODE and not said_anything():
+            report(KeyboardInterrupt())  # typer caught the Ctrl-C and ended without a word
+        raise
     except (Exception, KeyboardInterrupt) as exc:
         from pipelines.commands.inputs import option_name
-        from pipelines.process.exits import report
 
         sys.exit(report(exc, naming=option_name))
 

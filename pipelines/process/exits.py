@@ -14,7 +14,7 @@ import traceback
 
 from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError, Naming
 
-__all__ = ["DEBUG_ENV", "one_line", "report"]
+__all__ = ["DEBUG_ENV", "one_line", "report", "said_anything"]
 
 DEBUG_ENV = "ARBITER_DEBUG"
 """Set to 1 to see the traceback of an internal error."""
@@ -58,6 +58,16 @@ def _interrupted(exc: BaseException) -> bool:
     return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 
 
+_said: list[str] = []
+
+
 def _say(line: str) -> None:
+    _said.append(line)
     sys.stderr.write(line + "\n")
     sys.stderr.flush()
+
+
+def said_anything() -> bool:
+    """Whether `report` has printed its line in this process (typer ends a Ctrl-C it catches
+    itself with exit 130 and no word: `pipelines.cli.main` then says it)."""
+    return bool(_said)

@@ -89,12 +89,13 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
     expect(phone.locator("#standings tbody tr").first).to_contain_text(white, timeout=TIMEOUT)
     assert points_of(phone, white) == "1"
 
-    # A refused result: the CLI's message, nothing appended.
+    # A refused result: the command's message, the field named as the form names it (the CLI
+    # says --correct), nothing appended.
     desk.locator("#results tbody tr").first.locator("select").select_option("0-1")
     desk.evaluate("document.querySelector('#results input[name=correct]').remove()")
     desk.locator("#results tbody tr").first.locator("button").click()
     expect(desk.locator("#error")).to_have_text(
-        "oslo: round 1 board 1 already has result 1-0; use --correct to change it"
+        "oslo: round 1 board 1 already has result 1-0; use correct to change it"
     )
 
     # A result entered by the CLI beside the server reaches the phone too.
