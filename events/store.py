@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -313,27 +313,3 @@ class Store(Protocol):
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None: ...
-
-
-def follow(
-    store: Store,
-    after_position: int = 0,
-    *,
-    batch: int = 1000,
-    wait: float = 30.0,
-    stop: Callable[[], bool] | None = None,
-) -> Iterator[RecordedEvent]:
-    """Every event after `after_position`, then every new one as it is committed.
-
-    Ends when `stop()` is true while the follower waits (never, when `stop` is None).
-    """
-    while True:
-        events = store.read_all(after_position, limit=batch)
-        for event in events:
-            yield event
-            after_position = event.position
-        if events:
-            continue
-        if stop is not None and stop():
-            return
-        store.wait_for_events(after_position, wait)

@@ -21,7 +21,6 @@ from events.store import (
     Store,
     WrongExpectedVersion,
     bulk_frame,
-    follow,
 )
 from events.stores import init_store, open_store
 
@@ -258,15 +257,6 @@ def test_head_position_and_wait_for_events(store: Store) -> None:
     finally:
         timer.join()
     assert store.head_position() == r.positions[-1] + 1
-
-
-def test_follow_reads_everything_in_order(store: Store) -> None:
-    store.append("tournament-a", [created("a")], -1)
-    store.append("tournament-b", [created("b")], -1)
-    store.append("tournament-a", [player(i) for i in range(1, 4)], 0)
-    seen = [e.position for e in follow(store, batch=2, wait=0.01, stop=lambda: True)]
-    assert seen == [e.position for e in store.read_all()]
-    assert len(seen) == 5
 
 
 def test_image_round_trip_keeps_positions_archive_and_counters(
