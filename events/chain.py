@@ -159,8 +159,11 @@ def chained_parts(
 ) -> Iterator[pl.DataFrame]:
     """`chain_rows` of ``frame`` given out in consecutive parts of at most ``part_rows`` rows,
     each hashed only when asked for: a bulk append sends one part to the server while the
-    next is hashed. A frame not in stream order (a history) comes as one part."""
-    if not _in_stream_order(frame):
+    next is hashed. A frame not in stream order (a history), or of one part only, comes as
+    `chain_rows` gives it: no stream hashes are carried over while the caller writes it (those
+    few strings, scattered among the hashing's freed ones, kept their memory from going back
+    to the system: 1,000,000 rows into DuckDB peaked at 1,326 MB instead of 1,117 MB)."""
+    if frame.height <= part_rows or not _in_stream_order(frame):
         yield chain_rows(frame, stream_heads, log_head)
         return
     heads = dict(stream_heads)

@@ -1,5 +1,10 @@
 """The store contract, run against every store backend: DuckDB file, DuckDB in memory and
-PostgreSQL (a throwaway server, see tests/postgres.py), all opened through `open_store`."""
+PostgreSQL (a throwaway server, see tests/postgres.py), all opened through `open_store`.
+
+``postgresql-steps`` is PostgreSQL with its one-statement append (``arbiter_append``) turned
+off, so that the log's own append steps run there too: the same expectations hold for both
+ways, which is what keeps the PL/pgSQL restatement of the append rule and of the hash chains
+in step with `events.log` and `events.hashes`."""
 
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from events.stores import init_store, open_store
 
 StoreFactory = Callable[[], Store]
 
-BACKENDS = ["duckdb-file", "duckdb-memory", "postgresql"]
+BACKENDS = ["duckdb-file", "duckdb-memory", "postgresql", "postgresql-steps"]
 
 
 def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -41,7 +46,13 @@ def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> s
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    s = open_store(store_url(request.param, request, tmp_path))
+    url = store_url(request.param, request, tmp_path)
+    if request.param == "postgresql-steps":
+        from events.postgres_store import PostgresStore
+
+        s: Store = PostgresStore(url, one_statement_append=False)
+    else:
+        s = open_store(url)
     yield s
     s.close()
 
