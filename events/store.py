@@ -1,24 +1,77 @@
-"""The store contract: what every event-store backend guarantees, and its value types."""
+"""The store contract: what every event-store backend guarantees, and its value types.
+
+`events.log.EventLog` is the one implementation of the contract's rules; the backends are its
+recorders (`events.recorders`). This module imports no polars: the frame schemas
+(`BULK_COLUMNS`, `EVENT_COLUMNS` ...) live in `events.columns` and are handed out from here
+when first asked for, so `from events.store import BULK_COLUMNS` keeps working.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
-import polars as pl
-
 from events.errors import ArbiterError, RetryableError, UserError
 from events.schema import Event, EventBase, decode, encode, schema_version, type_name
 
+__all__ = [
+    "ARCHIVE_COLUMNS",
+    "BULK_COLUMNS",
+    "CHAINED_EVENT_COLUMNS",
+    "COUNTERS",
+    "EVENT_COLUMNS",
+    "HASH_COLUMNS",
+    "SCAN_COLUMNS",
+    "TRUNCATION_COLUMNS",
+    "AppendResult",
+    "EventIdConflict",
+    "LogImage",
+    "NewEvent",
+    "RecordedEvent",
+    "RestoreRefused",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "StoreNotInitialized",
+    "StoreUnavailable",
+    "Truncation",
+    "WrongExpectedVersion",
+    "bulk_frame",
+]
+
 if TYPE_CHECKING:
+    import polars as pl
+
     from events.cache import TableCache
-    from events.chain import ChainHead, ChainScan
+    from events.chain import ChainScan
+    from events.columns import (
+        ARCHIVE_COLUMNS,
+        BULK_COLUMNS,
+        CHAINED_EVENT_COLUMNS,
+        EVENT_COLUMNS,
+        HASH_COLUMNS,
+        SCAN_COLUMNS,
+        TRUNCATION_COLUMNS,
+    )
+    from events.hashes import ChainHead
+else:
+
+    def __getattr__(name: str) -> object:
+        """The frame schemas of `events.columns`, imported (with polars) when first asked for."""
+        if name in _COLUMN_SCHEMAS:
+            from events import columns
+
+            return getattr(columns, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_COLUMN_SCHEMAS = frozenset(name for name in __all__ if name.endswith("_COLUMNS"))
 
 
 class StoreError(ArbiterError):
@@ -81,6 +134,10 @@ class NewEvent:
     def payload(self) -> str:
         return encode(self.event)
 
+    def metadata_text(self) -> str:
+        """The metadata as stored: JSON with sorted keys."""
+        return json.dumps(self.metadata, sort_keys=True)
+
 
 @dataclass(frozen=True)
 class RecordedEvent:
@@ -135,20 +192,12 @@ class Truncation:
     restored_by: str | None
 
 
-# Columns of a bulk-append frame, in order; `recorded_at` is filled by the store when absent.
-BULK_COLUMNS: dict[str, pl.DataType] = {
-    "stream_id": pl.String(),
-    "stream_version": pl.Int64(),
-    "event_id": pl.String(),
-    "event_type": pl.String(),
-    "schema_version": pl.Int64(),
-    "payload": pl.String(),
-    "metadata": pl.String(),
-}
-
-
 def bulk_frame(stream_id: str, first_version: int, events: Sequence[NewEvent]) -> pl.DataFrame:
     """A frame for `Store.append_frame` from typed events of one stream."""
+    import polars as pl
+
+    from events.columns import BULK_COLUMNS
+
     return pl.DataFrame(
         {
             "stream_id": [stream_id] * len(events),
@@ -157,45 +206,11 @@ def bulk_frame(stream_id: str, first_version: int, events: Sequence[NewEvent]) -
             "event_type": [e.event_type for e in events],
             "schema_version": [schema_version(e.event_type) for e in events],
             "payload": [e.payload() for e in events],
-            "metadata": [json.dumps(e.metadata, sort_keys=True) for e in events],
+            "metadata": [e.metadata_text() for e in events],
         },
         schema=BULK_COLUMNS,
     )
 
-
-EVENT_COLUMNS: dict[str, pl.DataType] = {
-    "global_position": pl.Int64(),
-    **BULK_COLUMNS,
-    "recorded_at": pl.Datetime("us"),
-}
-"""Columns of `read_frame` and of a `LogImage`'s events, in order (`recorded_at` in UTC)."""
-
-HASH_COLUMNS: dict[str, pl.DataType] = {"stream_hash": pl.String(), "log_hash": pl.String()}
-"""The hash chains of the tamper-evident log (see `events.chain`)."""
-
-CHAINED_EVENT_COLUMNS: dict[str, pl.DataType] = {**EVENT_COLUMNS, **HASH_COLUMNS}
-"""Columns of a `LogImage`'s events: EVENT_COLUMNS and the chains."""
-
-ARCHIVE_COLUMNS: dict[str, pl.DataType] = {"truncation_id": pl.Int64(), **CHAINED_EVENT_COLUMNS}
-
-SCAN_COLUMNS: dict[str, pl.DataType] = {**CHAINED_EVENT_COLUMNS, "archived": pl.Int8()}
-"""Columns of a `Store.chain_scan` frame: the log's and the archive's rows together, with
-``archived`` 0 for a row of the log and 1 for one of the archive."""
-
-TRUNCATION_COLUMNS: dict[str, pl.DataType] = {
-    "truncation_id": pl.Int64(),
-    "stream_id": pl.String(),
-    "from_version": pl.Int64(),
-    "to_version": pl.Int64(),
-    "from_position": pl.Int64(),
-    "to_position": pl.Int64(),
-    "event_count": pl.Int64(),
-    "actor": pl.String(),
-    "reason": pl.String(),
-    "truncated_at": pl.Datetime("us"),
-    "restored_at": pl.Datetime("us"),
-    "restored_by": pl.String(),
-}
 
 COUNTERS = ("next_position", "epoch", "next_truncation")
 """The log's counters: the next global position, the epoch, the next truncation id."""
@@ -313,27 +328,3 @@ class Store(Protocol):
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None: ...
-
-
-def follow(
-    store: Store,
-    after_position: int = 0,
-    *,
-    batch: int = 1000,
-    wait: float = 30.0,
-    stop: Callable[[], bool] | None = None,
-) -> Iterator[RecordedEvent]:
-    """Every event after `after_position`, then every new one as it is committed.
-
-    Ends when `stop()` is true while the follower waits (never, when `stop` is None).
-    """
-    while True:
-        events = store.read_all(after_position, limit=batch)
-        for event in events:
-            yield event
-            after_position = event.position
-        if events:
-            continue
-        if stop is not None and stop():
-            return
-        store.wait_for_events(after_position, wait)

@@ -120,7 +120,6 @@ print(json.dumps({"retries": retries}))
 
 FOLLOWER = """
 import json, sys, time
-from events.store import follow
 from events.stores import open_store
 
 url, total = sys.argv[1], int(sys.argv[2])
@@ -128,10 +127,14 @@ deadline = time.monotonic() + 600
 seen = []
 with open_store(url) as store:
     print("ready", flush=True)
-    for e in follow(store, 0, batch=500, wait=1.0, stop=lambda: time.monotonic() > deadline):
-        seen.append([e.position, e.stream_id, e.version, e.event_id])
-        if len(seen) == total:
-            break
+    after = 0
+    while len(seen) < total and time.monotonic() < deadline:
+        events = store.read_all(after, limit=500)
+        for e in events:
+            seen.append([e.position, e.stream_id, e.version, e.event_id])
+            after = e.position
+        if not events:
+            store.wait_for_events(after, 1.0)
 print(json.dumps(seen))
 """
 

@@ -1,0 +1,1 @@
+"""Storage backends of the event log: each a `events.recorder.Recorder` (see there)."""
