@@ -11,8 +11,10 @@ goes through :func:`csv_cell` (text rows) or :func:`neutralise_frame` (polars fr
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["DANGEROUS_START", "csv_cell", "neutralise_frame"]
 
@@ -38,6 +40,8 @@ def csv_cell(value: str) -> str:
 def neutralise_frame(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with every text column's cells passed through the rule of :func:`csv_cell`;
     numeric columns are untouched."""
+    import polars as pl  # only the writers of frames need it: a text row's CSV does not
+
     text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
     if not text:
         return frame
