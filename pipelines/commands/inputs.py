@@ -18,7 +18,6 @@ forms); ``json_schema_extra={"option": ...}`` names its command-line option wher
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Self
@@ -36,6 +35,7 @@ from pydantic import (
 
 from events import validate
 from events.domain import ByeKind, Game, System
+from events.schema import TournamentEdited
 from events.text import excerpt
 from events.validate import InvalidField
 
@@ -48,6 +48,7 @@ __all__ = [
     "PlayerInput",
     "ResultInput",
     "TournamentInput",
+    "created_fields",
     "option_name",
     "refusal",
     "refusal_of",
@@ -221,28 +222,18 @@ class PlayerChanges(PlayerInput):
 # ------------------------------------------------------------------ event data
 
 
-class EventData(BaseModel):
-    """The event's data, validated, under the names the tournament events give them."""
+EventData = TournamentEdited
+"""The event's data, validated, under the names the tournament events give them: the fields of
+`events.schema.TournamentEdited` (the name aside), a field left None not given."""
 
-    model_config = ConfigDict(frozen=True)
 
-    start_date: dt.date | None = None
-    end_date: dt.date | None = None
-    city: str | None = None
-    federation: str | None = None
-    chief_arbiter: str | None = None
-    deputy_arbiters: tuple[str, ...] | None = None
-    time_control: str | None = None
-    rating_type: str | None = None
-    round_dates: dict[int, dt.date] = Field(default_factory=dict)
-
-    def created_fields(self) -> dict[str, Any]:
-        """The `TournamentCreated` / `TournamentEdited` fields this data sets (rating type
-        aside, which a tournament keeps in its pairing parameters)."""
-        out = self.model_dump(exclude_none=True, exclude={"rating_type", "round_dates"})
-        if self.round_dates:
-            out["round_dates"] = dict(self.round_dates)
-        return out
+def created_fields(data: EventData) -> dict[str, Any]:
+    """The `TournamentCreated` / `TournamentEdited` fields ``data`` sets (rating type aside,
+    which a tournament keeps in its pairing parameters)."""
+    out = data.model_dump(exclude_none=True, exclude={"type", "name", "rating_type", "round_dates"})
+    if data.round_dates:
+        out["round_dates"] = dict(data.round_dates)
+    return out
 
 
 class EventDataInput(Input):

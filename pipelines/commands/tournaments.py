@@ -26,7 +26,7 @@ from pipelines.commands.base import (
     new_event,
     stream_of,
 )
-from pipelines.commands.inputs import EventChanges, EventData, TournamentInput
+from pipelines.commands.inputs import EventChanges, EventData, TournamentInput, created_fields
 from projections.state import TournamentState
 from projections.tiebreaks import lookup as lookup_tiebreak
 
@@ -77,7 +77,7 @@ def create(store: Store, tournament: TournamentInput | Mapping[str, Any]) -> str
         scoring=scoring,
         tiebreaks=tuple(tiebreaks) or default_tiebreaks(t.game, t.system),
         pairing_params=params,
-        **data.created_fields(),
+        **created_fields(data),
     )
     store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
     return tid
@@ -284,7 +284,7 @@ def edit(store: Store, tournament_id: str, changes: EventChanges | Mapping[str, 
         changes, game=state.game, rounds=state.total_rounds, current=current
     )
     data = checked.data(state.game, state.total_rounds, current)
-    fields = data.created_fields()
+    fields = created_fields(data)
     if data.deputy_arbiters is not None:
         fields["deputy_arbiters"] = data.deputy_arbiters
     if data.rating_type is not None:
