@@ -1,7 +1,7 @@
 """The event log: every rule of the store contract, once, over a backend's recorder.
 
 `EventLog` is the `events.store.Store` that `events.stores.open_store` returns, whatever the
-backend; the backend is a `events.recorder.Recorder` that only stores and selects. The rules:
+backend; the backend is a `events.recorders.Recorder` that only stores and selects. The rules:
 
 Appends. A batch whose event ids are all in the log already, each with the same payload, is a
 duplicate: nothing is appended and the stored positions are returned, whatever the expected
@@ -56,9 +56,9 @@ from events.recorder import (
     PartlyKnown,
     PendingEvent,
     RecordConflict,
-    Recorder,
     StaleVersion,
 )
+from events.recorders import Recorder
 from events.schema import schema_version
 from events.store import (
     COUNTERS,

@@ -7,11 +7,12 @@ preconditions, the hash chains, bulk version checks, the empty-store rule of an 
 a recorder only stores and selects, each primitive one statement or a few, and decides
 nothing: it answers what is there.
 
-A recorder opens three kinds of `events.recorders.session.Session` (its storage primitives):
+A recorder (`events.recorders.Recorder`) opens three kinds of
+`events.recorders.session.Session` (its storage primitives):
 
-* `Recorder.reading`: for single reads; each statement sees the latest commit.
-* `Recorder.snapshot`: several reads that see one consistent state (chain scans, images).
-* `Recorder.writing`: a transaction that holds the log's one write lock from its first
+* ``reading``: for single reads; each statement sees the latest commit.
+* ``snapshot``: several reads that see one consistent state (chain scans, images).
+* ``writing``: a transaction that holds the log's one write lock from its first
   statement to its commit, so that writers are serialised and positions become visible in
   increasing order (see each backend's note); committed when the block ends, rolled back when
   it raises. A unique-key violation inside it (a duplicate event id or (stream, version)
@@ -22,16 +23,9 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from events.cache import TableCache
-    from events.recorders.session import Session
+from typing import NamedTuple
 
 __all__ = [
     "AppendOutcome",
@@ -45,7 +39,6 @@ __all__ = [
     "PartlyKnown",
     "PendingEvent",
     "RecordConflict",
-    "Recorder",
     "StaleVersion",
     "TailSpan",
     "wait_for_head",
@@ -185,42 +178,6 @@ class StaleVersion:
 
 AppendOutcome = Appended | Duplicate | PartlyKnown | Conflict | StaleVersion
 """What an append came to; `events.log.EventLog` turns it into a result or an error."""
-
-
-# ------------------------------------------------------------------ the protocols
-
-
-class Recorder(Protocol):
-    """A backend: connections, locks, schema, and the `Session`s the log works through."""
-
-    url: str
-    """Where the store is, fit to print."""
-
-    def reading(self) -> AbstractContextManager[Session]:
-        """A session for single reads, each seeing the latest commit."""
-        ...
-
-    def snapshot(self) -> AbstractContextManager[Session]:
-        """A session whose reads all see one consistent state."""
-        ...
-
-    def writing(self) -> AbstractContextManager[Session]:
-        """A transaction under the log's write lock (see the module's note)."""
-        ...
-
-    def append_in_one_statement(self, batch: Batch) -> AppendOutcome | None:
-        """The whole append in one statement of the backend's own (PostgreSQL's
-        ``arbiter_append``): the outcome; None when the backend has none, and the log runs
-        the steps itself in `writing`."""
-        ...
-
-    def wait_for_events(self, after_position: int, timeout: float) -> bool: ...
-
-    def open_cache(
-        self, name: str, tables: Mapping[str, Mapping[str, pl.DataType]]
-    ) -> TableCache: ...
-
-    def close(self) -> None: ...
 
 
 def wait_for_head(

@@ -65,7 +65,7 @@ def _connect(path: str, timeout: float) -> duckdb.DuckDBPyConnection:
 
 
 class DuckDBRecorder:
-    """`events.recorder.Recorder` on a DuckDB file (or ``:memory:``).
+    """`events.recorders.Recorder` on a DuckDB file (or ``:memory:``).
 
     ``busy_timeout`` (default ``$ARBITER_STORE_TIMEOUT``, else 10 s) bounds the wait for the
     file; ``$ARBITER_STORE_QUEUE=0`` turns the arrival-order queue off.

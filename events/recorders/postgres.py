@@ -157,7 +157,7 @@ class PostgresOptions(TypedDict, total=False):
 
 
 class PostgresRecorder:
-    """`events.recorder.Recorder` on a PostgreSQL database (any libpq URI, a unix socket
+    """`events.recorders.Recorder` on a PostgreSQL database (any libpq URI, a unix socket
     included), with `PostgresOptions`."""
 
     def __init__(self, url: str, **options: Unpack[PostgresOptions]) -> None:
