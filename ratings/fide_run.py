@@ -42,7 +42,7 @@ Readings where the text or the reference data leave room (each documented where 
 * The printed K is carried to the new list, and becomes 10 when the new rating reaches 2400;
   a K of 40 that ends (30 games, the end of a junior's year) needs a games count the lists do
   not carry and stays as printed until the next imported list.
-* The inactivity flag (``i`` in ``i``/``wi``) is cleared for a player who played; turning
+* The inactivity flag (``i`` in ``i``/``wi``) is cleared for a player with a rated game; turning
   inactive needs a year of history the lists do not carry, so the previous flag is kept.
 * ``Rp`` is FIDE's printed performance: for a rated player Rc + dp(p) (table 8.1a; FIDE's
   print for a rated player is not in the reference data); for an unrated one FIDE prints the
@@ -954,7 +954,11 @@ def _new_list(
             .otherwise(pl.coalesce("k_next", "k"))
             .alias("k"),
             pl.col("new_games").alias("games"),
-            pl.when(no_i != "").then(no_i).alias("flag"),
+            pl.when(pl.col("new_games") == 0)
+            .then(pl.col("flag"))
+            .when(no_i != "")
+            .then(no_i)
+            .alias("flag"),
         )
         .select(list(LIST_SCHEMA))
         .cast(pl.Schema(LIST_SCHEMA))

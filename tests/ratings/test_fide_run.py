@@ -322,12 +322,14 @@ def test_without_lists_ratings_come_from_arbiter_history() -> None:
 
 
 def test_flags_k_and_who_is_listed() -> None:
-    """Playing clears the inactivity flag (``wi`` → ``w``, ``i`` → none); a rating reaching
-    2400 prints K 10; everyone on the previous list stays on the new one."""
+    """A rated game clears the inactivity flag (``wi`` → ``w``, ``i`` → none), a game against
+    an unrated player does not; a rating reaching 2400 prints K 10; everyone on the previous
+    list stays on the new one."""
     # 1 (2390) beats 2 (2390): 20·(1 − .50) = +10 → 2400.
     entries: list[Row] = [("1", 2390, 20), ("2", 2390, 20), ("3", 2100, 20), ("4", None, None)]
     lists = {NOV: _list(entries, flags={"1": "wi", "2": "i", "3": "wi"})}
-    run = run_fide_list(_games([("1", "2", 1.0)], NOV), lists, list_date=DEC)
+    games = _games([("1", "2", 1.0), ("3", "4", 1.0)], NOV)
+    run = run_fide_list(games, lists, list_date=DEC)
     rows = {r["player_id"]: r for r in run.new_list.to_dicts()}
     assert set(rows) == {"fide:1", "fide:2", "fide:3", "fide:4"}
     assert (rows["fide:1"]["rating"], rows["fide:1"]["k"], rows["fide:1"]["flag"]) == (
@@ -336,7 +338,11 @@ def test_flags_k_and_who_is_listed() -> None:
         "w",
     )
     assert rows["fide:2"]["flag"] is None
-    assert (rows["fide:3"]["flag"], rows["fide:3"]["games"]) == ("wi", 0)
+    assert (rows["fide:3"]["rating"], rows["fide:3"]["flag"], rows["fide:3"]["games"]) == (
+        2100,
+        "wi",
+        0,
+    )
     assert rows["fide:4"]["rating"] is None
 
 
