@@ -16,7 +16,10 @@ that ingest linked the player to, then ``local:<tournament>#<number>``. A player
 not name (``??????``) gets no id, and the game is not rated.
 
 A game is dated by its tournament's start date (then its end date, then the day its result was
-recorded), as the WOF archive dates games by the file's start date.
+recorded), as the WOF archive dates games by the file's start date. The table also carries the
+tournament's stated first and last day (``event_start``, ``event_end``; null when it states
+none): the FIDE list rates a tournament in the period it ends, from the list in force when it
+started (:mod:`ratings.fide_run`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import polars as pl
 from events.cache import TableCache
 from events.frames import decode_frame
 from ratings.egf import CLASS_WEIGHTS
-from ratings.games import GAMES_SCHEMA, PLAYERS_SCHEMA
+from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA, PLAYERS_SCHEMA
 
 __all__ = [
     "CACHE_TABLES",
@@ -47,7 +50,7 @@ __all__ = [
 TOURNAMENT_PREFIX = "tournament-"
 REGISTRY_PREFIX = "player-"
 
-PROJECTION_VERSION = 4
+PROJECTION_VERSION = 5
 """Bump when the rows this module produces change; a cache of another version is rebuilt."""
 
 GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
@@ -57,10 +60,12 @@ GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
     "round": pl.Int64(),
     "board": pl.Int64(),
     "position": pl.Int64(),
+    **GAMES_OPTIONAL,
 }
 """The materialised table: the ratings games schema, the tournament's rating type as its
 creation event states it (``rating_type``, or ``pairing_params.rating_type``; null when it
-states none), and where each game is in the log."""
+states none), where each game is in the log, and the tournament's first and last day as its
+creation event (or a later edit) states them (:data:`ratings.games.GAMES_OPTIONAL`)."""
 
 REGISTRATIONS_SCHEMA: dict[str, pl.DataType] = {
     "stream": pl.Utf8(),
@@ -158,6 +163,8 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
                 pl.when(klass.is_null()).then(pl.lit(1.0)),
             ).alias("weight"),
             pl.col("rating_type").str.strip_chars().str.to_lowercase().alias("rating_type"),
+            pl.coalesce("start_edit", "start_date").alias("event_start"),
+            pl.coalesce("end_edit", "end_date").alias("event_end"),
         )
         # A stream created twice cannot happen in a valid log; keep the latest anyway.
         .unique("stream_id", keep="last", maintain_order=True)
@@ -299,6 +306,8 @@ def project(events: pl.DataFrame) -> Projection:
         "round",
         "board",
         pl.col("rpos").alias("position"),
+        "event_start",
+        "event_end",
     ).sort("date", "event", "round", "board")
     registrations = (
         ids.filter(pl.col("player_id").is_not_null())

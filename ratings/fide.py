@@ -181,6 +181,21 @@ def initial_rating(opponent_ratings: list[float], score: float, p: FideParams) -
     return rating if rating >= p.floor else None
 
 
+MARCH_2024 = dt.date(2024, 3, 1)
+"""The day of the one-time adjustment and of the initial-rating rule in force since."""
+
+
+def _adjusted(rating: pl.Expr) -> pl.Expr:
+    """:func:`march_2024_adjustment` over a column: ⌊0.6·R + 800.5⌋ = R + 0.4·(2000 − R)
+    rounded half up, for 1000 ≤ R < 2000 (never a half for a whole R: the fraction is in
+    fifths)."""
+    return (
+        pl.when((rating >= 1000) & (rating < 2000))
+        .then(((6 * rating + 8005) / 10).floor())
+        .otherwise(rating)
+    )
+
+
 def march_2024_adjustment(rating: float) -> float:
     """The one-time adjustment of 1 March 2024: R + 0.4·(2000 − R) for 1000 ≤ R < 2000.
 
@@ -462,17 +477,22 @@ def rate_months(
     """Fold :func:`rate_period` over calendar months (FIDE publishes monthly lists).
 
     Returns the players after the last month; ``changes`` and ``game_deltas`` of every month
-    with a ``period_start`` column.
+    with a ``period_start`` column. A fold from a month before March 2024 to one after it
+    applies :func:`march_2024_adjustment` to every rating in between (the March 2024 list).
     """
     validate_games(games)
     changes: list[pl.DataFrame] = []
     deltas: list[pl.DataFrame] = []
     pending: Mapping[str, tuple[PendingGame, ...]] = {}
     months = games.with_columns(period_start=pl.col("date").dt.truncate("1mo"))
+    previous: dt.date | None = None
     for (start,), block in months.sort("period_start").group_by(
         ["period_start"], maintain_order=True
     ):
         assert isinstance(start, dt.date)
+        if previous is not None and previous < MARCH_2024 <= start and "rating" in players.columns:
+            players = players.with_columns(_adjusted(pl.col("rating")).alias("rating"))
+        previous = start
         period = rate_period(
             players,
             block.drop("period_start"),

@@ -50,6 +50,14 @@ GAMES_SCHEMA: Mapping[str, pl.DataType] = {
 GAMES_NULLABLE = frozenset({"color_a", "handicap", "komi"})
 """Columns of the games table that may hold nulls."""
 
+GAMES_OPTIONAL: Mapping[str, pl.DataType] = {
+    "event_start": pl.Date(),
+    "event_end": pl.Date(),
+}
+"""Columns a games table may add, checked for type when present, nullable: the tournament's
+first and last day. A method that needs them (the FIDE list run, :mod:`ratings.fide_run`)
+falls back to the earliest and latest ``date`` of the event where they are absent or null."""
+
 PLAYERS_SCHEMA: Mapping[str, pl.DataType] = {
     "player_id": pl.Utf8(),
     "name": pl.Utf8(),
@@ -125,11 +133,13 @@ def validate_games(frame: pl.DataFrame, *, frame_name: str = "games") -> pl.Data
     """Check a games table against :data:`GAMES_SCHEMA` and the value rules; return it.
 
     Value rules: score_a ∈ {0, ½, 1}; weight > 0 and finite; game a :class:`GameKind`;
-    color_a null or a :class:`Color`; handicap ≥ 0; a player never plays themselves.
+    color_a null or a :class:`Color`; handicap ≥ 0; a player never plays themselves; where
+    both are given, a tournament does not end before it starts (:data:`GAMES_OPTIONAL`).
 
     :raises SchemaError: on the first violation, naming column and row.
     """
     _check_columns(frame, GAMES_SCHEMA, GAMES_NULLABLE, frame_name, required=True)
+    _check_columns(frame, GAMES_OPTIONAL, frozenset(GAMES_OPTIONAL), frame_name, required=False)
     checks: Sequence[tuple[str, pl.Expr, str]] = (
         ("score_a", ~pl.col("score_a").is_in(_SCORES), "one of 0, 0.5, 1"),
         ("weight", ~(pl.col("weight").is_finite() & (pl.col("weight") > 0)), "a positive weight"),
@@ -142,6 +152,11 @@ def validate_games(frame: pl.DataFrame, *, frame_name: str = "games") -> pl.Data
         ("handicap", pl.col("handicap").is_not_null() & (pl.col("handicap") < 0), "≥ 0 or null"),
         ("player_b", pl.col("player_a") == pl.col("player_b"), "an opponent other than player_a"),
     )
+    if {"event_start", "event_end"} <= set(frame.columns):
+        checks = (
+            *checks,
+            ("event_end", pl.col("event_end") < pl.col("event_start"), "a day ≥ event_start"),
+        )
     if frame.height == 0:
         return frame
     flags = frame.select([expr.fill_null(value=False).alias(column) for column, expr, _ in checks])
@@ -184,8 +199,13 @@ def games_frame(
     color_a: Sequence[str | None] | None = None,
     handicap: Sequence[int | None] | None = None,
     komi: Sequence[float | None] | None = None,
+    event_start: Sequence[dt.date | None] | dt.date | None = None,
+    event_end: Sequence[dt.date | None] | dt.date | None = None,
 ) -> pl.DataFrame:
     """Build a validated games table from columns; scalars are broadcast, omitted optionals null.
+
+    ``event_start`` and ``event_end`` (:data:`GAMES_OPTIONAL`) add their columns only when
+    given.
 
     >>> import datetime as dt
     >>> games_frame(date=[dt.date(2024, 1, 6)], player_a=["A"], player_b=["B"],
@@ -215,4 +235,9 @@ def games_frame(
         "handicap": column(handicap, "handicap"),
         "komi": column(komi, "komi"),
     }
-    return validate_games(pl.DataFrame(data, schema=dict(GAMES_SCHEMA)))
+    schema = dict(GAMES_SCHEMA)
+    for name, days in (("event_start", event_start), ("event_end", event_end)):
+        if days is not None:
+            data[name] = column(days, name)
+            schema[name] = GAMES_OPTIONAL[name]
+    return validate_games(pl.DataFrame(data, schema=schema))

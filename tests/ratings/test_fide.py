@@ -276,3 +276,18 @@ def test_zero_first_score_and_the_pooling_window() -> None:
     # January 2021 is more than 26 months before March 2024: only 2 games remain.
     u = later.changes.filter(pl.col("player_id") == "U").row(0, named=True)
     assert (u["status"], u["games"]) == ("not rated", 2)
+
+
+def test_a_fold_across_march_2024_applies_the_adjustment() -> None:
+    """Ratings between February's and March's games get R + 0.4·(2000 − R) (1500 → 1700);
+    a fold that starts in March 2024 does not."""
+    players = _players([("A", 1500, 100, 1980), ("B", 1500, 100, 1980), ("C", 2100, 100, 1980)])
+    february = _games([("A", "B", 0.5)], day=dt.date(2024, 2, 10))
+    march = _games([("A", "C", 0.5)], day=dt.date(2024, 3, 9))
+    history = rate_months(players, pl.concat([february, march]))
+    ratings = dict(zip(history.players["player_id"], history.players["rating"], strict=True))
+    # February: draws at D 0 change nothing. March: A 1700 against C 2100: D −400 → .08,
+    # 20·(.5 − .08) = +8.4 → 1708; C: 20·(.5 − .92) = −8.4 → 2092; B 1700 without a game.
+    assert ratings == {"A": 1708.0, "B": 1700.0, "C": 2092.0}
+    alone = rate_months(players, march)
+    assert alone.players.filter(pl.col("player_id") == "B")["rating"].item() == 1500.0

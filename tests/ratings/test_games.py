@@ -91,3 +91,20 @@ def test_players_validation() -> None:
         validate_players(players.with_columns(player_id=pl.lit("A")))
     with pytest.raises(SchemaError, match=r"players:rating: found dtype Utf8|String"):
         validate_players(players.with_columns(rating=pl.lit("x")))
+
+
+def test_tournament_days_are_optional_and_checked() -> None:
+    day = dt.date(2024, 1, 6)
+    frame = games_frame(
+        date=[day], player_a=["A"], player_b=["B"], score_a=[1.0], game="chess",
+        event_start=day, event_end=dt.date(2024, 1, 9),
+    )  # fmt: skip
+    assert frame.schema["event_start"] == pl.Date
+    assert (
+        validate_games(frame.with_columns(pl.lit(None, dtype=pl.Date).alias("event_end"))).height
+        == 1
+    )
+    with pytest.raises(SchemaError, match=r"games:event_end:row 0: found .*, expected a day ≥"):
+        validate_games(frame.with_columns(pl.lit(dt.date(2024, 1, 5)).alias("event_end")))
+    with pytest.raises(SchemaError, match=r"games:event_start: found dtype String"):
+        validate_games(frame.with_columns(pl.lit("2024-01-06").alias("event_start")))
