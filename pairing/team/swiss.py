@@ -15,8 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-import networkx as nx
-
 from events.domain import Colour
 from events.errors import PairingError
 from pairing.team.model import (
@@ -123,6 +121,8 @@ class _Round:
             return False
         if not nodes:
             return True
+        import networkx as nx  # only when a team round is paired: a slow import
+
         banned = {frozenset(p) for p in forbid}
         graph = nx.Graph()
         graph.add_nodes_from(nodes)
@@ -200,6 +200,8 @@ def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
     [C1] and [C3] are the graph's missing edges and the perfect matching itself; [C6] holds
     because the whole round is paired at once.
     """
+    import networkx as nx  # only when a team round is paired: a slow import
+
     if not order:
         return []
     teams = state.teams
