@@ -36,13 +36,12 @@ from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.limits import read_input
-from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
+from ingest.trf import TotalRoundsRecord, TrfFile, cut_before_round, parse_trf
 from pairing import burstein, dubov, dutch, dutch2017
 from pairing.swiss.model import SwissInput, SwissRound
 from pairing.team.model import TeamRound
 from pipelines.exits import report
 from pipelines.swiss_from_trf import swiss_input_from_trf, swiss_input_with_absent
-from projections.exports.trf import cut_before_round
 
 __all__ = ["main"]
 

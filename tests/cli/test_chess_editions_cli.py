@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import parse_trf
-from projections.exports.trf import cut_before_round, write_trf
+from ingest.trf import cut_before_round, parse_trf
+from projections.exports.trf import write_trf
 from tests.conftest import require_testdata
 from tests.pairing.test_dubov_corpus import py4swiss_round
 from tests.pairing.test_dutch_corpus import _initial_colour, played_round

@@ -17,11 +17,11 @@ from events.result_codes import ResultCode
 from ingest.trf import (
     TotalRoundsRecord,
     TrfFile,
+    cut_before_round,
     parse_trf,
 )
 from pairing.dutch import pair
 from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 
 # Identical rounds reached per file (file stem -> rounds); files not listed must match fully.

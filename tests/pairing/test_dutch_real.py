@@ -14,10 +14,9 @@ import json
 
 import pytest
 
-from ingest.trf import TrfFile, parse_trf
+from ingest.trf import TrfFile, cut_before_round, parse_trf
 from pairing.dutch import pair
 from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
 from tests.conftest import require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour
 

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import parse_trf
+from ingest.trf import cut_before_round, parse_trf
 from pairing import burstein, dutch, dutch2017
 from pairing.burstein import engine as burstein_engine
 from pairing.dutch import bracket
 from pairing.swiss import matching
 from pairing.swiss.model import SwissInput, SwissRound
 from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour, players
 
