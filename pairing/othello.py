@@ -17,8 +17,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from events.domain import Board
 from events.errors import PairingError
+from pairing.contract import PairedRound
 
-__all__ = ["OthelloError", "OthelloGame", "OthelloInput", "OthelloPlayer", "pair", "standings"]
+__all__ = [
+    "OthelloError",
+    "OthelloGame",
+    "OthelloInput",
+    "OthelloPlayer",
+    "pair",
+    "pair_round",
+    "standings",
+]
 
 
 class OthelloError(PairingError):
@@ -139,3 +148,12 @@ def pair(tourney: OthelloInput) -> list[Board]:
             boards.append(Board(board=len(boards) + 1, white=bye, black=None))
         return boards
     raise OthelloError("no pairing without rematches exists for this round")
+
+
+NOTE = "othello Swiss: by points, then disc count; no rematches"
+
+
+def pair_round(request: OthelloInput, params: None, /, *, explain: bool = False) -> PairedRound:
+    """:func:`pair` in the engines' calling convention (no params); one note for the round."""
+    del params
+    return PairedRound(tuple(pair(request)), (NOTE,) if explain else ())

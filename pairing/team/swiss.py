@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from events.domain import Colour
 from events.errors import PairingError
+from pairing.contract import PairedRound, boards_of
 from pairing.team.model import (
     ColourType,
     PrimaryScore,
@@ -26,7 +27,7 @@ from pairing.team.model import (
     TeamSwissInput,
 )
 
-__all__ = ["TeamSwissError", "pair"]
+__all__ = ["TeamSwissError", "pair", "pair_round"]
 
 
 class TeamSwissError(PairingError):
@@ -175,6 +176,14 @@ def pair(request: TeamSwissInput) -> TeamRound:
     rank = {n: i for i, n in enumerate(order)}
     pairs.sort(key=lambda p: min(rank[p[0]], rank[p[1]]))
     return TeamRound(pairs=tuple(_colour(state, a, b) for a, b in pairs), pab=pab)
+
+
+def pair_round(request: TeamSwissInput, params: None, /, *, explain: bool = False) -> PairedRound:
+    """:func:`pair` in the engines' calling convention: a board per match (``white``: the team
+    with White on board 1), the team PAB last; nothing to explain yet, and no params."""
+    del params, explain
+    result = pair(request)
+    return PairedRound(boards_of(((p.white, p.black) for p in result.pairs), result.pab))
 
 
 def _choose_pab(state: _Round, numbers: list[int]) -> int:
