@@ -114,8 +114,7 @@ class FocusGraph:
             split += 1
             if split > low_bits + 64:
                 return None
-        # numpy (a slow import) only once a graph is this wide, as macmahon.matching's gabow
-        from pairing.swiss.narrowing import Narrowing
+        from pairing.swiss.narrowing import Narrowing  # numpy, a slow import: only when used
 
         half = 1 << (split - 1)
         narrowing = Narrowing([(a, b, (w + half) >> split) for a, b, w in edges])
