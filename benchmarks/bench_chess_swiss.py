@@ -60,7 +60,7 @@ def _digest(boards: list[tuple[int, int]], pab: int | None) -> str:
 
 def _one(engine: str, path: Path) -> dict[str, object]:
     from ingest.trf import parse_trf
-    from pipelines.swiss_from_trf import swiss_input_with_absent
+    from pipelines.engines.swiss_from_trf import swiss_input_with_absent
 
     pair = importlib.import_module(ENGINES[engine]).pair
     start, cpu = time.perf_counter(), time.process_time()

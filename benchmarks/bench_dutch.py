@@ -41,7 +41,7 @@ def _one(path: Path) -> dict[str, object]:
     from ingest.trf import parse_trf
     from pairing.dutch import pair
     from pairing.swiss.matching import Matcher
-    from pipelines.swiss_from_trf import swiss_input_from_trf
+    from pipelines.engines.swiss_from_trf import swiss_input_from_trf
 
     matchers: list[Matcher] = []
     original = Matcher.__init__

@@ -153,8 +153,8 @@ def tournament_create(
 ) -> None:
     """Create a tournament; prints its id as the last line."""
     from events.go import parse_rank
-    from pipelines.chess_rules import dutch_rules
     from pipelines.director import event_data
+    from pipelines.engines.chess_rules import dutch_rules
 
     data = event_data(
         game,

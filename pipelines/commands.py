@@ -386,7 +386,7 @@ def pair(
         team_events = pair_teams(loaded, next_round)
         _append(store, loaded, team_events, command="pair")
         return next(e for e in team_events if isinstance(e, RoundPaired))
-    from pipelines.engines import pair_next_round
+    from pipelines.engines.pair import pair_next_round
 
     try:
         if bye is not None:

@@ -2,8 +2,8 @@
 
 ``records`` holds the typed lines, ``reader`` turns a file into them (`parse_trf`) and
 ``to_events`` replays them as a tournament's events (`trf_to_events`), ``cut`` cuts a file back
-to before a round (`cut_before_round`). The writer is
-``projections.exports.trf``; the adapter to the Swiss engines is ``pipelines.swiss_from_trf``.
+to before a round (`cut_before_round`). The writer is ``projections.exports.trf``; the adapters
+to the Swiss engines are ``pipelines.engines.swiss_from_trf`` and ``team_from_trf``.
 """
 
 from ingest.trf.cut import cut_before_round

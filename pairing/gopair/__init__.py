@@ -9,6 +9,7 @@ from pairing.gopair.model import (
     GopairPlayer,
     GopairRound,
     HandicapMode,
+    rating_of_rank,
 )
 from pairing.gopair.score import PairScore, pair_score
 
@@ -24,4 +25,5 @@ __all__ = [
     "pair",
     "pair_round",
     "pair_score",
+    "rating_of_rank",
 ]

@@ -11,7 +11,7 @@ import pytest
 
 from ingest.trf import cut_before_round, parse_trf
 from pairing.burstein import pair
-from pipelines.swiss_from_trf import swiss_input_from_trf
+from pipelines.engines.swiss_from_trf import swiss_input_from_trf
 from tests.conftest import require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour, corpus_cases, played_round
 

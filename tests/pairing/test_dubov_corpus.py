@@ -18,7 +18,7 @@ from ingest.trf import parse_trf
 from pairing.dubov import pair
 from pairing.dubov.players import Strength, dubov_players
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines.swiss_from_trf import swiss_input_with_absent
+from pipelines.engines.swiss_from_trf import swiss_input_with_absent
 from tests.conftest import TESTDATA, require_testdata
 
 AGREED = frozenset({"identical", "same_pairs_colours_board_order_differs"})

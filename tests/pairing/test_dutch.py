@@ -10,7 +10,7 @@ from ingest.trf import parse_trf
 from pairing.dutch import NoValidPairingError, pair
 from pairing.swiss import HistoryEntry, SwissInput, SwissPlayer
 from pairing.swiss.model import Colour, Result
-from pipelines.swiss_from_trf import swiss_input_from_trf
+from pipelines.engines.swiss_from_trf import swiss_input_from_trf
 
 
 def _players(n: int) -> str:

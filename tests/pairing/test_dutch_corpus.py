@@ -21,7 +21,7 @@ from ingest.trf import (
     parse_trf,
 )
 from pairing.dutch import pair
-from pipelines.swiss_from_trf import swiss_input_from_trf
+from pipelines.engines.swiss_from_trf import swiss_input_from_trf
 from tests.conftest import TESTDATA, require_testdata
 
 # Identical rounds reached per file (file stem -> rounds); files not listed must match fully.

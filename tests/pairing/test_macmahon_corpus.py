@@ -10,7 +10,10 @@ import pytest
 from ingest.opengotha import read_opengotha
 from pairing.macmahon.cost import COMPONENT_NAMES
 from pairing.macmahon.engine import pair, prepare_round
-from pipelines.macmahon_from_opengotha import params_from_opengotha, tournament_from_opengotha
+from pipelines.engines.macmahon_from_opengotha import (
+    params_from_opengotha,
+    tournament_from_opengotha,
+)
 from tests.conftest import TESTDATA, require_testdata
 
 ORACLE = ("go", "pairgoth", "opengotha")

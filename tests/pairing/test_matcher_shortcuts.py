@@ -20,7 +20,7 @@ from pairing.burstein import engine as burstein_engine
 from pairing.dutch import bracket
 from pairing.swiss import matching
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines.swiss_from_trf import swiss_input_from_trf
+from pipelines.engines.swiss_from_trf import swiss_input_from_trf
 from tests.conftest import TESTDATA, require_testdata
 from tests.pairing.test_dutch_corpus import _initial_colour, players
 
