@@ -108,7 +108,7 @@ class Row:
 
 
 REGISTRY: Final = (
-    # game         system               edition engine       arbiter-pairings
+    # game            system             edition engine       arbiter-pairings (its default first)
     Row(ANY,          System.DUTCH,      "2025", DUTCH_2025,  "--dutch"),
     Row(ANY,          System.BURSTEIN,   None,   BURSTEIN,    "--burstein"),
     Row(ANY,          System.DUTCH,      "2017", DUTCH_2017,  "--dutch-2017"),
