@@ -9,9 +9,8 @@ returns a `Prepared` request: the engine's input and params, and how its boards 
 from __future__ import annotations
 
 import hashlib
-from decimal import Decimal
 
-from events.domain import ByeKind, Colour, Outcome
+from events.domain import Colour, Outcome
 from events.errors import UserError
 from events.result_codes import ResultCode
 from pairing.knockout import KnockoutGame, KnockoutRequest
@@ -45,10 +44,6 @@ def _code(p: Pairing) -> ResultCode:
     return ResultCode.for_outcome(p.outcome, white=p.colour is Colour.WHITE)
 
 
-def _decimal(x: float) -> Decimal:
-    return Decimal(str(x))
-
-
 def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict[int, int]]:
     """The Swiss input to pair `round_no`, and the map pairing number -> player id."""
     ranks = state.start_ranks()
@@ -68,7 +63,6 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
         )
     absent = {ranks[pid] for pid in state.byes.get(round_no, {})}
     absent |= {ranks[pid] for pid, p in state.players.items() if not p.active_in(round_no)}
-    s = state.scoring
     stated = state.settings.pairing_params.chess.initial_colour
     # an imported event that did not state it: read it back from round 1
     initial = stated if stated is not None else infer_initial_colour(players)
@@ -77,14 +71,7 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
         rounds_played=round_no - 1,
         total_rounds=state.total_rounds,
         initial_colour=initial,
-        scoring=Scoring(
-            win=_decimal(s.win),
-            draw=_decimal(s.draw),
-            loss=_decimal(s.loss),
-            zero_bye=_decimal(s.zero_bye),
-            forfeit_loss=_decimal(s.forfeit_loss),
-            pab=_decimal(s.for_bye(ByeKind.PAIRING)),
-        ),
+        scoring=Scoring.of(state.scoring),
         absent=frozenset(absent),
         forbidden=tuple(
             frozenset(ranks[pid] for pid in pair)

@@ -55,17 +55,8 @@ def _error(
 
 
 def _scoring(trf: TrfFile) -> Scoring:
-    values = trf.scoring
-    _check_tenths(trf, list(values.values()), "scoring")
-    win = values.get("W", Decimal(1))
-    return Scoring(
-        win=win,
-        draw=values.get("D", Decimal("0.5")),
-        loss=values.get("L", Decimal(0)),
-        zero_bye=values.get("Z", Decimal(0)),
-        forfeit_loss=values.get("F", Decimal(0)),
-        pab=values.get("U", win),
-    )
+    _check_tenths(trf, list(trf.scoring.values()), "scoring")
+    return trf.board_scoring
 
 
 def _check_entry(trf: TrfFile, player: PlayerRecord, index: int, entry: RoundEntry) -> None:
