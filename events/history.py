@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from events.domain import Colour, Frozen
+from events.domain import ByeKind, Colour, Frozen
+from events.domain import Scoring as PointsTable
 from events.result_codes import ResultCode
 
 __all__ = ["HistoryEntry", "Scoring", "entry_points"]
@@ -29,6 +30,26 @@ class Scoring(Frozen):
     zero_bye: Decimal = Decimal(0)
     forfeit_loss: Decimal = Decimal(0)
     pab: Decimal = Decimal(1)
+
+    @classmethod
+    def of(cls, table: PointsTable) -> Scoring:
+        """A tournament's scoring (`events.domain.Scoring`, floats), in exact decimals.
+
+        >>> Scoring.of(PointsTable(win=3, draw=1.5)).draw
+        Decimal('1.5')
+        """
+
+        def exact(points: float) -> Decimal:
+            return Decimal(str(points))
+
+        return cls(
+            win=exact(table.win),
+            draw=exact(table.draw),
+            loss=exact(table.loss),
+            zero_bye=exact(table.zero_bye),
+            forfeit_loss=exact(table.forfeit_loss),
+            pab=exact(table.for_bye(ByeKind.PAIRING)),
+        )
 
 
 _WINS = (ResultCode.WIN, ResultCode.WIN_UNRATED, ResultCode.FORFEIT_WIN, ResultCode.FULL_BYE)

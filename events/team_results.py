@@ -14,8 +14,8 @@ Per team and round (C.04.6 1.4-1.6 and the TRF-2026 team records):
   the ``320`` values, default a drawn match), or a full, half or zero-point bye;
 * ``299`` overrides the match and game points of a type of round; a blank type adds to them.
 
-Callers (`pipelines.team_from_trf`, the live tournament) fill a `TeamSource`; both reach the
-same `TeamEntry` histories, which the team Swiss and the team standings read.
+Callers (`pipelines.engines.team_from_trf`, the live tournament) fill a `TeamSource`; both
+reach the same `TeamEntry` histories, which the team Swiss and the team standings read.
 """
 
 from __future__ import annotations

@@ -10,11 +10,22 @@ consecutive boards (1 and 2, 3 and 4, ...); a bye advances its player.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from events.domain import Board
 from events.errors import PairingError
+from pairing.contract import PairedRound
 
-__all__ = ["KnockoutError", "bracket", "first_round", "next_round"]
+__all__ = [
+    "KnockoutError",
+    "KnockoutGame",
+    "KnockoutRequest",
+    "bracket",
+    "first_round",
+    "next_round",
+    "pair_round",
+    "winners",
+]
 
 MIN_PLAYERS = 2
 
@@ -82,3 +93,54 @@ def next_round(previous: Sequence[Board], winners: Mapping[int, int]) -> list[Bo
         Board(board=i, white=a, black=c)
         for i, (a, c) in enumerate(zip(advancing[0::2], advancing[1::2], strict=True), 1)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutGame:
+    """A board of the round before, with the points each side scored (None: no result)."""
+
+    board: int
+    white: int
+    black: int | None
+    """None: a bye."""
+    points: tuple[float, float] | None = None
+    """(white, black) under the tournament's scoring."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutRequest:
+    """Round 1: the players in seed order; a later round: the boards of the round before."""
+
+    round: int
+    seeded: tuple[int, ...] = ()
+    previous: tuple[KnockoutGame, ...] = ()
+
+
+NOTE = "knockout: standard seeding (1 v last, bracket halves kept apart)"
+
+
+def winners(previous: Sequence[KnockoutGame]) -> dict[int, int]:
+    """Board number -> the player who scored more; a bye, a tied or unplayed board has none.
+
+    >>> winners([KnockoutGame(1, 5, 8, (0.0, 1.0)), KnockoutGame(2, 4, 6, (0.5, 0.5))])
+    {1: 8}
+    """
+    found: dict[int, int] = {}
+    for game in previous:
+        if game.black is None or game.points is None:
+            continue
+        white, black = game.points
+        if white != black:
+            found[game.board] = game.white if white > black else game.black
+    return found
+
+
+def pair_round(request: KnockoutRequest, params: None, /, *, explain: bool = False) -> PairedRound:
+    """:func:`first_round` or :func:`next_round` in the engines' calling convention (no
+    params); one note for the round."""
+    del params
+    notes = (NOTE,) if explain else ()
+    if request.round == 1:
+        return PairedRound(tuple(first_round(request.seeded)), notes)
+    previous = [Board(board=g.board, white=g.white, black=g.black) for g in request.previous]
+    return PairedRound(tuple(next_round(previous, winners(request.previous))), notes)

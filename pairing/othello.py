@@ -17,8 +17,18 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from events.domain import Board
 from events.errors import PairingError
+from pairing.contract import PairedRound
 
-__all__ = ["OthelloError", "OthelloGame", "OthelloInput", "OthelloPlayer", "pair", "standings"]
+__all__ = [
+    "OthelloError",
+    "OthelloGame",
+    "OthelloInput",
+    "OthelloPlayer",
+    "discs_of_result",
+    "pair",
+    "pair_round",
+    "standings",
+]
 
 
 class OthelloError(PairingError):
@@ -60,6 +70,20 @@ class OthelloInput(_Frozen):
             if g.black not in ids or (g.white is not None and g.white not in ids):
                 raise ValueError(f"round {g.round}: game {g.black}-{g.white} has an unknown id")
         return self
+
+
+def discs_of_result(white_points: float, black_points: float) -> tuple[int, int]:
+    """(white, black) discs of a game entered by its result alone: the whole board to the
+    winner, half of it each for a draw (or no result).
+
+    >>> discs_of_result(1, 0), discs_of_result(0.5, 0.5)
+    ((64, 0), (32, 32))
+    """
+    if white_points > black_points:
+        return 64, 0
+    if black_points > white_points:
+        return 0, 64
+    return 32, 32
 
 
 def standings(tourney: OthelloInput) -> list[tuple[int, Fraction, int]]:
@@ -139,3 +163,12 @@ def pair(tourney: OthelloInput) -> list[Board]:
             boards.append(Board(board=len(boards) + 1, white=bye, black=None))
         return boards
     raise OthelloError("no pairing without rematches exists for this round")
+
+
+NOTE = "othello Swiss: by points, then disc count; no rematches"
+
+
+def pair_round(request: OthelloInput, params: None, /, *, explain: bool = False) -> PairedRound:
+    """:func:`pair` in the engines' calling convention (no params); one note for the round."""
+    del params
+    return PairedRound(tuple(pair(request)), (NOTE,) if explain else ())

@@ -13,8 +13,12 @@ colour across the cycle boundary.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from events.domain import Board
 from events.errors import PairingError
+from pairing.contract import PairedRound
 
 
 class RoundRobinError(PairingError):
@@ -95,3 +99,39 @@ def pair_round_robin(ordered_players: list[int], round_no: int, cycles: int = 1)
     if bye is not None:
         games.append(Board(board=len(games) + 1, white=bye, black=None))
     return games
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinRequest:
+    """The round to pair of a (double) round robin of these players."""
+
+    players: tuple[int, ...]
+    """Player ids by pairing number (index 0 is number 1)."""
+    round: int
+    cycles: int = 1
+
+
+def berger_notes(request: RoundRobinRequest, boards: Sequence[Board]) -> list[str]:
+    """Which Berger table round each board comes from, and the pairing numbers on it.
+
+    >>> request = RoundRobinRequest(players=(11, 12, 13, 14), round=1)
+    >>> berger_notes(request, pair_round_robin(list(request.players), 1))
+    ['board 1: Berger table round 1, numbers 1-4', 'board 2: Berger table round 1, numbers 2-3']
+    """
+    k, reverse = cycle_round(len(request.players), request.round, request.cycles)
+    flip = " with colours reversed (second cycle)" if reverse else ""
+    number = {pid: i for i, pid in enumerate(request.players, start=1)}
+    lines = []
+    for b in boards:
+        who = f"{number[b.white]}-{number[b.black]}" if b.black else f"{number[b.white]} bye"
+        lines.append(f"board {b.board}: Berger table round {k}{flip}, numbers {who}")
+    return lines
+
+
+def pair_round(
+    request: RoundRobinRequest, params: None, /, *, explain: bool = False
+) -> PairedRound:
+    """:func:`pair_round_robin` in the engines' calling convention (no params)."""
+    del params
+    boards = pair_round_robin(list(request.players), request.round, request.cycles)
+    return PairedRound(tuple(boards), tuple(berger_notes(request, boards)) if explain else ())

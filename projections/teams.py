@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from events.domain import ByeKind, Colour, Outcome
+from events.domain import Colour, Outcome
 from events.params import TeamSettings
 from events.result_codes import ResultCode
 from events.schema import (
@@ -175,14 +175,7 @@ def team_source(state: TournamentState, teams: TeamsState, through_round: int) -
         rounds_of=rounds_of,
         rounds_played=through_round,
         boards=settings.team_boards or 1,
-        scoring=BoardScoring(
-            win=_decimal(s.win),
-            draw=_decimal(s.draw),
-            loss=_decimal(s.loss),
-            zero_bye=_decimal(s.zero_bye),
-            forfeit_loss=_decimal(s.forfeit_loss),
-            pab=_decimal(s.for_bye(ByeKind.PAIRING)),
-        ),
+        scoring=BoardScoring.of(s),
         match_scoring=match_scoring(settings),
         pab_teams={r: e.pab for r, e in teams.rounds.items() if e.pab is not None},
         forfeits=[

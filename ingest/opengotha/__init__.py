@@ -3,7 +3,7 @@
 ``records`` holds the typed elements, ``reader`` turns a file into them (`read_opengotha`) and
 ``to_events`` into a tournament's events (`opengotha_to_events`). The writer is
 ``projections.exports.opengotha``; the adapter to the Mac-Mahon engine is
-``pipelines.macmahon_from_opengotha``.
+``pipelines.engines.macmahon_from_opengotha``.
 """
 
 from ingest.opengotha.reader import read_opengotha, read_opengotha_bytes

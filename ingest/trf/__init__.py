@@ -1,10 +1,12 @@
 """The FIDE Tournament Report File (TRF16, TRF-2026, JaVaFo's XX* and bbpPairings' BB* lines).
 
 ``records`` holds the typed lines, ``reader`` turns a file into them (`parse_trf`) and
-``to_events`` replays them as a tournament's events (`trf_to_events`). The writer is
-``projections.exports.trf``; the adapter to the Swiss engines is ``pipelines.swiss_from_trf``.
+``to_events`` replays them as a tournament's events (`trf_to_events`), ``cut`` cuts a file back
+to before a round (`cut_before_round`). The writer is ``projections.exports.trf``; the adapters
+to the Swiss engines are ``pipelines.engines.swiss_from_trf`` and ``team_from_trf``.
 """
 
+from ingest.trf.cut import cut_before_round
 from ingest.trf.reader import parse_trf
 from ingest.trf.records import (
     TEAM_CODES,
@@ -54,6 +56,7 @@ __all__ = [
     "XxpRecord",
     "XxsRecord",
     "XxzRecord",
+    "cut_before_round",
     "parse_trf",
     "round_block_start",
     "trf_scoring",

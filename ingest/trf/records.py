@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import TypeVar
 
 from events.domain import Colour
+from events.history import Scoring
 from events.result_codes import ResultCode
 from ingest.errors import IngestWarning
 
@@ -324,6 +325,21 @@ class TrfFile:
             elif isinstance(record, BbRecord):
                 values[record.code[2]] = record.value
         return values
+
+    @property
+    def board_scoring(self) -> Scoring:
+        """The `scoring` values, bbpPairings' defaults for the others (1 / ½ / 0, the
+        zero-point bye and the forfeit loss 0, the PAB a win)."""
+        values = self.scoring
+        win = values.get("W", Decimal(1))
+        return Scoring(
+            win=win,
+            draw=values.get("D", Decimal("0.5")),
+            loss=values.get("L", Decimal(0)),
+            zero_bye=values.get("Z", Decimal(0)),
+            forfeit_loss=values.get("F", Decimal(0)),
+            pab=values.get("U", win),
+        )
 
     @property
     def system(self) -> str | None:

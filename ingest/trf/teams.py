@@ -16,7 +16,6 @@ from events.result_codes import ResultCode
 from events.team_results import (
     Acceleration,
     Adjustment,
-    BoardScoring,
     DeclaredForfeit,
     HistoryEntry,
     MatchScoring,
@@ -331,20 +330,6 @@ def team_config(trf: TrfFile) -> TeamConfig:
     return TeamConfig(code, colour, primary, secondary, baku)
 
 
-def _board_scoring(trf: TrfFile) -> BoardScoring:
-    """The individual scoring of ``162``/``BB*`` (defaults 1 / ½ / 0)."""
-    values = trf.scoring
-    win = values.get("W", Decimal(1))
-    return BoardScoring(
-        win=win,
-        draw=values.get("D", Decimal("0.5")),
-        loss=values.get("L", Decimal(0)),
-        zero_bye=values.get("Z", Decimal(0)),
-        forfeit_loss=values.get("F", Decimal(0)),
-        pab=values.get("U", win),
-    )
-
-
 @dataclass(frozen=True)
 class TeamTournament:
     """A TRF file read as a team tournament."""
@@ -386,7 +371,7 @@ def team_source_from_trf(trf: TrfFile) -> tuple[TeamSource, list[TeamRoster]]:
         rounds_of={n: _history(p) for n, p in players.items()},
         rounds_played=played,
         boards=boards,
-        scoring=_board_scoring(trf),
+        scoring=trf.board_scoring,
         match_scoring=MatchScoring(
             ms.win,
             ms.draw,

@@ -2,5 +2,8 @@
 
 from pairing.dubov.engine import DubovPairingError, pair
 from pairing.dubov.explain import explain
+from pairing.swiss.engine import swiss_engine
 
-__all__ = ["DubovPairingError", "explain", "pair"]
+__all__ = ["DubovPairingError", "explain", "pair", "pair_round"]
+
+pair_round = swiss_engine(pair, explain)

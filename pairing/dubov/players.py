@@ -49,10 +49,6 @@ class DubovPlayer:
     bye_received: bool
     """Had the PAB or won a game by forfeit (C2)."""
 
-    def ranks_above(self, other: DubovPlayer) -> bool:
-        """Higher in the ranking: more points, or equal points and a smaller TPN."""
-        return (self.rank_score, -self.number) > (other.rank_score, -other.number)
-
     @property
     def played(self) -> int:
         """Games played over the board."""

@@ -2,6 +2,9 @@
 
 from pairing.dutch.engine import NoValidPairingError
 from pairing.dutch2017.engine import pair
+from pairing.swiss.engine import swiss_engine
 from pairing.swiss.explain import explain
 
-__all__ = ["NoValidPairingError", "explain", "pair"]
+__all__ = ["NoValidPairingError", "explain", "pair", "pair_round"]
+
+pair_round = swiss_engine(pair, explain)

@@ -1,6 +1,6 @@
 """AGA "best" pairing as gopair 1.001 computes it with Algorithm::Pair::Best (pairing.md §5)."""
 
-from pairing.gopair.engine import pair
+from pairing.gopair.engine import pair, pair_round
 from pairing.gopair.model import (
     GopairBoard,
     GopairGame,
@@ -9,6 +9,7 @@ from pairing.gopair.model import (
     GopairPlayer,
     GopairRound,
     HandicapMode,
+    rating_of_rank,
 )
 from pairing.gopair.score import PairScore, pair_score
 
@@ -22,5 +23,7 @@ __all__ = [
     "HandicapMode",
     "PairScore",
     "pair",
+    "pair_round",
     "pair_score",
+    "rating_of_rank",
 ]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+from events.domain import Board
+from pairing.contract import PairedRound
 from pairing.gopair.best import pick, sorted_candidates
 from pairing.gopair.bye import ByeFacts, bye_candidates
 from pairing.gopair.handicap import handicap
@@ -27,7 +29,7 @@ from pairing.gopair.model import (
 )
 from pairing.gopair.score import PlayerFacts, pair_score, search_weight
 
-__all__ = ["early_round_shift", "pair", "player_facts"]
+__all__ = ["early_round_shift", "pair", "pair_round", "player_facts"]
 
 
 def player_facts(tournament: GopairInput) -> dict[int, PlayerFacts]:
@@ -135,3 +137,24 @@ def pair(tournament: GopairInput, params: GopairParams | None = None) -> GopairR
             )
         )
     return GopairRound(boards=tuple(boards), bye=bye, dropped=tuple(sorted(dropped)))
+
+
+def pair_round(
+    request: GopairInput, params: GopairParams, /, *, explain: bool = False
+) -> PairedRound:
+    """:func:`pair` in the engines' calling convention: boards in gopair's order with their
+    handicap and komi (gopair's integer AGA komi plus the half point it implies), the bye
+    last; the notes give each pair's gopair score."""
+    result = pair(request, params)
+    boards = [
+        Board(board=i, white=b.white, black=b.black, handicap=b.handicap, komi=b.komi + 0.5)
+        for i, b in enumerate(result.boards, start=1)
+    ]
+    if result.bye is not None:
+        boards.append(Board(board=len(boards) + 1, white=result.bye, black=None))
+    notes = (
+        tuple(f"board {i}: gopair score {b.score}" for i, b in enumerate(result.boards, start=1))
+        if explain
+        else ()
+    )
+    return PairedRound(tuple(boards), notes)

@@ -18,6 +18,7 @@ __all__ = [
     "GopairPlayer",
     "GopairRound",
     "HandicapMode",
+    "rating_of_rank",
 ]
 
 
@@ -52,6 +53,18 @@ class GopairPlayer(_Frozen):
         if -1 < self.rating < 1:
             raise ValueError(f"player {self.id}: AGA rating {self.rating} is inside the -1..1 gap")
         return self
+
+
+def rating_of_rank(rank: int) -> Decimal:
+    """The AGA rating of a player known only by rank (OpenGotha's scale: 1d = 0, 1k = -1):
+    the middle of the rank's interval, a dan 1..2 above zero, a kyu 1..2 below.
+
+    >>> rating_of_rank(2), rating_of_rank(0), rating_of_rank(-5)
+    (Decimal('3.5'), Decimal('1.5'), Decimal('-5.5'))
+    """
+    if rank >= 0:
+        return Decimal(rank + 1) + Decimal("0.5")
+    return Decimal(rank) - Decimal("0.5")
 
 
 class GopairGame(_Frozen):

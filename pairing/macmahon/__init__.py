@@ -12,6 +12,7 @@ from pairing.macmahon.model import (
     Pairing,
 )
 from pairing.macmahon.params import Edition, MacMahonParams
+from pairing.macmahon.round import MacMahonRequest, pair_round
 
 __all__ = [
     "CostBreakdown",
@@ -23,7 +24,9 @@ __all__ = [
     "GoTournament",
     "MacMahonError",
     "MacMahonParams",
+    "MacMahonRequest",
     "Pairing",
     "pair",
+    "pair_round",
     "prepare_round",
 ]

@@ -80,6 +80,29 @@ class CostBreakdown:
             + self.geography
         )
 
+    def describe(self) -> str:
+        """The cost as ``arbiter pair --explain`` shows it: the total and its non-zero parts.
+
+        >>> CostBreakdown(5, 0, 0, 0, 7, 0, 2, 0, 0).describe()
+        'cost 15 = 1 + no rematch 5, score difference 7, seeding 2'
+        """
+        parts = ", ".join(
+            f"{label} {value}"
+            for label, value in (
+                ("no rematch", self.duplicate),
+                ("score difference", self.score_difference),
+                ("draw-up/down", self.dudd),
+                ("seeding", self.seeding),
+                ("colour balance", self.colour_balance),
+                ("handicap", self.handicap),
+                ("geography", self.geography),
+                ("category", self.category),
+                ("random", self.random),
+            )
+            if value
+        )
+        return f"cost {self.total} = 1 + {parts}"
+
 
 @dataclass(frozen=True, slots=True)
 class Handicap:

@@ -17,6 +17,7 @@ from pairing.sol.model import (
     SolTourney,
 )
 from pairing.sol.ranking import Standing, ranking, standings
+from pairing.sol.round import SolRequest, pair_round
 
 __all__ = [
     "Couplings",
@@ -27,12 +28,14 @@ __all__ = [
     "SolMatch",
     "SolPairing",
     "SolParams",
+    "SolRequest",
     "SolRound",
     "SolSystem",
     "SolTourney",
     "Standing",
     "pair",
     "pair_final",
+    "pair_round",
     "ranking",
     "standings",
 ]

@@ -15,9 +15,12 @@ one player at a time. Here the whole sequence comes from one optimal assignment:
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pairing.swiss.matching import max_weight_matching
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["best_assignment", "lexicographic_assignment"]
 
@@ -54,6 +57,8 @@ def lexicographic_assignment(
     a perfect assignment, row to column, that should be a maximum; None when it is not (its
     exchange arcs have a negative cycle). Rows not in ``order`` only follow the others.
     """
+    import numpy as np  # a slow import: only when a bracket needs the assignments
+
     n = len(weights)
     if n == 0:
         return []
@@ -84,6 +89,8 @@ def lexicographic_assignment(
 def _decide(tight: np.ndarray, mates: list[int], order: list[int]) -> list[int]:
     """Each row of ``order`` takes its first column among the perfect matchings of ``tight``
     that keep the earlier rows' choices; ``mates`` is one such matching (changed in place)."""
+    import numpy as np
+
     n = len(mates)
     holder = [0] * n
     for r, c in enumerate(mates):
@@ -116,6 +123,8 @@ def _decide(tight: np.ndarray, mates: list[int], order: list[int]) -> list[int]:
 def _towards(arcs: np.ndarray, target: int) -> list[int]:
     """For each row, the next row on a path of ``arcs`` to ``target`` (-1 at the target,
     -2 where no path leads)."""
+    import numpy as np
+
     n = len(arcs)
     onward = [-2] * n
     onward[target] = -1

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from pairing.swiss.model import Colour, SwissRound
+from collections.abc import Sequence
+
+from pairing.swiss.model import Colour, Result, SwissPlayer, SwissRound
 from pairing.swiss.state import PlayerState, invert
 
-__all__ = ["board_key", "neutral_colour", "swiss_round"]
+__all__ = ["board_key", "infer_initial_colour", "neutral_colour", "swiss_round"]
 
 
 def board_key(a: PlayerState, b: PlayerState) -> tuple[int, int, int]:
@@ -61,3 +63,31 @@ def neutral_colour(p: PlayerState, o: PlayerState) -> Colour:
     if cp is not Colour.NONE and co is not Colour.NONE:
         return co
     return Colour.NONE
+
+
+def infer_initial_colour(players: Sequence[SwissPlayer]) -> Colour:
+    """The top seed's colour in round 1, read back from the histories when nobody stated it.
+
+    In the first round with colours: the colour of the first participant who had one,
+    inverted once for each participant above him who had none; White when no round has
+    colours.
+    """
+    first_round = min(
+        (i for p in players for i, e in enumerate(p.history) if e.colour is not Colour.NONE),
+        default=None,
+    )
+    if first_round is None:
+        return Colour.WHITE
+    seen = 0
+    for player in players:
+        if any(
+            e.opponent is not None or e.result in (Result.PAB, Result.FORFEIT_WIN)
+            for e in player.history[: first_round + 1]
+        ):
+            colour = player.history[first_round].colour
+            if seen % 2:
+                colour = colour.invert()
+            if colour is not Colour.NONE:
+                return colour
+            seen += 1
+    return Colour.WHITE

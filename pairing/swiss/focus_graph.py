@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import rustworkx as rx
 
-from pairing.swiss.narrowing import Narrowing
-
 __all__ = ["RUSTWORKX_LIMIT", "FocusGraph"]
 
 # rustworkx computes in i128 with doubled weights and dual sums: 125-bit weights were still
@@ -116,6 +114,8 @@ class FocusGraph:
             split += 1
             if split > low_bits + 64:
                 return None
+        from pairing.swiss.narrowing import Narrowing  # numpy, a slow import: only when used
+
         half = 1 << (split - 1)
         narrowing = Narrowing([(a, b, (w + half) >> split) for a, b, w in edges])
         # The plain packing is the cheapest; the tighter ones leave the low part more room.

@@ -34,7 +34,6 @@ import rustworkx as rx
 
 from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
 from pairing.swiss.focus_graph import FocusGraph
-from pairing.swiss.narrowing import Narrowing
 
 __all__ = ["Matcher", "compress", "max_weight_matching"]
 
@@ -65,6 +64,8 @@ def compress(
     empty fields above, so that field is split off as a signed digit first. None when the
     field is too full for that to be exact.
     """
+    from pairing.swiss.narrowing import Narrowing  # numpy, a slow import: only when used
+
     if not edges:
         return []
     return Narrowing(edges).narrow(low_bits, tight)
@@ -92,6 +93,8 @@ def _matching(
         return mates
     top = max(edges, key=itemgetter(2))[2]
     if (top << spread) + (spread > 0) >= _RUSTWORKX_LIMIT:
+        from pairing.swiss.narrowing import Narrowing  # numpy, a slow import
+
         narrowing = Narrowing(edges, spread)
         weights = narrowing.weights()
         assert weights is not None

@@ -3,8 +3,8 @@
 The model is what a caller knows about a tournament before a round is paired: every player's
 history (opponent, colour and result code per round), the scoring, the total number of rounds,
 the initial colour, prohibited pairs, acceleration and the requested byes of the round to pair.
-It is built from a TRF file by :func:`pipelines.swiss_from_trf.swiss_input_from_trf`, or from the
-live tournament state by the caller.
+It is built from a TRF file by :func:`pipelines.engines.swiss_from_trf.swiss_input_from_trf`, or
+from the live tournament state by :func:`pipelines.engines.live.swiss_input`.
 """
 
 from __future__ import annotations

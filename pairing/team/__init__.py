@@ -12,7 +12,7 @@ from pairing.team.model import (
     TeamSwissInput,
 )
 from pairing.team.roundrobin import pair_team_round_robin
-from pairing.team.swiss import TeamSwissError, pair
+from pairing.team.swiss import TeamSwissError, pair, pair_round
 
 __all__ = [
     "ColourType",
@@ -26,5 +26,6 @@ __all__ = [
     "TeamSwissInput",
     "board_colours",
     "pair",
+    "pair_round",
     "pair_team_round_robin",
 ]

@@ -15,10 +15,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-import networkx as nx
-
 from events.domain import Colour
 from events.errors import PairingError
+from pairing.contract import PairedRound, boards_of
 from pairing.team.model import (
     ColourType,
     PrimaryScore,
@@ -28,7 +27,7 @@ from pairing.team.model import (
     TeamSwissInput,
 )
 
-__all__ = ["TeamSwissError", "pair"]
+__all__ = ["TeamSwissError", "pair", "pair_round"]
 
 
 class TeamSwissError(PairingError):
@@ -123,6 +122,8 @@ class _Round:
             return False
         if not nodes:
             return True
+        import networkx as nx  # only when a team round is paired: a slow import
+
         banned = {frozenset(p) for p in forbid}
         graph = nx.Graph()
         graph.add_nodes_from(nodes)
@@ -177,6 +178,14 @@ def pair(request: TeamSwissInput) -> TeamRound:
     return TeamRound(pairs=tuple(_colour(state, a, b) for a, b in pairs), pab=pab)
 
 
+def pair_round(request: TeamSwissInput, params: None, /, *, explain: bool = False) -> PairedRound:
+    """:func:`pair` in the engines' calling convention: a board per match (``white``: the team
+    with White on board 1), the team PAB last; nothing to explain yet, and no params."""
+    del params, explain
+    result = pair(request)
+    return PairedRound(boards_of(((p.white, p.black) for p in result.pairs), result.pab))
+
+
 def _choose_pab(state: _Round, numbers: list[int]) -> int:
     """C.04.6 3.4: lowest score, most matches played, largest TPN, leaving a legal pairing."""
     candidates = sorted(
@@ -200,6 +209,8 @@ def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
     [C1] and [C3] are the graph's missing edges and the perfect matching itself; [C6] holds
     because the whole round is paired at once.
     """
+    import networkx as nx  # only when a team round is paired: a slow import
+
     if not order:
         return []
     teams = state.teams

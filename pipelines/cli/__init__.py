@@ -211,17 +211,19 @@ def _command_line(argv: list[str]) -> str:
 
 def main() -> None:
     """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
-    from events.errors import INTERRUPTED_EXIT_CODE
-    from pipelines.process.exits import report, said_anything
-
     try:
         app(args=dash_results(sys.argv[1:]))
     except SystemExit as exc:
-        if exc.code == INTERRUPTED_EXIT_CODE and not said_anything():
-            report(KeyboardInterrupt())  # typer caught the Ctrl-C and ended without a word
+        if exc.code:  # a failure: was it a Ctrl-C typer caught and ended without a word?
+            from events.errors import INTERRUPTED_EXIT_CODE
+            from pipelines.process.exits import report, said_anything
+
+            if exc.code == INTERRUPTED_EXIT_CODE and not said_anything():
+                report(KeyboardInterrupt())
         raise
     except (Exception, KeyboardInterrupt) as exc:
         from pipelines.commands.inputs import option_name
+        from pipelines.process.exits import report
 
         sys.exit(report(exc, naming=option_name))
 

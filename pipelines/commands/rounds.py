@@ -53,7 +53,7 @@ def pair(
     """Pair the next round with the tournament's system; `notes` collects the explanation;
     `bye`: the player the director gives the bye (gopair)."""
     from pipelines.commands.teams import pair_teams
-    from pipelines.engines import pair_next_round
+    from pipelines.engines.pair import pair_next_round
 
     loaded = load(store, tournament_id)
     state = loaded.state

@@ -101,7 +101,7 @@ def _scoring(text: str | None, game: Game) -> Scoring:
 
 def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
     """The scoring and the system's settings a new tournament asks for, checked."""
-    from pipelines.chess_rules import dutch_rules
+    from pipelines.engines.chess_rules import dutch_rules
 
     game, system = t.game, t.system
     if t.handicaps is not None and t.handicaps.lower() not in ("max", "min"):

@@ -53,10 +53,10 @@ from ingest.opengotha import OGTournament, opengotha_to_events, read_opengotha_b
 from ingest.registry import REGISTRY_KEY
 from ingest.tou import parse_tou, tou_to_events
 from ingest.trf import TrfFile, parse_trf, trf_to_events
-from pipelines import live
-from pipelines.macmahon_from_opengotha import params_from_opengotha
+from pairing.swiss.colour import infer_initial_colour
+from pipelines.engines import live
+from pipelines.engines.macmahon_from_opengotha import params_from_opengotha
 from pipelines.process.collector import tune_process
-from pipelines.swiss_from_trf import infer_initial_colour
 from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 

@@ -30,7 +30,7 @@ def arbiter() -> None:
 def arbiter_pairings() -> None:
     """``arbiter-pairings``."""
     try:
-        from pipelines.engine_cli import main
+        from pipelines.engines.cli import main
     except KeyboardInterrupt:
         _interrupted()
     try:

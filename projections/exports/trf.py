@@ -53,7 +53,6 @@ from projections.standings import standings
 from projections.state import PlayerState
 
 __all__ = [
-    "cut_before_round",
     "format_points",
     "format_record",
     "to_trf16",
@@ -216,33 +215,6 @@ def to_trf26(trf: TrfFile) -> TrfFile:
 
         out = rosters_as_310(out)
     return replace(trf, records=tuple(out))
-
-
-_NOT_PAIRED = frozenset(
-    {ResultCode.HALF_BYE, ResultCode.FULL_BYE, ResultCode.ZERO_BYE, ResultCode.BLANK}
-)
-
-
-def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Colour) -> TrfFile:
-    """The file as it stood before round ``k`` was paired (formats.md 2.8).
-
-    Player records keep rounds 1..k-1 plus a round-k block only when it is a requested bye
-    (``H``, ``F``, ``Z`` or blank without opponent); the points field is dropped (the reader
-    treats a blank points field as unchecked); ``XXR`` and ``152`` are appended.
-    """
-    records: list[Record] = []
-    for record in trf.records:
-        if isinstance(record, PlayerRecord):
-            rounds = list(record.rounds[: k - 1])
-            if len(record.rounds) >= k:
-                entry = record.rounds[k - 1]
-                if entry.opponent is None and entry.result in _NOT_PAIRED:
-                    rounds.append(entry)
-            records.append(replace(record, rounds=tuple(rounds), points=None))
-        elif not isinstance(record, TotalRoundsRecord | InitialColourRecord):
-            records.append(record)
-    records += [TotalRoundsRecord("XXR", total_rounds), InitialColourRecord(initial_colour)]
-    return replace(trf, records=tuple(records))
 
 
 # (outcome, the player sits white) -> the player's result code

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import parse_trf
-from projections.exports.trf import cut_before_round, write_trf
+from ingest.trf import cut_before_round, parse_trf
+from projections.exports.trf import write_trf
 from tests.conftest import require_testdata
+from tests.pairing.corpus import initial_colour, played_round
 from tests.pairing.test_dubov_corpus import py4swiss_round
-from tests.pairing.test_dutch_corpus import _initial_colour, played_round
 
 BIN = Path(sys.executable).parent
 
@@ -42,7 +42,7 @@ def test_dutch_2017_pairs_the_next_round_of_a_file(tmp_path: Path) -> None:
     trf = parse_trf(require_testdata("chess", "dutch2017", "dutch2017_04_p011_r06.trf"))
     total = max(len(p.rounds) for p in trf.players)
     source = tmp_path / "in.trf"
-    source.write_text(write_trf(cut_before_round(trf, 3, total, _initial_colour(trf, total))))
+    source.write_text(write_trf(cut_before_round(trf, 3, total, initial_colour(trf, total))))
     out = tmp_path / "out.txt"
     run("arbiter-pairings", "--dutch-2017", str(source), "-p", str(out))
     assert parse_output(out.read_text()) == played_round(trf, 3)

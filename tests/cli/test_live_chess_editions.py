@@ -15,7 +15,7 @@ import pytest
 from events.domain import System
 from events.schema import Event, PlayerWithdrawn, RoundPaired
 from ingest.detect import FileFormat
-from pipelines.engines import pair_next_round
+from pipelines.engines.pair import pair_next_round
 from pipelines.jobs.ingest import convert
 from projections.state import TournamentState, project
 from tests.cli.test_live_swiss_corpus import corpus

@@ -14,7 +14,7 @@ import pytest
 from events.domain import System
 from events.schema import Event, PlayerWithdrawn, RoundPaired
 from ingest.detect import FileFormat
-from pipelines.engines import pair_next_round
+from pipelines.engines.pair import pair_next_round
 from pipelines.jobs.ingest import convert
 from projections.state import project
 from tests.conftest import TESTDATA, require_testdata

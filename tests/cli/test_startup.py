@@ -67,7 +67,9 @@ def test_pairing_a_round_loads_neither_polars_nor_networkx(tmp_path: Path) -> No
     trf = require_testdata("chess", "perf") / "input_p0100_pair_r06_bbpgen.trf"
     code, modules = loaded("arbiter-pairings", "--dutch", str(trf), "-p", str(tmp_path / "o.txt"))
     assert code == 0
-    assert modules.isdisjoint(HEAVY), modules & set(HEAVY)
+    # numpy is the Dutch engine's own (pairing.swiss.narrowing computes with it); the rest is not
+    not_needed = set(HEAVY) - {"numpy"}
+    assert modules.isdisjoint(not_needed), modules & not_needed
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.trf import parse_trf
 from pairing.burstein import pair
-from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
-from tests.conftest import require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour, corpus_cases, played_round
+from pairing.swiss import SwissInput, SwissPlayer
+from tests.pairing.corpus import corpus_cases, differing_rounds
 
 # Files with more players than this run only with -m slow (the largest, 250 players, takes
 # about 2 s since the matcher solves components apart).
@@ -24,20 +21,11 @@ FAST_LIMIT = 250
 @pytest.mark.golden
 @pytest.mark.parametrize("stem", corpus_cases("burstein", FAST_LIMIT))
 def test_burstein_rounds_identical_to_bbppairings(stem: str) -> None:
-    trf = parse_trf(require_testdata("chess", "burstein", f"{stem}.trf"))
-    total = max(len(p.rounds) for p in trf.players)
-    colour = _initial_colour(trf, total)
-    different = []
-    for k in range(1, total + 1):
-        result = pair(swiss_input_from_trf(cut_before_round(trf, k, total, colour)))
-        if (set(result.boards), result.pab) != played_round(trf, k):
-            different.append(k)
+    different, _ = differing_rounds("burstein", stem, pair)
     assert different == []
 
 
 def test_odd_field_gives_the_pab_to_the_lowest_player() -> None:
-    from pairing.swiss import SwissInput, SwissPlayer
-
     swiss = SwissInput(
         players=tuple(SwissPlayer(number=i, rating=2000 - i) for i in range(1, 6)),
         rounds_played=0,

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.trf import parse_trf
 from pairing.dubov import pair
 from pairing.dubov.players import Strength, dubov_players
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines.swiss_from_trf import swiss_input_with_absent
 from tests.conftest import TESTDATA, require_testdata
+from tests.pairing.corpus import dubov_input
 
 AGREED = frozenset({"identical", "same_pairs_colours_board_order_differs"})
 
@@ -37,11 +36,6 @@ def corpus_rounds() -> list[object]:
         )
         for r in rows
     ]
-
-
-def read_round(tournament: str, k: int) -> SwissInput:
-    path = require_testdata("chess", "dubov", tournament, f"r{k:02d}.in.trf")
-    return swiss_input_with_absent(parse_trf(path))
 
 
 def py4swiss_round(path: Path) -> tuple[set[tuple[int, int]], int | None]:
@@ -73,7 +67,7 @@ def assert_absolute_criteria(swiss: SwissInput, result: SwissRound) -> None:
 @pytest.mark.golden
 @pytest.mark.parametrize(("tournament", "k", "status"), corpus_rounds())
 def test_dubov_round(tournament: str, k: int, status: str) -> None:
-    swiss = read_round(tournament, k)
+    swiss = dubov_input(tournament, k)
     result = pair(swiss)
     assert_absolute_criteria(swiss, result)
     if status in AGREED:

@@ -2,36 +2,33 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from ingest.trf import parse_trf
 from pairing.dutch import NoValidPairingError, pair
 from pairing.swiss import HistoryEntry, SwissInput, SwissPlayer
 from pairing.swiss.model import Colour, Result
-from pipelines.swiss_from_trf import swiss_input_from_trf
 
 
-def _players(n: int) -> str:
-    return "\n".join(
-        f"001 {i:>4}      Test{i:04d} Player{i:04d}               {2500 - 10 * i:>4}"
-        f"                             0.0 {i:>4}"
-        for i in range(1, n + 1)
+def _round_one(n: int, initial_colour: Colour = Colour.WHITE) -> SwissInput:
+    """Round 1 of 5 for ``n`` players rated 2490, 2480, ... by pairing number."""
+    return SwissInput(
+        players=tuple(SwissPlayer(number=i, rating=2500 - 10 * i) for i in range(1, n + 1)),
+        rounds_played=0,
+        total_rounds=5,
+        initial_colour=initial_colour,
     )
 
 
 def test_round_one_of_eleven_players_is_the_documented_example() -> None:
     # formats.md 2.3: round 1 of 11 players with XXC white1.
-    trf = parse_trf(Path("r1.trf"), f"XXR 5\nXXC white1\n{_players(11)}\n".encode())
-    result = pair(swiss_input_from_trf(trf))
+    result = pair(_round_one(11))
     assert result.boards == ((1, 6), (7, 2), (3, 8), (9, 4), (5, 10))
     assert result.pab == 11
 
 
 def test_initial_colour_black_swaps_every_board() -> None:
-    trf = parse_trf(Path("r1.trf"), f"XXR 5\n152 B\n{_players(4)}\n".encode())
-    assert pair(swiss_input_from_trf(trf)).boards == ((3, 1), (2, 4))
+    # TRF 152 B
+    assert pair(_round_one(4, Colour.BLACK)).boards == ((3, 1), (2, 4))
 
 
 def test_no_rematch_and_no_second_pab() -> None:

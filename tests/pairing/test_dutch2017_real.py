@@ -11,20 +11,15 @@ own handling of late joiners).
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ingest.trf import parse_trf
 from pairing.dutch2017 import pair
-from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
 from tests.conftest import require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour
-from tests.pairing.test_dutch_real import ROUNDS, _pab_numbers, _pairs
+from tests.pairing.corpus import published_rounds_reproduced, real_events
 
 PUBLISHED: dict[str, set[int]] = {
     "budapest_spring_festival_2026_group_a_2200": set(range(1, 10)),
@@ -32,32 +27,12 @@ PUBLISHED: dict[str, set[int]] = {
     "international_chessopen_graz_2026_a": {2, 3, 5, 6, 7, 8, 9},
     "spring_2026_chesshouse": set(range(1, 10)),
 }
-SLOW = {"international_chessopen_graz_2026_a"}
 
 
 @pytest.mark.golden
-@pytest.mark.parametrize(
-    "event",
-    [
-        pytest.param(e, marks=[pytest.mark.slow] if e in SLOW else [], id=e)
-        for e in sorted(PUBLISHED)
-    ],
-)
+@pytest.mark.parametrize("event", real_events(PUBLISHED))
 def test_published_rounds_reproduced_with_the_2017_rules(event: str) -> None:
-    folder = require_testdata("chess", "real")
-    published = json.loads((folder / "published_pairings" / f"{event}.json").read_text())
-    trf = parse_trf(folder / f"chessresults_{event}_before_r09.trf")
-    colour = _initial_colour(trf, ROUNDS - 1)
-    identical: set[int] = set()
-    for k in range(1, ROUNDS + 1):
-        expected = _pairs(published["rounds"][k - 1]["published_pairings"])
-        present = {n for pair in expected for n in pair} | _pab_numbers(trf, k)
-        swiss = swiss_input_from_trf(cut_before_round(trf, k, ROUNDS, colour))
-        absent = frozenset(p.number for p in swiss.players if p.number not in present)
-        result = pair(swiss.model_copy(update={"absent": absent}))
-        if {frozenset(board) for board in result.boards} == expected:
-            identical.add(k)
-    assert identical == PUBLISHED[event]
+    assert published_rounds_reproduced(event, pair) == PUBLISHED[event]
 
 
 # File -> the rounds the 2017 rules pair otherwise than the file (the same as bbpPairings

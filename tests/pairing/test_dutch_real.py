@@ -10,18 +10,11 @@ Budapest A round 8, because that event was paired under the 2017 rules.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from ingest.trf import TrfFile, parse_trf
 from pairing.dutch import pair
-from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
-from tests.conftest import require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour
+from tests.pairing.corpus import published_rounds_reproduced, real_events
 
-ROUNDS = 9
 # event -> rounds whose published pairing we reproduce (board sets, colours not published)
 IDENTICAL: dict[str, set[int]] = {
     "budapest_spring_festival_2026_group_a_2200": {1, 2, 3, 4, 5, 6, 7, 9},
@@ -29,42 +22,11 @@ IDENTICAL: dict[str, set[int]] = {
     "international_chessopen_graz_2026_a": {2, 3, 5, 6, 7, 8, 9},
     "spring_2026_chesshouse": set(range(1, 10)),
 }
-SLOW = {"international_chessopen_graz_2026_a"}
-
-
-def _pairs(published: list[list[str | None]]) -> set[frozenset[int]]:
-    return {
-        frozenset(int(x) for x in pair if x is not None) for pair in published if None not in pair
-    }
-
-
-def _pab_numbers(trf: TrfFile, k: int) -> set[int]:
-    return {
-        p.number for p in trf.players if len(p.rounds) >= k and p.rounds[k - 1].result.value == "U"
-    }
 
 
 @pytest.mark.golden
-@pytest.mark.parametrize(
-    "event",
-    [
-        pytest.param(e, marks=[pytest.mark.slow] if e in SLOW else [], id=e)
-        for e in sorted(IDENTICAL)
-    ],
-)
+@pytest.mark.parametrize("event", real_events(IDENTICAL))
 def test_published_rounds_reproduced(event: str) -> None:
-    folder = require_testdata("chess", "real")
-    published = json.loads((folder / "published_pairings" / f"{event}.json").read_text())
-    trf = parse_trf(folder / f"chessresults_{event}_before_r09.trf")
-    colour = _initial_colour(trf, ROUNDS - 1)
-    identical: set[int] = set()
-    for k in range(1, ROUNDS + 1):
-        expected = _pairs(published["rounds"][k - 1]["published_pairings"])
-        present = {n for pair in expected for n in pair} | _pab_numbers(trf, k)
-        swiss = swiss_input_from_trf(cut_before_round(trf, k, ROUNDS, colour))
-        absent = frozenset(p.number for p in swiss.players if p.number not in present)
-        result = pair(swiss.model_copy(update={"absent": absent}))
-        if {frozenset(board) for board in result.boards} == expected:
-            identical.add(k)
+    identical = published_rounds_reproduced(event, pair)
     print(f"{event}: rounds identical {sorted(identical)}")
     assert identical >= IDENTICAL[event]

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.opengotha import read_opengotha
 from pairing.macmahon.cost import COMPONENT_NAMES
 from pairing.macmahon.engine import pair, prepare_round
-from pipelines.macmahon_from_opengotha import params_from_opengotha, tournament_from_opengotha
 from tests.conftest import TESTDATA, require_testdata
+from tests.pairing.corpus import opengotha_input
 
 ORACLE = ("go", "pairgoth", "opengotha")
 SOURCES = {
@@ -45,9 +44,8 @@ def test_costs_match_opengotha_dump(relative: str) -> None:
     path = require_testdata(*ORACLE, *relative.split("/"))
     name = path.parent.name
     round_number = int(re.search(r"_R(\d+)\.txt$", path.name).group(1))  # type: ignore[union-attr]
-    source = read_opengotha(TESTDATA.joinpath(*ORACLE, SOURCES[name]))
-    tournament = tournament_from_opengotha(source)
-    setup = prepare_round(tournament, params_from_opengotha(source), round_number)
+    tournament, params = opengotha_input(TESTDATA.joinpath(*ORACLE, SOURCES[name]))
+    setup = prepare_round(tournament, params, round_number)
     keys = {f"{p.name} {p.first_name}": p.key for p in tournament.players}
     rows = _dump(path)
     totals = components = 0
@@ -88,9 +86,7 @@ MIN_ROUNDS = {
 @pytest.mark.golden
 @pytest.mark.parametrize(("name", "matcher"), sorted(MIN_ROUNDS))
 def test_pairings_match_opengotha(name: str, matcher: str) -> None:
-    source = read_opengotha(require_testdata(*ORACLE, *SOURCES[name].split("/")))
-    tournament = tournament_from_opengotha(source)
-    params = params_from_opengotha(source)
+    tournament, params = opengotha_input(require_testdata(*ORACLE, *SOURCES[name].split("/")))
     matched = []
     for round_number in range(1, params.number_of_rounds + 1):
         expected = {(g.white, g.black) for g in tournament.games if g.round == round_number}
@@ -106,11 +102,9 @@ def test_pairings_match_opengotha(name: str, matcher: str) -> None:
 @pytest.mark.golden
 def test_kpmc_first_round_is_not_optimal_in_the_file() -> None:
     """The 'split bug' file: OpenGotha's round 1 weighs less than the optimum we find."""
-    source = read_opengotha(
+    tournament, params = opengotha_input(
         require_testdata(*ORACLE, *SOURCES["20240921-KPMC-Splitbug"].split("/"))
     )
-    tournament = tournament_from_opengotha(source)
-    params = params_from_opengotha(source)
     setup = prepare_round(tournament, params, 1)
     got = pair(tournament, params, 1)
     file_games = [(g.white, g.black) for g in tournament.games if g.round == 1]

@@ -20,10 +20,8 @@ from pairing.burstein import engine as burstein_engine
 from pairing.dutch import bracket
 from pairing.swiss import matching
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines.swiss_from_trf import swiss_input_from_trf
-from projections.exports.trf import cut_before_round
 from tests.conftest import TESTDATA, require_testdata
-from tests.pairing.test_dutch_corpus import _initial_colour, players
+from tests.pairing.corpus import initial_colour, input_before, players
 
 CASES = 40
 MAX_PLAYERS = 40
@@ -46,7 +44,7 @@ def _case(seed: int, systems: tuple[str, ...] = ("dutch", "burstein")) -> tuple[
     trf = parse_trf(path)
     total = max(len(p.rounds) for p in trf.players)
     k = rng.randint(1, total)
-    swiss = swiss_input_from_trf(cut_before_round(trf, k, total, _initial_colour(trf, total)))
+    swiss = input_before(trf, k, total, initial_colour(trf, total))
     numbers = [p.number for p in swiss.players]
     absent = frozenset(rng.sample(numbers, rng.randint(0, len(numbers) // 6)))
     extra = tuple(

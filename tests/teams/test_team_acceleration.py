@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pipelines.engine_cli import main
+from pipelines.engines.cli import main
 from tests.cli.test_director_flow import Arbiter
 from tests.conftest import TESTDATA, require_testdata
 from tests.teams.installed import run_installed

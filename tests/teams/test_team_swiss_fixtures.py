@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.engine_cli import main
+from pipelines.engines.cli import main
 from tests.conftest import TESTDATA, require_testdata
 
 FIXTURES = sorted(p.stem for p in (TESTDATA / "chess" / "team").glob("team_*.input"))

@@ -10,7 +10,7 @@ import pytest
 
 from ingest.trf import parse_trf
 from ingest.trf.teams import is_team_file, team_tournament_from_trf
-from pipelines.engine_cli import main
+from pipelines.engines.cli import main
 from projections.exports.trf import write_trf
 from tests.cli.test_director_flow import Arbiter
 from tests.conftest import TESTDATA, require_testdata

@@ -9,6 +9,8 @@ the points column must agree with the results.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from decimal import Decimal
 
 from events.domain import Colour
@@ -21,14 +23,22 @@ from ingest.trf import (
     ForbiddenPairsRecord,
     PlayerRecord,
     RoundEntry,
+    TotalRoundsRecord,
     TrfFile,
     XxaRecord,
     XxpRecord,
     XxzRecord,
 )
+from pairing.swiss.acceleration import baku
+from pairing.swiss.colour import infer_initial_colour
 from pairing.swiss.model import SwissInput, SwissPlayer
 
-__all__ = ["swiss_input_from_trf", "swiss_input_with_absent"]
+__all__ = [
+    "initial_colour_of_file",
+    "only_present",
+    "swiss_input_from_trf",
+    "swiss_input_with_absent",
+]
 
 _BLANK = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 _PARTICIPATED = frozenset({ResultCode.PAB, ResultCode.FORFEIT_WIN})
@@ -45,17 +55,8 @@ def _error(
 
 
 def _scoring(trf: TrfFile) -> Scoring:
-    values = trf.scoring
-    _check_tenths(trf, list(values.values()), "scoring")
-    win = values.get("W", Decimal(1))
-    return Scoring(
-        win=win,
-        draw=values.get("D", Decimal("0.5")),
-        loss=values.get("L", Decimal(0)),
-        zero_bye=values.get("Z", Decimal(0)),
-        forfeit_loss=values.get("F", Decimal(0)),
-        pab=values.get("U", win),
-    )
+    _check_tenths(trf, list(trf.scoring.values()), "scoring")
+    return trf.board_scoring
 
 
 def _check_entry(trf: TrfFile, player: PlayerRecord, index: int, entry: RoundEntry) -> None:
@@ -133,7 +134,7 @@ def swiss_input_from_trf(trf: TrfFile) -> SwissInput:
     _check_points(trf, players, swiss_players, scoring, played_rounds)
     system = (trf.system or "").upper()
     if system.endswith("_BAKU") and not accelerations:
-        swiss_players = _baku(swiss_players, scoring, total, played_rounds)
+        swiss_players = baku(swiss_players, scoring, total, played_rounds)
     return SwissInput(
         players=tuple(swiss_players),
         rounds_played=played_rounds,
@@ -293,44 +294,15 @@ def _initial_colour(trf: TrfFile, players: list[SwissPlayer]) -> Colour:
     return infer_initial_colour(players)
 
 
-def infer_initial_colour(players: Sequence[SwissPlayer]) -> Colour:
-    """The top seed's colour in round 1, read back from the histories when nobody stated it."""
-    first_round = min(
-        (i for p in players for i, e in enumerate(p.history) if e.colour is not Colour.NONE),
-        default=None,
-    )
-    if first_round is None:
-        return Colour.WHITE
-    seen = 0
-    for player in players:
-        if any(
-            e.opponent is not None or e.result in (ResultCode.PAB, ResultCode.FORFEIT_WIN)
-            for e in player.history[: first_round + 1]
-        ):
-            colour = player.history[first_round].colour
-            if seen % 2:
-                colour = colour.invert()
-            if colour is not Colour.NONE:
-                return colour
-            seen += 1
-    return Colour.WHITE
+def initial_colour_of_file(trf: TrfFile, played: int) -> Colour:
+    """The initial colour of a file whose ``played`` rounds are all paired: stated, or read
+    back from round 1 as bbpPairings reads it (the input to cut it back before a round)."""
+    complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
+    return swiss_input_from_trf(complete).initial_colour
 
 
-def _baku(
-    players: list[SwissPlayer], scoring: Scoring, total: int, played_rounds: int
-) -> list[SwissPlayer]:
-    """FIDE Baku acceleration (C.04.5.1) as bbpPairings applies it."""
-    last_rank = (len(players) - 1) // 2
-    last_round = (total - 1) // 2
-    last_full = last_round // 2
-    out: list[SwissPlayer] = []
-    for index, player in enumerate(players):
-        if index > last_rank:
-            out.append(player)
-            continue
-        values = [
-            scoring.win if r <= last_full else scoring.draw
-            for r in range(min(last_round, played_rounds) + 1)
-        ]
-        out.append(player.model_copy(update={"accelerations": tuple(values)}))
-    return out
+def only_present(swiss: SwissInput, present: AbstractSet[int]) -> SwissInput:
+    """The input with everybody not in ``present`` absent too (the checker's re-pairing of a
+    played round: whoever the file did not pair in it was absent, as bbpPairings reads it)."""
+    absent = {p.number for p in swiss.players if p.number not in present}
+    return swiss.model_copy(update={"absent": swiss.absent | absent})

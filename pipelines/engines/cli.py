@@ -27,22 +27,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import Any
 
 from events.domain import Colour
 from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.limits import read_input
-from ingest.trf import TotalRoundsRecord, TrfFile, parse_trf
-from pairing import burstein, dubov, dutch, dutch2017
-from pairing.swiss.model import SwissInput, SwissRound
-from pairing.team.model import TeamRound
-from pipelines.process.exits import report
-from pipelines.swiss_from_trf import swiss_input_from_trf, swiss_input_with_absent
-from projections.exports.trf import cut_before_round
+from ingest.trf import TrfFile, cut_before_round, parse_trf
+from pairing.contract import PairedRound, boards_of
+from pipelines.engines.adapters import EngineEntry
+from pipelines.engines.registry import flagged
+from pipelines.engines.swiss_from_trf import initial_colour_of_file
+from pipelines.process.exits import one_line, report
 
 __all__ = ["main"]
 
@@ -52,30 +52,27 @@ VERSION = (
     "bbpPairings v6 and v5 compatible)"
 )
 
-Engine = Callable[[SwissInput], SwissRound]
-Reader = Callable[[TrfFile], SwissInput]
+
+def _option(flag: str) -> str:
+    """The argparse attribute of a flag: ``--dutch-2017`` -> ``dutch_2017``."""
+    return flag.removeprefix("--").replace("-", "_")
 
 
-def _system(args: argparse.Namespace) -> tuple[str, Engine, Reader]:
-    """The TRF system code expected, the engine and the input reader of the chosen system."""
-    if args.burstein:
-        return "FIDE_BURSTEIN", burstein.pair, swiss_input_from_trf
-    if args.dutch_2017:
-        return "FIDE_DUTCH", dutch2017.pair, swiss_input_from_trf
-    if args.dubov:
-        return "FIDE_DUBOV", dubov.pair, swiss_input_with_absent
-    return "FIDE_DUTCH", dutch.pair, swiss_input_from_trf
+def _engine(args: argparse.Namespace) -> tuple[str, EngineEntry[Any, Any]]:
+    """The chosen flag and its registry engine; no flag: the first (``--dutch``)."""
+    rows = flagged()
+    row = next((r for r in rows if getattr(args, _option(str(r.flag)))), rows[0])
+    return str(row.flag), row.engine
 
 
-def format_round(result: SwissRound) -> str:
-    """The ``-p`` output: number of boards, then ``white black`` lines, the PAB as ``id 0``."""
-    lines = [f"{w} {b}" for w, b in result.boards]
-    if result.pab is not None:
-        lines.append(f"{result.pab} 0")
+def format_round(paired: PairedRound) -> str:
+    """The ``-p`` output: number of lines, then ``white black`` per board (teams for
+    ``--team``), the PAB as ``id 0``."""
+    lines = [f"{b.white} {b.black or 0}" for b in paired.boards]
     return "\n".join([str(len(lines)), *lines]) + "\n"
 
 
-def _played(trf: TrfFile, k: int) -> tuple[SwissRound, set[frozenset[int]]]:
+def _played(trf: TrfFile, k: int) -> tuple[PairedRound, set[frozenset[int]]]:
     """Round ``k`` as the file paired it, and its boards without colours (forfeits: a TRF
     may leave the colour of a game not played out)."""
     boards: list[tuple[int, int]] = []
@@ -92,18 +89,25 @@ def _played(trf: TrfFile, k: int) -> tuple[SwissRound, set[frozenset[int]]]:
                 colourless.add(frozenset((player.number, entry.opponent)))
             elif entry.result is ResultCode.PAB:
                 pab = player.number
-    return SwissRound(boards=tuple(boards), pab=pab), colourless
+    return PairedRound(boards_of(boards, pab)), colourless
 
 
-def _same(ours: SwissRound, theirs: SwissRound, colourless: set[frozenset[int]]) -> bool:
+def _seating(paired: PairedRound) -> tuple[list[tuple[int, int]], int | None]:
+    """The (white, black) boards and the PAB."""
+    games = [(b.white, b.black) for b in paired.boards if b.black is not None]
+    return games, next((b.white for b in paired.boards if b.black is None), None)
+
+
+def _same(ours: PairedRound, theirs: PairedRound, colourless: set[frozenset[int]]) -> bool:
     """The same boards and PAB; a board whose colours the file left out matches either way."""
-    if ours.pab != theirs.pab or len(ours.boards) != len(theirs.boards):
+    (our_games, our_pab), (their_games, their_pab) = _seating(ours), _seating(theirs)
+    if our_pab != their_pab or len(our_games) != len(their_games):
         return False
-    seated = set(theirs.boards)
-    return all(b in seated or frozenset(b) in colourless for b in ours.boards)
+    seated = set(their_games)
+    return all(b in seated or frozenset(b) in colourless for b in our_games)
 
 
-def _paired_in(trf: TrfFile, k: int) -> set[int]:
+def _paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
     """Players the file pairs in round ``k``: with an opponent, or the PAB."""
     return {
         p.number
@@ -113,12 +117,7 @@ def _paired_in(trf: TrfFile, k: int) -> set[int]:
     }
 
 
-def _initial_colour(trf: TrfFile, played: int) -> Colour:
-    complete = replace(trf, records=(*trf.records, TotalRoundsRecord("XXR", played + 1)))
-    return swiss_input_from_trf(complete).initial_colour
-
-
-def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_from_trf) -> int:
+def _check(trf: TrfFile, name: str, engine: EngineEntry[Any, Any]) -> int:
     """Re-pair every round the file has; print each round's differences and a summary line.
 
     Returns the number of rounds that differ (or that no valid pairing exists for).
@@ -126,16 +125,12 @@ def _check(trf: TrfFile, name: str, pair: Engine, read: Reader = swiss_input_fro
     played = max((len(p.rounds) for p in trf.players), default=0)
     differ: list[int] = []
     total = max(trf.total_rounds or played, played)
-    colour = _initial_colour(trf, played)
+    colour = initial_colour_of_file(trf, played)
     for k in range(1, played + 1):
         print(f"{name}: Round #{k}")
-        request = read(cut_before_round(trf, k, total, colour))
-        # As bbpPairings' checker: whoever the file did not pair in round k was absent.
-        paired = _paired_in(trf, k)
-        absent = {p.number for p in request.players if p.number not in paired}
-        request = request.model_copy(update={"absent": request.absent | absent})
         try:
-            ours = pair(request)
+            # As bbpPairings' checker: whoever the file did not pair in round k was absent.
+            ours = engine.pair_file(cut_before_round(trf, k, total, colour), _paired_in(trf, k))
         except PairingError:
             print(f"No valid pairing exists for round {k}.")
             differ.append(k)
@@ -165,15 +160,8 @@ def _parser() -> argparse.ArgumentParser:
         "130 interrupted",
     )
     system = parser.add_mutually_exclusive_group()
-    system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (2025 rules)")
-    system.add_argument("--burstein", action="store_true", help="Burstein (bbpPairings' rules)")
-    system.add_argument(
-        "--dutch-2017", action="store_true", help="FIDE Dutch system, 2017 rules (2017-2025)"
-    )
-    system.add_argument("--dubov", action="store_true", help="FIDE Dubov system (2026 rules)")
-    system.add_argument(
-        "--team", action="store_true", help="FIDE Team Swiss (C.04.6): pairs teams, not players"
-    )
+    for row in flagged():
+        system.add_argument(str(row.flag), action="store_true", help=row.engine.title)
     parser.add_argument("-r", action="store_true", help="print the version")
     parser.add_argument("input", nargs="?", help="TRF input file")
     mode = parser.add_mutually_exclusive_group()
@@ -196,13 +184,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv)
     except PairingError as exc:
-        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_NO_PAIRING
+        return _error(one_line(exc), EXIT_NO_PAIRING)
     except ArbiterError as exc:
-        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_INVALID
+        return _error(one_line(exc), EXIT_INVALID)
     except (Exception, KeyboardInterrupt) as exc:
         return report(exc, "arbiter-pairings")
+
+
+def _error(text: str, code: int) -> int:
+    """``text`` as the one ``error:`` line on stderr; returns the exit ``code``."""
+    print(f"error: {text}", file=sys.stderr)
+    return code
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -212,74 +204,38 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.input is None:
             return EXIT_OK
     if args.input is None or (args.p is None and not args.c):
-        print("error: give an input file and -p [output] or -c", file=sys.stderr)
-        return EXIT_INVALID
+        return _error("give an input file and -p [output] or -c", EXIT_INVALID)
     path = Path(args.input)
     try:
         data = read_input(path)  # a regular file of bounded size: a FIFO never blocks
     except IngestError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FILE
+        return _error(str(exc), EXIT_FILE)
     try:
         trf = parse_trf(path, data)
     except IngestError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+        return _error(str(exc), EXIT_INVALID)
     for warning in trf.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if args.team:
-        return _run_team(trf, path, args)
-    expected, pair, read = _system(args)
-    system = (trf.system or expected).upper()
-    if not system.startswith(expected):
-        print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
-        return EXIT_INVALID
+    flag, engine = _engine(args)
+    reader = engine.trf
+    assert reader is not None  # every flagged line reads TRF files
+    if args.c and reader.present is None:
+        return _error(f"-c is not available with {flag}", EXIT_INVALID)
+    system = (trf.system or reader.code).upper()
+    if not reader.accepts(system):
+        return _error(f"{path}: unsupported tournament type {system!r}", EXIT_INVALID)
     try:
         if args.c:
-            differ = _check(trf, path.name, pair, read)
+            differ = _check(trf, path.name, engine)
             return EXIT_DIFFER if differ and args.strict else EXIT_OK
-        result = pair(read(trf))
+        paired = engine.pair_file(trf)
     except IngestError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+        return _error(str(exc), EXIT_INVALID)
     except PairingError as exc:
-        print(f"error: {path}: {exc}", file=sys.stderr)
-        return EXIT_NO_PAIRING
+        return _error(f"{path}: {exc}", EXIT_NO_PAIRING)
     except UserError as exc:
-        print(f"error: {path}: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_INVALID
-    return _write(args.p, format_round(result))
-
-
-def _run_team(trf: TrfFile, path: Path, args: argparse.Namespace) -> int:
-    """``--team``: the team pairing of the next round (``white black`` per match, ``TPN 0``)."""
-    from pairing import team
-    from pipelines.team_from_trf import team_input_from_trf
-
-    if args.c:
-        print("error: -c is not available with --team", file=sys.stderr)
-        return EXIT_INVALID
-    system = (trf.system or "FIDE_TEAM").upper()
-    if "TEAM" not in system:
-        print(f"error: {path}: unsupported tournament type {system!r}", file=sys.stderr)
-        return EXIT_INVALID
-    try:
-        result = team.pair(team_input_from_trf(trf))
-    except IngestError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    except PairingError as exc:
-        print(f"error: {path}: {exc}", file=sys.stderr)
-        return EXIT_NO_PAIRING
-    return _write(args.p, format_team_round(result))
-
-
-def format_team_round(result: TeamRound) -> str:
-    """The ``--team -p`` output: number of lines, ``white black`` per match, ``TPN 0``."""
-    lines = [f"{p.white} {p.black}" for p in result.pairs]
-    if result.pab is not None:
-        lines.append(f"{result.pab} 0")
-    return "\n".join([str(len(lines)), *lines]) + "\n"
+        return _error(f"{path}: {one_line(exc)}", EXIT_INVALID)
+    return _write(args.p, format_round(paired))
 
 
 def _write(target: str, text: str) -> int:
@@ -290,8 +246,7 @@ def _write(target: str, text: str) -> int:
     try:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(f"error: {target}: {exc.strerror}", file=sys.stderr)
-        return EXIT_FILE
+        return _error(f"{target}: {exc.strerror}", EXIT_FILE)
     return EXIT_OK
 
 

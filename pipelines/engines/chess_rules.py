@@ -1,10 +1,11 @@
-"""``--rules``: the edition of the Dutch rules a chess tournament is paired with."""
+"""``--rules``: the edition of the Dutch rules a chess tournament is paired with (the editions
+are the registry's lines for the system)."""
 
 from __future__ import annotations
 
 from events.domain import Game, System
 from events.errors import UserError
-from pipelines.chess_swiss import DUTCH_RULES
+from pipelines.engines.registry import editions
 
 __all__ = ["dutch_rules"]
 
@@ -14,12 +15,12 @@ def dutch_rules(text: str, game: Game, system: System) -> str:
 
     :raises UserError: for an unknown edition, or rules given for another system.
     """
-    if game is not Game.CHESS or system not in (System.DUTCH, System.SWISS):
+    known = editions(game, system)
+    if game is not Game.CHESS or not known:
         raise UserError(
             f"--rules applies to the chess Dutch system, not to {game.value} {system.value}"
         )
     edition = text.strip()
-    if edition not in DUTCH_RULES:
-        known = ", ".join(sorted(DUTCH_RULES))
-        raise UserError(f"unknown --rules '{text}' (known editions: {known})")
+    if edition not in known:
+        raise UserError(f"unknown --rules '{text}' (known editions: {', '.join(sorted(known))})")
     return edition

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ingest.trf import parse_trf
-from pipelines.engine_cli import main
+from pipelines.engines.cli import main
 from tests.conftest import TESTDATA, require_testdata
 
 

@@ -1,0 +1,34 @@
+"""Acceleration rules that give players fictitious points for pairing only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pairing.swiss.model import Scoring, SwissPlayer
+
+__all__ = ["baku"]
+
+
+def baku(
+    players: Sequence[SwissPlayer], scoring: Scoring, total_rounds: int, rounds_played: int
+) -> list[SwissPlayer]:
+    """FIDE Baku acceleration (C.04.5.1) as bbpPairings applies it.
+
+    The top half (pairing numbers 1..ceil(n/2)) gets a win's points in the first half of the
+    accelerated rounds and a draw's in the second; the accelerated rounds are the first half
+    of the tournament. Each player's values cover the rounds up to the one to pair.
+    """
+    last_rank = (len(players) - 1) // 2
+    last_round = (total_rounds - 1) // 2
+    last_full = last_round // 2
+    out: list[SwissPlayer] = []
+    for index, player in enumerate(players):
+        if index > last_rank:
+            out.append(player)
+            continue
+        values = [
+            scoring.win if r <= last_full else scoring.draw
+            for r in range(min(last_round, rounds_played) + 1)
+        ]
+        out.append(player.model_copy(update={"accelerations": tuple(values)}))
+    return out

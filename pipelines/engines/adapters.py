@@ -1,0 +1,134 @@
+"""A registry line's engine with the adapters that feed it, typed together.
+
+`EngineEntry` binds an engine (:class:`pairing.contract.Engine`) to the adapters that build
+its input: from the live tournament state (``arbiter pair``), and from a TRF file
+(``arbiter-pairings``). An adapter hands the engine a `Prepared` request; the entry's two
+methods run the engine on it, so that the registry can hold engines of every input type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from events.domain import Board
+from events.errors import PairingError
+from ingest.trf import TrfFile
+from pairing.contract import Engine, PairedRound
+from projections.state import TournamentState
+
+__all__ = ["EngineEntry", "PairingUnavailable", "Prepared", "TrfReader"]
+
+InputT = TypeVar("InputT")
+ParamsT = TypeVar("ParamsT")
+
+
+class PairingUnavailable(PairingError):
+    """The tournament's system has no engine (yet), or its rounds come from a result file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared(Generic[InputT, ParamsT]):
+    """An engine's request and params, and how its boards read back as the tournament's."""
+
+    request: InputT
+    params: ParamsT
+    players: Mapping[int, int] | None = None
+    """The engine's player numbers -> player ids; None: the engine names players by id."""
+    komi: float | None = None
+    """Written on each game the engine gives no komi (go: the tournament's komi)."""
+
+    def boards(self, paired: PairedRound) -> list[Board]:
+        """The engine's boards with player ids, and the komi on the games."""
+        ids = self.players
+        return [
+            Board(
+                board=b.board,
+                white=b.white if ids is None else ids[b.white],
+                black=b.black if ids is None or b.black is None else ids[b.black],
+                handicap=b.handicap,
+                komi=self.komi if b.komi is None and b.black is not None else b.komi,
+            )
+            for b in paired.boards
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class TrfReader(Generic[InputT, ParamsT]):
+    """How ``arbiter-pairings`` reads an engine's request from a TRF file."""
+
+    code: str
+    """The TRF system code (``XXS``/``192``) assumed when the file states none."""
+    read: Callable[[TrfFile], InputT]
+    params: ParamsT
+    """The params every file is paired with."""
+    keyword: str | None = None
+    """A file's system code must contain it; None: must start with ``code``."""
+    present: Callable[[InputT, AbstractSet[int]], InputT] | None = None
+    """The request with only these players present, for the checker (``-c``); None: no
+    checker for this system."""
+
+    def accepts(self, code: str) -> bool:
+        """Whether a file of this (upper-case) system code is this engine's."""
+        return self.keyword in code if self.keyword is not None else code.startswith(self.code)
+
+
+LiveAdapter = Callable[[TournamentState, int], Prepared[InputT, ParamsT]]
+"""The request to pair round ``round_no`` of the tournament."""
+ByeAdapter = Callable[[TournamentState, int, int], Prepared[InputT, ParamsT]]
+"""The same, with the player the director gives the bye."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineEntry(Generic[InputT, ParamsT]):
+    """What a registry line names: an engine and its adapters."""
+
+    name: str
+    """The system's name in messages (``unknown Dutch rules edition``)."""
+    title: str
+    """One line on what it pairs, by which rules (``arbiter-pairings --help``)."""
+    engine: Engine[InputT, ParamsT]
+    live: LiveAdapter[InputT, ParamsT] | None = None
+    """None: ``arbiter pair`` does not pair this system through the registry."""
+    live_bye: ByeAdapter[InputT, ParamsT] | None = None
+    """None: the system chooses the bye by its rules (``arbiter pair --bye`` is refused)."""
+    trf: TrfReader[InputT, ParamsT] | None = None
+    """None: ``arbiter-pairings`` does not offer this system."""
+
+    def pair_live(
+        self, state: TournamentState, round_no: int, *, bye: int | None = None, explain: bool
+    ) -> tuple[list[Board], tuple[str, ...]]:
+        """The boards of round ``round_no`` (player ids) and, with ``explain``, the notes.
+
+        :raises PairingUnavailable: no live adapter, or a ``bye`` the system does not take.
+        """
+        if self.live is None:
+            raise PairingUnavailable(f"no pairing engine for system '{state.system.value}' yet")
+        if bye is None:
+            prepared = self.live(state, round_no)
+        elif self.live_bye is None:
+            raise PairingUnavailable(
+                "--bye chooses the bye of a gopair round; other systems choose it by their rules"
+            )
+        else:
+            prepared = self.live_bye(state, round_no, bye)
+        paired = self.engine(prepared.request, prepared.params, explain=explain)
+        return prepared.boards(paired), paired.notes
+
+    def pair_file(self, trf: TrfFile, present: AbstractSet[int] | None = None) -> PairedRound:
+        """The next round of a TRF file, in its pairing numbers; ``present``: only these
+        players are paired (the checker's re-pairing of a played round).
+
+        :raises PairingUnavailable: the system has no TRF reader, or no checker.
+        """
+        reader = self.trf
+        if reader is None:
+            raise PairingUnavailable(f"{self.name}: no TRF input")
+        request = reader.read(trf)
+        if present is not None:
+            if reader.present is None:
+                raise PairingUnavailable(f"{self.name}: no checker")
+            request = reader.present(request, present)
+        return self.engine(request, reader.params)
