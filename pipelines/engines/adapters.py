@@ -8,21 +8,36 @@ methods run the engine on it, so that the registry can hold engines of every inp
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from events.domain import Board
 from events.errors import PairingError
-from ingest.trf import TrfFile
-from pairing.contract import Engine, PairedRound
-from projections.state import TournamentState
 
-__all__ = ["EngineEntry", "PairingUnavailable", "Prepared", "TrfReader"]
+if TYPE_CHECKING:
+    from ingest.trf import TrfFile
+    from pairing.contract import Engine, PairedRound
+    from projections.state import TournamentState
+
+__all__ = ["EngineEntry", "Lazy", "PairingUnavailable", "Prepared", "TrfReader"]
 
 InputT = TypeVar("InputT")
 ParamsT = TypeVar("ParamsT")
+
+
+@dataclass(frozen=True, slots=True)
+class Lazy:
+    """The function ``module:name``, imported when first called: the registry names every
+    engine and adapter, and a command loads only the one it runs (start-up, issue 31)."""
+
+    target: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
 class PairingUnavailable(PairingError):
@@ -75,9 +90,9 @@ class TrfReader(Generic[InputT, ParamsT]):
         return self.keyword in code if self.keyword is not None else code.startswith(self.code)
 
 
-LiveAdapter = Callable[[TournamentState, int], Prepared[InputT, ParamsT]]
+LiveAdapter = Callable[["TournamentState", int], Prepared[InputT, ParamsT]]
 """The request to pair round ``round_no`` of the tournament."""
-ByeAdapter = Callable[[TournamentState, int, int], Prepared[InputT, ParamsT]]
+ByeAdapter = Callable[["TournamentState", int, int], Prepared[InputT, ParamsT]]
 """The same, with the player the director gives the bye."""
 
 

@@ -19,28 +19,7 @@ from typing import Any, Final
 
 from events.domain import Game, System
 from events.errors import PairingError
-from pairing import (
-    burstein,
-    dubov,
-    dutch,
-    dutch2017,
-    gopair,
-    knockout,
-    macmahon,
-    othello,
-    roundrobin,
-    sol,
-    team,
-)
-from pairing.swiss.model import SwissInput
-from pipelines.engines import live, live_carrom, live_go
-from pipelines.engines.adapters import EngineEntry, PairingUnavailable, TrfReader
-from pipelines.engines.swiss_from_trf import (
-    only_present,
-    swiss_input_from_trf,
-    swiss_input_with_absent,
-)
-from pipelines.engines.team_from_trf import team_input_from_trf
+from pipelines.engines.adapters import EngineEntry, Lazy, PairingUnavailable, TrfReader
 
 __all__ = ["ANY", "REGISTRY", "Row", "editions", "find", "flagged"]
 
@@ -48,50 +27,86 @@ ANY: Final = None
 """A line for every game that has no line of its own for the system."""
 
 
-def _swiss_trf(code: str) -> TrfReader[SwissInput, None]:
-    return TrfReader(code, swiss_input_from_trf, None, present=only_present)
+_FROM_TRF = "pipelines.engines.swiss_from_trf"
+_PRESENT = Lazy(f"{_FROM_TRF}:only_present")
+_LIVE = "pipelines.engines.live"
+_LIVE_GO = "pipelines.engines.live_go"
+
+
+def _swiss_trf(code: str) -> TrfReader[Any, None]:
+    return TrfReader(code, Lazy(f"{_FROM_TRF}:swiss_input_from_trf"), None, present=_PRESENT)
 
 
 DUTCH_2025 = EngineEntry(
-    "Dutch", "FIDE Dutch system (2025 rules)", dutch.pair_round, live.swiss,
+    "Dutch", "FIDE Dutch system (2025 rules)",
+    Lazy("pairing.dutch:pair_round"), Lazy(f"{_LIVE}:swiss"),
     trf=_swiss_trf("FIDE_DUTCH"),
 )  # fmt: skip
 DUTCH_2017 = EngineEntry(
-    "Dutch", "FIDE Dutch system, 2017 rules (2017-2025)", dutch2017.pair_round, live.swiss,
+    "Dutch", "FIDE Dutch system, 2017 rules (2017-2025)", Lazy("pairing.dutch2017:pair_round"),
+    Lazy(f"{_LIVE}:swiss"),
     trf=_swiss_trf("FIDE_DUTCH"),
 )  # fmt: skip
 BURSTEIN = EngineEntry(
-    "Burstein", "Burstein (bbpPairings' rules)", burstein.pair_round, live.swiss,
+    "Burstein", "Burstein (bbpPairings' rules)",
+    Lazy("pairing.burstein:pair_round"), Lazy(f"{_LIVE}:swiss"),
     trf=_swiss_trf("FIDE_BURSTEIN"),
 )  # fmt: skip
 DUBOV = EngineEntry(
-    "Dubov", "FIDE Dubov system (2026 rules)", dubov.pair_round, live.swiss,
-    trf=TrfReader("FIDE_DUBOV", swiss_input_with_absent, None, present=only_present),
+    "Dubov", "FIDE Dubov system (2026 rules)",
+    Lazy("pairing.dubov:pair_round"), Lazy(f"{_LIVE}:swiss"),
+    trf=TrfReader(
+        "FIDE_DUBOV", Lazy(f"{_FROM_TRF}:swiss_input_with_absent"), None, present=_PRESENT
+    ),
 )  # fmt: skip
 TEAM_SWISS = EngineEntry(
     # ``arbiter pair`` pairs teams in pipelines.commands.teams (the boards follow the line-ups)
-    "Team Swiss", "FIDE Team Swiss (C.04.6): pairs teams, not players", team.pair_round,
-    trf=TrfReader("FIDE_TEAM", team_input_from_trf, None, keyword="TEAM"),
+    "Team Swiss", "FIDE Team Swiss (C.04.6): pairs teams, not players",
+    Lazy("pairing.team:pair_round"),
+    trf=TrfReader(
+        "FIDE_TEAM", Lazy("pipelines.engines.team_from_trf:team_input_from_trf"), None,
+        keyword="TEAM",
+    ),
 )  # fmt: skip
 MACMAHON = EngineEntry(
-    "Mac-Mahon", "Mac-Mahon as OpenGotha pairs it", macmahon.pair_round, live_go.macmahon
+    "Mac-Mahon",
+    "Mac-Mahon as OpenGotha pairs it",
+    Lazy("pairing.macmahon:pair_round"),
+    Lazy(f"{_LIVE_GO}:macmahon"),
 )
 GO_SWISS = EngineEntry(
-    "Swiss", "OpenGotha's Swiss (its Mac-Mahon engine)", macmahon.pair_round, live_go.go_swiss
+    "Swiss",
+    "OpenGotha's Swiss (its Mac-Mahon engine)",
+    Lazy("pairing.macmahon:pair_round"),
+    Lazy(f"{_LIVE_GO}:go_swiss"),
 )
 GOPAIR = EngineEntry(
-    "gopair", "AGA pairing as gopair computes it", gopair.pair_round, live_go.gopair,
-    live_bye=live_go.gopair_with_bye,
+    "gopair", "AGA pairing as gopair computes it", Lazy("pairing.gopair:pair_round"),
+    Lazy(f"{_LIVE_GO}:gopair"), live_bye=Lazy(f"{_LIVE_GO}:gopair_with_bye"),
 )  # fmt: skip
-SOL = EngineEntry("SoL", "carrom as SoL pairs it", sol.pair_round, live_carrom.sol)
+SOL = EngineEntry(
+    "SoL",
+    "carrom as SoL pairs it",
+    Lazy("pairing.sol:pair_round"),
+    Lazy("pipelines.engines.live_carrom:sol"),
+)
 OTHELLO = EngineEntry(
-    "othello Swiss", "by points, then disc count", othello.pair_round, live.othello
+    "othello Swiss",
+    "by points, then disc count",
+    Lazy("pairing.othello:pair_round"),
+    Lazy(f"{_LIVE}:othello"),
 )
 ROUND_ROBIN = EngineEntry(
-    "round robin", "FIDE Berger tables", roundrobin.pair_round, live.round_robin
+    "round robin",
+    "FIDE Berger tables",
+    Lazy("pairing.roundrobin:pair_round"),
+    Lazy(f"{_LIVE}:round_robin"),
 )
 KNOCKOUT = EngineEntry(
-    "knockout", "standard seeding, winners advance", knockout.pair_round, live.knockout
+    "knockout",
+    "standard seeding, winners advance",
+    Lazy("pairing.knockout:pair_round"),
+    Lazy(f"{_LIVE}:knockout"),
 )
 
 
