@@ -58,6 +58,7 @@ __all__ = [
     "imported_lists",
     "kind_schema",
     "latest_list",
+    "latest_list_import",
     "lookup",
     "rows_digest",
     "to_table",
@@ -273,6 +274,14 @@ def _latest(store: Store, name: str, at_or_before: dt.date | None) -> ListImport
         if i.list_name == name and (at_or_before is None or i.list_date <= at_or_before)
     ]
     return max(candidates, key=lambda i: i.list_date, default=None)
+
+
+def latest_list_import(
+    store: Store, name: str, at_or_before: dt.date | None = None
+) -> ListImport | None:
+    """The current import of the list ``name`` of the latest date at or before
+    ``at_or_before`` (any date when None), without its rows; None when there is none."""
+    return _latest(store, name, at_or_before)
 
 
 @dataclass(frozen=True)
