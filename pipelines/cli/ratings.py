@@ -90,9 +90,22 @@ def ratings_run(
     publish: Annotated[
         bool, typer.Option(help="Append RatingListPublished to the log (--no-publish: files only).")
     ] = True,
+    late: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="FIDE from imported lists: a tournament reported late (repeat), rated on "
+            "this list though it ended before the previous list.",
+        ),
+    ] = None,
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
     """Compute a rating list of one game (FIDE: of one rating type) and publish it.
+
+    FIDE, once a FIDE list is imported (ratings import): --as-of is the new list's date (the
+    1st of a month); the run updates the latest imported list before it, rating each
+    tournament in the month after it ended from the list in force when it started, and also
+    writes changes.csv, tournaments.csv and games.csv (Ro, opponents' ratings used, W, We, K
+    and the change per player, event and game).
 
     Writes ratings.csv/.parquet, index.html, diff.csv (against the previous list of the same
     kind) and people.csv (players without a federation id counted as one person across
@@ -113,6 +126,7 @@ def ratings_run(
         period_months=period_months,
         at_position=at_position,
         publish=publish,
+        late=tuple(late or ()),
     )
     with open_store() as store, GamesCache.for_store(store) as cache:
         result = run_list(store, cache, request)
