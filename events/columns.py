@@ -15,6 +15,8 @@ __all__ = [
     "EVENT_COLUMNS",
     "HASH_COLUMNS",
     "IMAGE_TABLES",
+    "LIST_ROWS_ORDER",
+    "LIST_ROW_COLUMNS",
     "SCAN_COLUMNS",
     "TRUNCATION_COLUMNS",
 ]
@@ -70,3 +72,29 @@ IMAGE_TABLES: tuple[tuple[str, dict[str, pl.DataType], str], ...] = (
     ("truncations", TRUNCATION_COLUMNS, "truncation_id"),
 )
 """The tables a `LogImage` carries, in its field order: (table, columns, order of rows)."""
+
+LIST_ROW_COLUMNS: dict[str, pl.DataType] = {
+    "list_name": pl.String(),
+    "list_date": pl.Date(),
+    "player_id": pl.String(),
+    "name": pl.String(),
+    "country": pl.String(),
+    "sex": pl.String(),
+    "title": pl.String(),
+    "birth_year": pl.Int32(),
+    "rating": pl.Float64(),
+    "games": pl.Int32(),
+    "k": pl.Int32(),
+    "flag": pl.String(),
+    "club": pl.String(),
+    "grade": pl.String(),
+    "expires": pl.Date(),
+}
+"""The ``rating_list_rows`` table: every imported list's players, one row per (list, date,
+player), in this order. Each kind of list uses some of the columns under its own names
+(`events.imported_lists.KINDS`: a FIDE list's ``federation`` is ``country``, an EGD list's
+``gor`` is ``rating``, an AGA list's ``membership`` and ``state`` are ``flag`` and
+``country``)."""
+
+LIST_ROWS_ORDER = "list_name, list_date, player_id"
+"""The order of the rows in an image, and of their digests."""

@@ -32,7 +32,13 @@ be unrestored, and the stream must be back at its cut (nothing appended since), 
 positions whose log hashes continue the chain; the epoch advances.
 
 Images. An image loads only into an empty store (no events, archive or truncation, no
-position given out); positions, truncation ids and counters travel unchanged.
+position given out); positions, truncation ids and counters travel unchanged, and so do the
+rows of the imported rating lists.
+
+Rating-list rows. An imported list's rows go into their own table, in the transaction that
+appends its ``RatingListImported`` event and only when that append is new (a duplicate batch
+writes nothing): the log says which list a row belongs to, the table holds it
+(`events.imported_lists`).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from events import hashes
 from events.hashes import GENESIS, ChainHead
@@ -145,7 +151,46 @@ class EventLog:
             raise EventIdConflict(f"bulk append rejected, nothing appended: {exc}") from exc
         return frame.height
 
+    def append_with_list_rows(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        rows: pl.DataFrame,
+        replace: Sequence[tuple[str, dt.date]] = (),
+    ) -> AppendResult:
+        if not events:
+            raise ValueError("rating-list rows are written with the events that record them")
+        import polars as pl
+
+        from events.columns import LIST_ROW_COLUMNS
+
+        rows = rows.select([pl.col(n).cast(t) for n, t in LIST_ROW_COLUMNS.items()])
+        batch = Batch(stream_id, expected_version, tuple(_pending(e) for e in events))
+        try:
+            with self._recorder.writing() as session:
+                outcome = _append(session, batch)
+                if isinstance(outcome, Appended):
+                    for list_name, list_date in replace:
+                        session.delete_list_rows(list_name, list_date)
+                    if rows.height:
+                        session.insert_list_rows(rows)
+        except RecordConflict as exc:
+            raise EventIdConflict(f"rating-list rows rejected, nothing written: {exc}") from exc
+        return _settled(batch, outcome)
+
     # ---------------------------------------------------------------- reads
+
+    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+        with self._recorder.reading() as session:
+            return session.list_rows(list_name, list_date)
+
+    def list_row(self, list_name: str, list_date: dt.date, player_id: str) -> dict[str, Any] | None:
+        from events.recorders.session import LIST_ROWS_SQL
+
+        with self._recorder.reading() as session:
+            row = session.list_row(list_name, list_date, player_id)
+        return None if row is None else dict(zip(LIST_ROWS_SQL.split(", "), row, strict=True))
 
     def stream_version(self, stream_id: str) -> int:
         with self._recorder.reading() as session:
@@ -272,7 +317,7 @@ class EventLog:
             )
 
     def export_image(self) -> LogImage:
-        from events.columns import IMAGE_TABLES
+        from events.columns import IMAGE_TABLES, LIST_ROW_COLUMNS, LIST_ROWS_ORDER
 
         with self._recorder.snapshot() as session:
             events, archive, truncations = (
@@ -280,10 +325,11 @@ class EventLog:
                 for table, columns, order_by in IMAGE_TABLES
             )
             counters = session.counters()
-        return LogImage(events, archive, truncations, {k: counters[k] for k in COUNTERS})
+            list_rows = session.table_frame("rating_list_rows", LIST_ROW_COLUMNS, LIST_ROWS_ORDER)
+        return LogImage(events, archive, truncations, {k: counters[k] for k in COUNTERS}, list_rows)
 
     def import_image(self, image: LogImage) -> None:
-        from events.columns import IMAGE_TABLES
+        from events.columns import IMAGE_TABLES, LIST_ROW_COLUMNS
 
         frames = (image.events, image.archive, image.truncations)
         with self._recorder.writing() as session:
@@ -292,6 +338,9 @@ class EventLog:
             for (table, columns, _), frame in zip(IMAGE_TABLES, frames, strict=True):
                 if frame.height:
                     session.load_table(table, frame.select(list(columns)), columns)
+            if image.list_rows is not None and image.list_rows.height:
+                rows = image.list_rows.select(list(LIST_ROW_COLUMNS))
+                session.load_table("rating_list_rows", rows, LIST_ROW_COLUMNS)
             session.set_counters({key: image.counters[key] for key in COUNTERS})
 
 

@@ -242,6 +242,30 @@ class RatingListPublished(EventBase):
     parameters: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class RatingListImported(EventBase):
+    """A rating list a federation published (FIDE, EGD, AGA, a national CSV) was imported
+    (stream ``ratinglists``, `events.imported_lists`).
+
+    Its rows are not in the payload: they are in the store's ``rating_list_rows`` table under
+    (``list_name``, ``list_date``), written in the same transaction as this event, and
+    ``rows_sha256`` is their digest (`events.imported_lists.rows_digest`). ``kind`` names the
+    rows' columns; ``replaces`` is the ``source_sha256`` of the import of the same list and date
+    this one replaced (``ratings import --replace``).
+    """
+
+    type: Literal["RatingListImported"] = "RatingListImported"
+    list_name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+    kind: Literal["fide", "egd", "aga", "national"]
+    list_date: dt.date
+    source: str = Field(min_length=1)
+    source_format: str
+    source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    players: int = Field(ge=0)
+    skipped: int = Field(0, ge=0)
+    rows_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    replaces: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+
+
 class AccountCreated(EventBase):
     """A web account (stream ``accounts``): its role, the tournament a director runs, and the
     sha256 of its API token (the token itself is shown once and never stored)."""
@@ -363,6 +387,7 @@ Event = Annotated[
     | FederationPlayerRegistered
     | FederationPlayerUpdated
     | RatingListPublished
+    | RatingListImported
     | AccountCreated
     | AccountPasswordSet
     | AccountRevoked
@@ -397,6 +422,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         FederationPlayerRegistered,
         FederationPlayerUpdated,
         RatingListPublished,
+        RatingListImported,
         AccountCreated,
         AccountPasswordSet,
         AccountRevoked,

@@ -220,7 +220,9 @@ COUNTERS = ("next_position", "epoch", "next_truncation")
 class LogImage:
     """A whole store, read in one snapshot: what `store copy` and `store backup` move.
 
-    Positions, truncation ids and counters travel unchanged, so the copy is the same log.
+    Positions, truncation ids and counters travel unchanged, so the copy is the same log. The
+    rows of the imported rating lists (`events.imported_lists`) travel with it: they are written
+    beside their ``RatingListImported`` events and are part of the store.
     """
 
     events: pl.DataFrame
@@ -231,6 +233,9 @@ class LogImage:
     """TRUNCATION_COLUMNS, ordered by truncation id."""
     counters: dict[str, int]
     """COUNTERS."""
+    list_rows: pl.DataFrame | None = None
+    """The imported rating lists' rows (``events.columns.LIST_ROW_COLUMNS``), ordered by list,
+    date and player; None from a caller that built an image without them (read as none)."""
 
 
 class Store(Protocol):
@@ -254,6 +259,28 @@ class Store(Protocol):
 
         Each stream's rows must continue its current version; returns the number appended.
         """
+        ...
+
+    def append_with_list_rows(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        rows: pl.DataFrame,
+        replace: Sequence[tuple[str, dt.date]] = (),
+    ) -> AppendResult:
+        """Append ``events`` as `append` does and, in the same transaction, write rating-list
+        rows (``events.columns.LIST_ROW_COLUMNS``), first deleting the rows of each (list,
+        date) of ``replace``. When the events are a duplicate (their ids are in the log with the
+        same payloads), nothing is written; when they are refused, nothing either."""
+        ...
+
+    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+        """The rows of one imported list (LIST_ROW_COLUMNS), ordered by player id."""
+        ...
+
+    def list_row(self, list_name: str, list_date: dt.date, player_id: str) -> dict[str, Any] | None:
+        """One player's row of an imported list (LIST_ROW_COLUMNS' names), or None."""
         ...
 
     def stream_version(self, stream_id: str) -> int: ...

@@ -2,13 +2,14 @@
 
 `copy_log` reads the source in one snapshot (`Store.export_image`) and loads it into an empty
 destination in one transaction: events keep their positions, versions, ids, payload bytes and
-recording times; the archive, the truncation records and the counters (next position, epoch,
-next truncation id) come along, so the copy continues exactly where the source would.
+recording times; the archive, the truncation records, the counters (next position, epoch,
+next truncation id) and the rows of the imported rating lists come along, so the copy continues
+exactly where the source would.
 
 `summarise` reduces a log to counts and SHA-256 digests: of every event's (position, stream,
-version, id, type, schema version, payload hash, metadata hash, time), of the archive and of
-the truncations. Two stores hold the same log when their summaries are equal; `differences`
-names the first rows that differ when they are not.
+version, id, type, schema version, payload hash, metadata hash, time), of the archive, of the
+truncations and of the imported rating lists' rows. Two stores hold the same log when their
+summaries are equal; `differences` names the first rows that differ when they are not.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class LogSummary:
     events_sha256: str
     archive_sha256: str
     truncations_sha256: str
+    list_rows: int = 0
+    """Rows of the imported rating lists (`events.imported_lists`)."""
+    list_rows_sha256: str = ""
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -83,7 +87,17 @@ def summarise(image: LogImage) -> LogSummary:
         events_sha256=_digest(events),
         archive_sha256=_digest(image.archive),
         truncations_sha256=_digest(image.truncations),
+        list_rows=_list_rows(image).height,
+        list_rows_sha256=_digest(_list_rows(image)),
     )
+
+
+def _list_rows(image: LogImage) -> pl.DataFrame:
+    from events.columns import LIST_ROW_COLUMNS
+
+    if image.list_rows is None:
+        return pl.DataFrame(schema=LIST_ROW_COLUMNS)
+    return image.list_rows
 
 
 def differences(a: LogImage, b: LogImage, limit: int = 5) -> list[str]:
@@ -106,6 +120,15 @@ def differences(a: LogImage, b: LogImage, limit: int = 5) -> list[str]:
             found.append(f"{name}: position {row[key]} differs in {', '.join(which)}")
     if not _canonical(a.truncations).equals(_canonical(b.truncations)):
         found.append("truncation records differ")
+    rows_a, rows_b = _list_rows(a), _list_rows(b)
+    if not rows_a.equals(rows_b):
+        row_key = ["list_name", "list_date", "player_id"]
+        only = rows_a.join(rows_b, on=row_key, how="anti").height
+        only_b = rows_b.join(rows_a, on=row_key, how="anti").height
+        found.append(
+            f"rating-list rows differ: {rows_a.height} rows vs {rows_b.height} "
+            f"({only} only in the first, {only_b} only in the second)"
+        )
     return found[:limit]
 
 

@@ -56,7 +56,7 @@ import datetime as dt
 import math
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -78,6 +78,7 @@ __all__ = [
     "FideListRun",
     "initial_rating_exact",
     "list_in_force",
+    "lists_needed",
     "official_list",
     "rated_on",
     "run_fide_list",
@@ -297,14 +298,40 @@ def _event_days(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def rated_on(games: pl.DataFrame, list_date: dt.date) -> pl.DataFrame:
+def rated_on(games: pl.DataFrame, list_date: dt.date, late: Collection[str] = ()) -> pl.DataFrame:
     """The games of the tournaments that ended in the month before ``list_date``: those FIDE
-    rates on that list when they are reported in time (a late report is rated on a later
-    list, as F-P05's first tournament: choose the games to rate by hand then)."""
+    rates on that list when they are reported in time; and those of the events ``late``, which
+    ended earlier and were reported late (F-P05's first tournament, which ended in August
+    2026 and was rated on the October list)."""
     days = _event_days(games)
     start = months_before(list_date, 1)
-    chosen = days.filter((pl.col("event_end") >= start) & (pl.col("event_end") < list_date))
+    ended = (pl.col("event_end") >= start) & (pl.col("event_end") < list_date)
+    chosen = days.filter(ended | pl.col("event").is_in(list(late)))
     return games.filter(pl.col("event").is_in(chosen.get_column("event").implode()))
+
+
+def lists_needed(
+    games: pl.DataFrame,
+    list_dates: Sequence[dt.date],
+    *,
+    first: dt.date,
+    last: dt.date,
+    late: Collection[str] = (),
+) -> set[dt.date]:
+    """The imported lists (of ``list_dates``) that :func:`run_fide_lists` over the same
+    arguments reads whole or in part: the one before ``first`` (the list the run updates) and
+    the one in force at the start of every tournament it rates. The others are only dates to
+    it (a caller may load just these)."""
+    dates = sorted(d for d in list_dates if d < first)
+    needed = {dates[-1]} if dates else set()
+    days = _event_days(games)
+    ended = (pl.col("event_end") >= months_before(first, 1)) & (pl.col("event_end") < last)
+    starts = days.filter(ended | pl.col("event").is_in(list(late))).get_column("event_start")
+    for start in starts:
+        found = list_in_force(dates, start)
+        if found is not None:
+            needed.add(found)
+    return needed
 
 
 # ----------------------------------------------------------------------------------- exact
@@ -976,20 +1003,37 @@ def run_fide_lists(
     players: pl.DataFrame | None = None,
     pending: Mapping[str, tuple[PendingGame, ...]] | None = None,
     params: FideParams | None = None,
+    late: Collection[str] = (),
 ) -> list[FideListRun]:
     """:func:`run_fide_list` for every month from ``first`` to ``last`` (list dates), each on
-    the tournaments :func:`rated_on` that list. A computed list becomes the previous list of
-    the next run and the list in force for tournaments starting in its month, unless a list of
-    that date is imported: the official one wins."""
+    the tournaments :func:`rated_on` that list; the events ``late`` (reported late: they ended
+    before ``first``'s period) are rated on the first. A computed list becomes the previous
+    list of the next run and the list in force for tournaments starting in its month, unless
+    a list of that date is imported: the official one wins.
+
+    :raises SchemaError: a late event that is not in ``games``, or that ends on or after the
+        first list's period (it is rated in its own period).
+    """
     _checked_list_date(first)
     _checked_list_date(last)
+    if late:
+        days = _event_days(games.filter(pl.col("event").is_in(list(late))))
+        ends = dict(zip(days.get_column("event"), days.get_column("event_end"), strict=True))
+        for event in sorted(late):
+            if event not in ends:
+                raise SchemaError(f"late: found event {event!r}, expected an event of the games")
+            if ends[event] >= months_before(first, 1):
+                raise SchemaError(
+                    f"late: event {event!r} ends on {ends[event]}, in the period of a list this "
+                    f"run computes; expected an event that ended before {months_before(first, 1)}"
+                )
     known = dict(lists)
     runs: list[FideListRun] = []
     carried = pending
     day = first
     while day <= last:
         run = run_fide_list(
-            rated_on(games, day),
+            rated_on(games, day, late if day == first else ()),
             known,
             list_date=day,
             players=players,

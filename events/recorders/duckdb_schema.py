@@ -3,7 +3,12 @@
 Migration n brings a store from version n-1 to n; ``schema_migrations`` records the applied
 ones. Files made before that table existed are adopted: their version is read off their
 tables (version 1 without the hash columns, 2 with them). A file newer than this arbiter is
-refused. Migration 2 adds the hash chains and computes them for the events already held.
+refused. Migration 2 adds the hash chains and computes them for the events already held;
+migration 3 the table of imported rating lists' rows (`events.imported_lists`). That table has
+no key constraint here: an ART index would triple the time and the file size of a 1.2-million
+-row import, and a list's rows are inserted sorted by player id, so DuckDB's zone maps find one
+player in a few milliseconds; one row per (list, date, player) is the import's rule (the reader
+refuses a repeated id, a second import of a list and date replaces the rows).
 """
 
 from __future__ import annotations
@@ -79,6 +84,32 @@ ALTER TABLE events ADD COLUMN stream_hash VARCHAR;
 ALTER TABLE events ADD COLUMN log_hash VARCHAR;
 ALTER TABLE events_archive ADD COLUMN stream_hash VARCHAR;
 ALTER TABLE events_archive ADD COLUMN log_hash VARCHAR;
+""",
+    ),
+)
+
+_MIGRATIONS += (
+    (
+        3,
+        "rating_list_rows: the rows of imported rating lists (FIDE, EGD, AGA, national)",
+        """
+CREATE TABLE IF NOT EXISTS rating_list_rows (
+    list_name VARCHAR NOT NULL,
+    list_date DATE NOT NULL,
+    player_id VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    country VARCHAR,
+    sex VARCHAR,
+    title VARCHAR,
+    birth_year INTEGER,
+    rating DOUBLE,
+    games INTEGER,
+    k INTEGER,
+    flag VARCHAR,
+    club VARCHAR,
+    grade VARCHAR,
+    expires DATE
+);
 """,
     ),
 )

@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from events.recorder import EventRow
-from events.recorders.session import CHAINED_SQL, EVENT_COLUMNS_SQL, Params, Session
+from events.recorders.session import (
+    CHAINED_SQL,
+    EVENT_COLUMNS_SQL,
+    LIST_ROWS_SQL,
+    Params,
+    Session,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -172,6 +178,25 @@ class DuckDBSession(Session):
     def restore_rows(self, truncation_id: int, rows: Sequence[tuple[int, int, str]]) -> None:
         versions, positions, hashes = (list(column) for column in zip(*rows, strict=True))
         self._run(_RESTORE, [versions, positions, hashes, truncation_id])
+
+    def insert_list_rows(self, frame: pl.DataFrame) -> None:
+        with self._registered("_list_rows", frame):
+            self._run(
+                f"INSERT INTO rating_list_rows ({LIST_ROWS_SQL}) SELECT {LIST_ROWS_SQL} "
+                "FROM _list_rows"
+            )
+
+    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+        import polars as pl
+
+        from events.columns import LIST_ROW_COLUMNS
+
+        frame: pl.DataFrame = self._con.sql(
+            f"SELECT {LIST_ROWS_SQL} FROM rating_list_rows WHERE list_name = $name "
+            "AND list_date = $date ORDER BY player_id",
+            params={"name": list_name, "date": list_date},
+        ).pl()
+        return frame.cast(pl.Schema(LIST_ROW_COLUMNS))
 
     def load_table(
         self, table: str, frame: pl.DataFrame, columns: Mapping[str, pl.DataType]

@@ -225,6 +225,49 @@ BEGIN
     ),
 )
 
+_MIGRATIONS += (
+    (
+        3,
+        "rating_list_rows: the rows of imported rating lists (FIDE, EGD, AGA, national)",
+        """
+CREATE TABLE rating_list_rows (
+    list_name text COLLATE "C" NOT NULL,
+    list_date date NOT NULL,
+    player_id text COLLATE "C" NOT NULL,
+    name text NOT NULL,
+    country text,
+    sex text,
+    title text,
+    birth_year integer,
+    rating double precision,
+    games integer,
+    k integer,
+    flag text,
+    club text,
+    grade text,
+    expires date,
+    PRIMARY KEY (list_name, list_date, player_id)
+);
+
+-- Written beside their RatingListImported event; never changed. The only DELETE is a
+-- ``ratings import --replace``, which sets a transaction-local flag the trigger checks.
+CREATE FUNCTION arbiter_list_rows_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' AND current_setting('arbiter.replacing_list', true) = 'on' THEN
+        RETURN OLD;
+    END IF;
+    RAISE EXCEPTION 'arbiter: % of % refused: an imported list is replaced only by an import',
+        TG_OP, TG_TABLE_NAME;
+END $$;
+
+CREATE TRIGGER list_rows_kept BEFORE UPDATE OR DELETE ON rating_list_rows
+    FOR EACH ROW EXECUTE FUNCTION arbiter_list_rows_kept();
+CREATE TRIGGER list_rows_no_truncate BEFORE TRUNCATE ON rating_list_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION arbiter_list_rows_kept();
+""",
+    ),
+)
+
 SCHEMA_VERSION = _MIGRATIONS[-1][0]
 
 

@@ -206,6 +206,29 @@ class PostgresSession(Session):
         )
         self._changed(max(positions))
 
+    def insert_list_rows(self, frame: pl.DataFrame) -> None:
+        from events.columns import LIST_ROW_COLUMNS
+
+        self.load_table("rating_list_rows", frame, LIST_ROW_COLUMNS)
+
+    def delete_list_rows(self, list_name: str, list_date: dt.date) -> None:
+        # The one DELETE the rows' trigger lets through (see postgres_schema): a --replace.
+        self._con.execute("SELECT set_config('arbiter.replacing_list', 'on', true)")
+        super().delete_list_rows(list_name, list_date)
+        self._con.execute("SELECT set_config('arbiter.replacing_list', 'off', true)")
+
+    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+        from events.columns import LIST_ROW_COLUMNS
+        from events.recorders.pg_copy import select_list
+
+        query = sql.SQL(
+            "SELECT {} FROM rating_list_rows WHERE list_name = {} AND list_date = {} "
+            "ORDER BY player_id"
+        ).format(
+            sql.SQL(select_list(LIST_ROW_COLUMNS)), sql.Literal(list_name), sql.Literal(list_date)
+        )
+        return self._frame(query, LIST_ROW_COLUMNS)
+
     def load_table(
         self, table: str, frame: pl.DataFrame, columns: Mapping[str, pl.DataType]
     ) -> None:

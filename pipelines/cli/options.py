@@ -46,7 +46,7 @@ def _bare(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def _option(name: str, info: FieldInfo) -> inspect.Parameter:
+def _option(name: str, info: FieldInfo, *, optional_too: bool = False) -> inspect.Parameter:
     kind, optional = _bare(info.annotation)
     flag = option_name(name)
     limits: dict[str, Any] = {}
@@ -57,7 +57,8 @@ def _option(name: str, info: FieldInfo) -> inspect.Parameter:
             limits["max"] = meta.le
     decls = [f"{flag}/--no-{flag.removeprefix('--')}"] if kind is bool else [flag]
     option = typer.Option(*decls, help=info.description, **limits)
-    required = info.is_required()
+    required = info.is_required() and not optional_too
+    optional = optional or optional_too
     default = ... if required else (None if optional else info.default)
     annotation = kind if required or not optional else kind | None
     return inspect.Parameter(
@@ -69,11 +70,13 @@ def _option(name: str, info: FieldInfo) -> inspect.Parameter:
 
 
 def model_options(
-    model: type[BaseModel], *, exclude: Iterable[str] = ()
+    model: type[BaseModel], *, exclude: Iterable[str] = (), optional: Iterable[str] = ()
 ) -> Callable[[Callable[P, R]], Callable[..., R]]:
     """Give the command an option for each field of ``model`` (but ``exclude``); the command
-    takes them as its keyword argument ``fields``."""
+    takes them as its keyword argument ``fields``. A field of ``optional`` may be left out on
+    the command line even when the model requires it (the command fills it in)."""
     skipped = set(exclude)
+    loose = set(optional)
     fields = {n: f for n, f in model.model_fields.items() if n not in skipped}
 
     def decorate(fn: Callable[P, R]) -> Callable[..., R]:
@@ -91,7 +94,11 @@ def model_options(
 
         positional = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
         keyword = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
-        params = [*positional, *keyword, *(_option(n, f) for n, f in fields.items())]
+        params = [
+            *positional,
+            *keyword,
+            *(_option(n, f, optional_too=n in loose) for n, f in fields.items()),
+        ]
         command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         command.__annotations__ = {p.name: p.annotation for p in params}
         del command.__wrapped__  # typer must read the signature above, not fn's

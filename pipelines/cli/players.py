@@ -36,9 +36,14 @@ ForceOpt = Annotated[
 
 @player_app.command("add")
 @user_errors
-@model_options(PlayerInput)
+@model_options(PlayerInput, optional=("name",))
 def player_add(tournament: TournamentArg, force: ForceOpt = False, *, fields: Fields) -> None:
-    """Register a player; prints the player's id."""
+    """Register a player; prints the player's id.
+
+    With --fide-id, the name, federation, title, sex, birth year and rating come from the
+    latest imported FIDE standard list (`arbiter ratings import`); an option given overrides
+    the list's value. An id not on the list is refused, unless --force.
+    """
     with open_store() as store:
         pid, note = players.add(store, tournament, fields, force=force)
     name = fields.get("name", "")

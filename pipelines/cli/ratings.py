@@ -90,9 +90,22 @@ def ratings_run(
     publish: Annotated[
         bool, typer.Option(help="Append RatingListPublished to the log (--no-publish: files only).")
     ] = True,
+    late: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="FIDE from imported lists: a tournament reported late (repeat), rated on "
+            "this list though it ended before the previous list.",
+        ),
+    ] = None,
     fmt: FormatOpt = Format.TEXT,
 ) -> None:
     """Compute a rating list of one game (FIDE: of one rating type) and publish it.
+
+    FIDE, once a FIDE list is imported (ratings import): --as-of is the new list's date (the
+    1st of a month); the run updates the latest imported list before it, rating each
+    tournament in the month after it ended from the list in force when it started, and also
+    writes changes.csv, tournaments.csv and games.csv (Ro, opponents' ratings used, W, We, K
+    and the change per player, event and game).
 
     Writes ratings.csv/.parquet, index.html, diff.csv (against the previous list of the same
     kind) and people.csv (players without a federation id counted as one person across
@@ -113,6 +126,7 @@ def ratings_run(
         period_months=period_months,
         at_position=at_position,
         publish=publish,
+        late=tuple(late or ()),
     )
     with open_store() as store, GamesCache.for_store(store) as cache:
         result = run_list(store, cache, request)
@@ -232,6 +246,95 @@ def ratings_show(
     emit(report.history, Format.TEXT)
     sys.stdout.write(f"\ngames ({report.games_total} in the log; latest {len(report.games)}):\n")
     emit(report.games, Format.TEXT)
+
+
+@ratings_app.command("import")
+@user_errors
+def ratings_import(
+    file: Annotated[Path, typer.Argument(help="The list file (FIDE XML/TXT, EGD, AGA, CSV).")],
+    date: Annotated[
+        str | None,
+        typer.Option(help="The list's date YYYY-MM-DD (default: the date the file states)."),
+    ] = None,
+    list_name: Annotated[
+        str | None,
+        typer.Option("--list", help="The list's name (a national CSV: NOR-elo)."),
+    ] = None,
+    skip_bad_lines: Annotated[
+        bool, typer.Option(help="List the bad rows on stderr and import the others.")
+    ] = False,
+    replace: Annotated[
+        bool, typer.Option(help="Replace a list of the same name and date from another file.")
+    ] = False,
+) -> None:
+    """Import a published rating list: FIDE's XML or TXT list, the EGD's, the AGA's TD list,
+    or a national CSV (id,name,federation,rating,...).
+
+    The format is read from the file. A bad row refuses the file (one line FILE:LINE:COL) and
+    nothing is imported, unless --skip-bad-lines. Importing the same file again changes
+    nothing.
+    """
+    from pipelines.jobs.rating_lists import ImportRequest, import_list
+
+    request = ImportRequest(
+        path=file,
+        list_name=list_name,
+        date=_date("--date", date) if date is not None else None,
+        skip_bad_lines=skip_bad_lines,
+        replace=replace,
+    )
+    size = file.stat().st_size if file.is_file() else 0
+    shown = [0]
+
+    def progress(done: int) -> None:
+        tenth = done * 10 // size if size else 10
+        if tenth > shown[0] and tenth < 10:
+            shown[0] = tenth
+            err.print(f"{file.name}: {tenth * 10}% read", markup=False)
+
+    with open_store() as store:
+        outcome = import_list(store, request, progress if size > 32 * 2**20 else None)
+    for skipped in outcome.skipped:
+        err.print(f"skipped: {skipped}", markup=False)
+    for one in outcome.lists:
+        if one.status == "unchanged":
+            line = f"{one.name} {one.date}: already imported from this file, nothing changed"
+        else:
+            line = f"{one.name} {one.date}: {one.players} players {one.status}"
+        sys.stdout.write(line + "\n")
+    skipped_note = f", {len(outcome.skipped)} rows skipped" if outcome.skipped else ""
+    err.print(
+        f"{outcome.source}: {outcome.format}, date from {outcome.date_source}, sha256 "
+        f"{outcome.sha256[:12]}{skipped_note}",
+        markup=False,
+    )
+
+
+@ratings_app.command("lists")
+@user_errors
+def ratings_lists(fmt: FormatOpt = Format.TEXT) -> None:
+    """The imported rating lists: name, date, kind, players, source file and its sha256."""
+    from events.imported_lists import current_imports
+
+    with open_store() as store:
+        imports = current_imports(store)
+    rows = [
+        {
+            "list": i.list_name,
+            "date": i.list_date.isoformat(),
+            "kind": i.kind.value,
+            "players": i.players,
+            "skipped": i.skipped,
+            "source": i.source,
+            "format": i.source_format,
+            "sha256": i.source_sha256 if fmt is not Format.TEXT else i.source_sha256[:16],
+        }
+        for i in imports
+    ]
+    if fmt is Format.JSON:
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    emit(rows, fmt)
 
 
 def _print_matches(query: str, hits: pl.DataFrame, fmt: Format) -> None:

@@ -86,8 +86,8 @@ def _rows(path: Path) -> list[tuple[dict[str, Any], Where]]:
             raise BadLine(
                 f"{path}:1:{i}: unknown column '{header[i - 1]}' (known: {', '.join(COLUMNS)})"
             )
-    if "name" not in names:
-        raise BadLine(f"{path}:1:1: the header has no 'name' column")
+    if "name" not in names and "fide_id" not in names:
+        raise BadLine(f"{path}:1:1: the header has no 'name' column (nor 'fide_id')")
     rows = []
     for row in reader:
         if not any(row):  # a blank line; a line of blanks is a row (its name is empty)

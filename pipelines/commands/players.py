@@ -74,6 +74,8 @@ class Registrar:
 
     state: TournamentState
     force: bool = False
+    store: Store | None = None
+    """Where the imported rating lists are read (`from_list`); None: no list is read."""
     events: list[PlayerRegistered] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -89,6 +91,8 @@ class Registrar:
 
     def register(self, raw: PlayerInput | Mapping[str, Any]) -> PlayerRegistered:
         state = self.state
+        if self.store is not None and not isinstance(raw, PlayerInput):
+            raw = from_list(self.store, raw, force=self.force)
         player = PlayerInput.check(raw, game=state.game)
         fields = player.event_fields()
         if player.fide_id and player.fide_id in self._fide_ids:
@@ -126,6 +130,48 @@ class Registrar:
         return None
 
 
+FIDE_LIST = "fide-standard"
+"""The list a registration by FIDE id reads (`from_list`)."""
+
+
+def from_list(store: Store, raw: Mapping[str, Any], *, force: bool = False) -> Mapping[str, Any]:
+    """A registration given a ``fide_id``, completed from the latest imported FIDE standard
+    list: name, federation, title, sex, birth year and rating, each only where ``raw`` gives
+    none. Unchanged when ``raw`` has no FIDE id or no FIDE list is imported.
+
+    :raises InvalidField: the FIDE id is not on the list (unless ``force``: a player new to
+        FIDE keeps what ``raw`` gives).
+    """
+    from events.imported_lists import latest_list_import, lookup
+
+    fide_id = raw.get("fide_id")
+    if fide_id is None or str(fide_id).strip() == "":
+        return raw
+    listed_on = latest_list_import(store, FIDE_LIST)
+    if listed_on is None:
+        return raw
+    listed = lookup(store, FIDE_LIST, str(fide_id).strip())
+    if listed is None:
+        if force:
+            return raw
+        raise InvalidField(
+            "fide_id",
+            f"{fide_id} is not on the {FIDE_LIST} list of {listed_on.list_date} "
+            "(--force registers a player new to FIDE)",
+            sep=" ",
+        )
+    found = {
+        "name": listed.name,
+        "federation": listed.federation,
+        "title": listed.title,
+        "sex": listed.sex.lower() if listed.sex else None,
+        "birth": str(listed.birth_year) if listed.birth_year else None,
+        "rating": int(listed.rating) if listed.rating is not None else None,
+    }
+    given = {k: v for k, v in raw.items() if v is not None and str(v).strip() != ""}
+    return {**{k: v for k, v in found.items() if v is not None}, **given}
+
+
 def add(
     store: Store,
     tournament_id: str,
@@ -136,7 +182,7 @@ def add(
 ) -> tuple[int, str]:
     """Register a player; returns the id and a note ('' or the namesake registered)."""
     loaded = snapshot(store, tournament_id, known)
-    registrar = Registrar(loaded.state, force)
+    registrar = Registrar(loaded.state, force, store)
     event = registrar.register(player)
     append(store, loaded, [event])
     return event.player, registrar.notes[0]
@@ -226,7 +272,7 @@ def register_all(
     with where it came from; ``located(where, error)`` turns a refusal into one naming that
     place (a CSV file's line and column)."""
     loaded = load(store, tournament_id)
-    registrar = Registrar(loaded.state, force)
+    registrar = Registrar(loaded.state, force, store)
     for raw, where in players:
         try:
             registrar.register(raw)

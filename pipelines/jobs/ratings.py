@@ -41,6 +41,14 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
+from pipelines.jobs.fide_lists import (
+    FromLists,
+    list_diff,
+    manifest_extra,
+    played_ids,
+    run_from_lists,
+    write_audit,
+)
 from pipelines.process.crashpoints import crash_point
 from pipelines.process.files import folder_swap
 from projections.charts import HistoryPoint, history_svg
@@ -54,6 +62,7 @@ from ratings.lists import (
     ComputedList,
     ListKind,
     ListParams,
+    ListRequestError,
     compute_list,
     list_kind,
     method_games,
@@ -97,6 +106,9 @@ class RunRequest(BaseModel):
     """Append ``RatingListPublished`` (a dry run writes the files only)."""
     wof: WofParams = WofParams()
     """Parameters of the WOF method (defaults: the federation's, ratings.md §1.2)."""
+    late: tuple[str, ...] = ()
+    """FIDE from imported lists: events reported late, rated on the first list of the run
+    though they ended before its period (:func:`ratings.fide_run.run_fide_lists`)."""
 
 
 def request_kind(request: RunRequest, games: pl.DataFrame) -> ListKind:
@@ -290,6 +302,7 @@ def _write_files(
     histories: dict[str, list[HistoryPoint]],
     counts: dict[str, int],
     chain: ChainHead | None = None,
+    from_lists: FromLists | None = None,
 ) -> None:
     """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json.
 
@@ -310,11 +323,17 @@ def _write_files(
         crash_point("list:csv")
         staging.joinpath("diff.csv").write_bytes(_csv(diff))
         staging.joinpath("people.csv").write_bytes(_csv(people))
+        if from_lists is not None:
+            write_audit(staging, from_lists.runs)
         crash_point("list:diff")
         title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
+        if from_lists is not None:
+            title += f" (the {len(histories)} players rated in the period)"
         page = rating_list_html(
             title,
-            listing,
+            listing
+            if from_lists is None
+            else listing.filter(pl.col("player_id").is_in(list(histories))),
             {
                 "method": meta["method"],
                 "results before": meta["as_of"],
@@ -330,6 +349,8 @@ def _write_files(
             "players": listing.height,
             "diff": dict(sorted(counts.items())),
         }
+        if from_lists is not None:
+            manifest.update(manifest_extra(from_lists))
         if chain is not None:  # not in the parquet: the same log on two backends differs here
             manifest["log_chain_head"] = chain.as_json()
         staging.joinpath("manifest.json").write_bytes(
@@ -346,17 +367,39 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     """
     games, players, position = _tables(store, cache, request, request.at_position)
     kind = request_kind(request, games)
-    computed = _compute(request, kind, games, players)
-    listing = shape(computed.listing, players)
+    from_lists = None
+    if kind.method is Method.FIDE:
+        from_lists = run_from_lists(
+            store,
+            kind,
+            games,
+            players,
+            as_of=request.as_of,
+            at_position=request.at_position,
+            late=request.late,
+        )
+    if request.late and from_lists is None:
+        raise ListRequestError(
+            "--late: only a FIDE list computed from imported FIDE lists rates late events"
+        )
+    notes: list[str] = []
+    if from_lists is None:
+        computed = _compute(request, kind, games, players)
+        listing = shape(computed.listing, players)
+    else:
+        computed, listing = from_lists.computed, from_lists.listing
+        notes += from_lists.notes
 
     pubs = publications(store, kind.name)
     earlier = [(p, read_published(p)) for p in latest_per_date(pubs, request.as_of)]
     previous, previous_list = earlier[-1] if earlier else (None, None)
-    notes: list[str] = []
-    if previous is not None and previous_list is None:
-        previous_list = _reproduce(store, request, kind, previous)
-        notes.append(f"previous list ({previous.as_of}) recomputed from the log")
-    diff = diff_lists(previous_list, listing)
+    if from_lists is not None:
+        diff = list_diff(from_lists)  # against the official list the run updated
+    else:
+        if previous is not None and previous_list is None:
+            previous_list = _reproduce(store, request, kind, previous)
+            notes.append(f"previous list ({previous.as_of}) recomputed from the log")
+        diff = diff_lists(previous_list, listing)
 
     out = request.output
     digest = _sha256(_csv(listing))
@@ -370,11 +413,17 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     }
     if kind.rating_type is not None:
         meta["rating_type"] = kind.rating_type.value
-    histories, chart_notes = _histories(earlier, request.as_of, listing)
+    charted = listing
+    if from_lists is not None:  # a list of a million players: charts of those who played
+        charted = listing.filter(pl.col("player_id").is_in(list(played_ids(from_lists))))
+    histories, chart_notes = _histories(earlier, request.as_of, charted)
     notes += chart_notes
     counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
     head = store.chain_at(position)
-    _write_files(out, request, kind, listing, computed.people, diff, meta, histories, counts, head)
+    _write_files(
+        out, request, kind, listing, computed.people, diff, meta, histories, counts, head,
+        from_lists,
+    )  # fmt: skip
 
     published = False
     if request.publish:
@@ -387,7 +436,11 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         as_of_position=position,
         players=listing.height,
         official=int(listing.get_column("official").sum()),
-        games=method_games(games, kind).filter(pl.col("date") < request.as_of).height,
+        games=(
+            method_games(games, kind).filter(pl.col("date") < request.as_of).height
+            if from_lists is None
+            else from_lists.games
+        ),
         previous=previous,
         diff_counts=counts,
         published=published,

@@ -325,9 +325,13 @@ def test_a_duckdb_file_from_before_the_schema_table_is_adopted(tmp_path: Path) -
         for table in ("events", "events_archive"):
             con.execute(f"ALTER TABLE {table} DROP COLUMN stream_hash")
             con.execute(f"ALTER TABLE {table} DROP COLUMN log_hash")
-    assert init_store(path) == (1, 2)
+    assert init_store(path) == (1, 3)
     with open_store(path) as s:
         assert s.stream_version("tournament-a") == 0
     with duckdb.connect(path) as con:
-        assert con.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,)]
+        assert con.execute("SELECT version FROM schema_migrations").fetchall() == [
+            (1,),
+            (2,),
+            (3,),
+        ]
         assert con.execute("SELECT count(log_hash) FROM events").fetchall() == [(1,)]

@@ -23,6 +23,7 @@ from ratings.fide_run import (
     TOURNAMENT_AUDIT_SCHEMA,
     initial_rating_exact,
     list_in_force,
+    lists_needed,
     official_list,
     rated_on,
     run_fide_list,
@@ -379,3 +380,28 @@ def test_inputs_are_checked() -> None:
     assert official_list(pl.DataFrame({"player_id": ["egd:1"], "rating": [None]}))[
         "player_id"
     ].to_list() == ["egd:1"]
+
+
+def test_a_late_report_is_rated_on_the_first_list_of_the_run() -> None:
+    """An event that ended in October is rated on the December list when named late (FIDE
+    rated F-P05's August tournament on the October list), from the list in force at its
+    start; an event of the run's own period cannot be late, nor one the games lack."""
+    sep = dt.date(2025, 9, 1)
+    both = _list([("1", 2000, 20), ("2", 2000, 20)])
+    lists = {sep: both, NOV: both}
+    games = pl.concat(
+        [
+            _games([("1", "2", 1.0)], dt.date(2025, 9, 28), dt.date(2025, 10, 3), event="late"),
+            _games([("1", "2", 1.0)], dt.date(2025, 11, 8), event="on-time"),
+        ]
+    )
+    assert rated_on(games, DEC).get_column("event").to_list() == ["on-time"]
+    assert sorted(rated_on(games, DEC, ["late"]).get_column("event")) == ["late", "on-time"]
+    assert lists_needed(games, [sep, NOV], first=DEC, last=DEC) == {NOV}
+    assert lists_needed(games, [sep, NOV], first=DEC, last=DEC, late=["late"]) == {sep, NOV}
+    (run,) = run_fide_lists(games, lists, first=DEC, last=DEC, late=["late"])
+    assert run.changes.filter(pl.col("player_id") == "fide:1")["games"].item() == 2
+    with pytest.raises(SchemaError, match="late: event 'on-time' ends on 2025-11-08"):
+        run_fide_lists(games, lists, first=DEC, last=DEC, late=["on-time"])
+    with pytest.raises(SchemaError, match="late: found event 'nowhere'"):
+        run_fide_lists(games, lists, first=DEC, last=DEC, late=["nowhere"])
