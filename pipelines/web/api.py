@@ -114,8 +114,16 @@ async def rating_lists(request: Request) -> Response:
 
 
 class NewPlayer(PlayerInput):
+    name: str | None = Field(  # type: ignore[assignment]
+        None, description="'Surname, Firstname' (filled from the list for an id on it)."
+    )
     force: bool = Field(
-        False, description="Register although a player of that name and birth date exists."
+        False, description="Register a second player of the same name and birth date."
+    )
+    not_on_list: bool = Field(
+        False,
+        description="Register a fide_id, egd_pin or aga_id that is on no imported list (a "
+        "player new to FIDE, the EGD or the AGA).",
     )
 
 
@@ -162,7 +170,12 @@ def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Respons
         pid, note = server.command(
             tournament_id,
             lambda known: players.add(
-                store, tournament_id, _given(body, "force"), force=body.force, known=known
+                store,
+                tournament_id,
+                _given(body, "force", "not_on_list"),
+                force=body.force,
+                not_on_list=body.not_on_list,
+                known=known,
             ),
         )
     return _json({"player": pid, **({"note": note} if note else {})}, 201)
