@@ -86,3 +86,25 @@ def test_the_form_fills_from_the_list(site: tuple[Served, str]) -> None:
     assert r.status_code == 200, r.text[:300]
     listed = json.loads(cli(served.store, "player", "list", "t", "-f", "json"))
     assert ("Hou, Yifan", 2633) in [(p["name"], p["rating"]) for p in listed]
+
+
+def test_update_ratings_at_the_api(site: tuple[Served, str]) -> None:
+    served, token = site
+    auth = {"authorization": f"Bearer {token}"}
+    url = served.url + "/api/tournaments/t"
+    r = httpx.patch(url + "/players/1", json={"rating": 2700}, headers=auth)
+    assert r.status_code == 200, r.text
+    r = httpx.post(url + "/update-ratings", json={"date": "2025-13-01"}, headers=auth)
+    assert (r.status_code, r.json()) == (
+        422,
+        {"error": "date: '2025-13-01' is not a calendar date (YYYY-MM-DD)"},
+    )
+    r = httpx.post(url + "/update-ratings", json={}, headers=auth)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["lists"] == ["fide-standard of 2025-11-01"]
+    assert answer["changed"] == [
+        {"player": 1, "name": "Carlsen, Magnus", "changes": {"rating": [2700, 2839]}}
+    ]
+    reason = "FIDE id 99999999 not on the fide-standard list of 2025-11-01"
+    assert {"player": 2, "name": "New, Ann", "reason": reason} in answer["unchanged"]
