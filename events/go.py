@@ -75,6 +75,20 @@ class Rank:
         """
         return cls("d", value + 1) if value >= 0 else cls("k", -value)
 
+    @classmethod
+    def from_aga(cls, rating: float) -> Rank:
+        """The rank the AGA gives a rating: ``5.3`` is 5 dan, ``-5.5`` and ``-5.0`` are 5 kyu
+        (the whole stones of the rating), kept within 30k..9d.
+
+        >>> str(Rank.from_aga(5.3)), str(Rank.from_aga(-20.1)), str(Rank.from_aga(-1.2))
+        ('5d', '20k', '1k')
+        >>> str(Rank.from_aga(10.4)), str(Rank.from_aga(-34.0))
+        ('9d', '30k')
+        """
+        if rating > 0:
+            return cls("d", max(1, min(9, int(rating))))
+        return cls("k", max(1, min(30, int(-rating))))
+
     @property
     def value(self) -> int:
         """Kyu negative, dan from 0 (1d = 0), pro above 7d: the usual MMS-style scale."""

@@ -110,6 +110,9 @@ class PlayerUpdated(EventBase):
     sex: str | None = None
     pairing_number: int | None = Field(None, ge=1)
     aga_rating: float | None = Field(None, ge=-50, le=12)
+    ids: dict[str, str] | None = Field(
+        None, description="federation ids given (egd_pin, aga ...): merged into the player's"
+    )
 
 
 class PlayerRemoved(EventBase):

@@ -24,9 +24,11 @@ __all__ = [
     "CHESS_RATING_MAX",
     "RATING_TYPES",
     "InvalidField",
+    "aga_id",
     "aga_rating",
     "birth",
     "calendar_date",
+    "egd_pin",
     "federation",
     "fide_id",
     "go_rank",
@@ -167,6 +169,33 @@ def fide_id(value: str) -> str:
     raw = value.strip()
     if not re.fullmatch(r"\d{1,10}", raw):
         raise InvalidField("fide_id", f"{excerpt(value)} is not a FIDE id (1 to 10 digits)")
+    return raw
+
+
+def egd_pin(value: str, game: Game | None = None) -> str:
+    """An EGD PIN (go only): digits, at most 10.
+
+    >>> egd_pin(" 19574643 ")
+    '19574643'
+    """
+    return _go_id("egd_pin", "an EGD PIN", value, game)
+
+
+def aga_id(value: str, game: Game | None = None) -> str:
+    """An AGA member id (go only): digits, at most 10.
+
+    >>> aga_id("17452")
+    '17452'
+    """
+    return _go_id("aga_id", "an AGA id", value, game)
+
+
+def _go_id(field: str, what: str, value: str, game: Game | None) -> str:
+    if game is not None and game is not Game.GO:
+        raise InvalidField(field, f"is a go id; this is a {game.value} event", sep=" ")
+    raw = value.strip()
+    if not re.fullmatch(r"\d{1,10}", raw):
+        raise InvalidField(field, f"{excerpt(value)} is not {what} (1 to 10 digits)")
     return raw
 
 

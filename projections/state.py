@@ -332,9 +332,11 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             state.settings = _edited(state.settings, event)
         case PlayerUpdated():
             p = state.players[event.player]
-            for name, value in event.model_dump(exclude={"type", "player"}).items():
+            for name, value in event.model_dump(exclude={"type", "player", "ids"}).items():
                 if value is not None:
                     setattr(p, name, None if value == "" else value)
+            if event.ids:
+                p.ids = {**p.ids, **event.ids}
         case PlayerRemoved(player=pid):
             state.players.pop(pid, None)
             state.removed.add(pid)

@@ -3,7 +3,7 @@ printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
 
     common       the store the command line names, the one-line errors, shared arguments
     options      options made from the input models' fields
-    tournaments  tournament create, list, show, edit, tiebreaks
+    tournaments  tournament create, list, show, edit, tiebreaks, update-ratings
     players      player add, import, list, edit, remove, withdraw, reenter
     rounds       pair, pairings, pairing-report, result, results, bye, forbid, undo, restore,
                  truncations

@@ -30,24 +30,43 @@ player_app = typer.Typer(help="Register and manage players.", no_args_is_help=Tr
 app.add_typer(player_app, name="player")
 
 ForceOpt = Annotated[
-    bool, typer.Option(help="Register although a player of that name and birth exists.")
+    bool,
+    typer.Option(
+        help="Register a second player of the same name and birth date (a namesake); nothing else."
+    ),
+]
+NotOnListOpt = Annotated[
+    bool,
+    typer.Option(
+        help="Register a --fide-id, --egd-pin or --aga-id that is on no imported list (a "
+        "player new to FIDE, the EGD or the AGA), with the values given."
+    ),
 ]
 
 
 @player_app.command("add")
 @user_errors
 @model_options(PlayerInput, optional=("name",))
-def player_add(tournament: TournamentArg, force: ForceOpt = False, *, fields: Fields) -> None:
+def player_add(
+    tournament: TournamentArg,
+    force: ForceOpt = False,
+    not_on_list: NotOnListOpt = False,
+    *,
+    fields: Fields,
+) -> None:
     """Register a player; prints the player's id.
 
-    With --fide-id, the name, federation, title, sex, birth year and rating come from the
-    latest imported FIDE standard list (`arbiter ratings import`); an option given overrides
-    the list's value. An id not on the list is refused, unless --force.
+    With --fide-id the name, federation, title, sex, birth year and rating come from the
+    latest imported FIDE list of the event's rating type (`arbiter ratings import`); with
+    --egd-pin the name, country, club, rank (grade) and rating (GoR) from the latest EGD list;
+    with --aga-id the name, club, AGA rating and its rank from the latest AGA list. An option
+    given overrides the list's value. An id not on its list is refused, unless --not-on-list.
     """
     with open_store() as store:
-        pid, note = players.add(store, tournament, fields, force=force)
-    name = fields.get("name", "")
-    err.print(f"registered player {pid} ({name}){'; ' + note if note else ''}", markup=False)
+        pid, note = players.add(store, tournament, fields, force=force, not_on_list=not_on_list)
+    name = fields.get("name")
+    said = f" ({name})" if name else ""
+    err.print(f"registered player {pid}{said}{'; ' + note if note else ''}", markup=False)
     sys.stdout.write(f"{pid}\n")
 
 
@@ -58,17 +77,21 @@ def player_import(
     file: Annotated[
         Path,
         typer.Argument(
-            help="CSV with a header of registration fields: name (required), "
-            + ", ".join(files.COLUMNS[1:])
-            + ".",
+            help="CSV with a header of registration fields: name (required unless an id "
+            "column fills it from a list), " + ", ".join(files.COLUMNS[1:]) + ".",
             dir_okay=False,
         ),
     ],
     force: ForceOpt = False,
+    not_on_list: NotOnListOpt = False,
 ) -> None:
-    """Register a whole field from a CSV file (one bad line refuses the file); prints the ids."""
+    """Register a whole field from a CSV file (one bad line refuses the file); prints the ids.
+
+    A row with a fide_id, egd_pin or aga_id is completed from the imported list as `player
+    add` does; such a column alone is enough.
+    """
     with open_store() as store:
-        ids = files.import_players(store, tournament, file, force=force)
+        ids = files.import_players(store, tournament, file, force=force, not_on_list=not_on_list)
     err.print(f"registered {len(ids)} player(s) from {file}", markup=False)
     for pid in ids:
         typer.echo(pid)

@@ -16,7 +16,7 @@ from pipelines.cli.common import (
     user_errors,
 )
 from pipelines.cli.options import Fields, model_options
-from pipelines.commands import tournaments
+from pipelines.commands import players, tournaments
 from pipelines.commands.base import load
 from pipelines.commands.inputs import EventChanges, TournamentInput
 from pipelines.views.output import Format, emit
@@ -83,3 +83,45 @@ def tournament_show(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> 
             sys.stdout.write(f"{key:<16} {value}\n")
         return
     emit([row], fmt)
+
+
+@tournament_app.command("update-ratings")
+@user_errors
+def tournament_update_ratings(
+    tournament: TournamentArg,
+    list_name: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            help="The imported list to read (`arbiter ratings lists`); default: chess the "
+            "FIDE list of the event's rating type, go the EGD's and the AGA's.",
+        ),
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option(
+            help="Read the list dated on or before this day (YYYY-MM-DD); default: the latest."
+        ),
+    ] = None,
+) -> None:
+    """Before round 1 is paired, set every player's rating from the imported rating list.
+
+    Chess: the rating from the FIDE list by FIDE id. Go: rank and GoR from the EGD list by EGD
+    PIN, the AGA rating (and the rank, when the EGD gives none) from the AGA list by AGA id.
+    Prints one line per changed player (old → new), then each player left unchanged and why
+    (no id, not on the list), then the count. Refused once round 1 is paired.
+    """
+    from events.validate import calendar_date
+
+    at = None if date is None else calendar_date("date", date)
+    with open_store() as store:
+        done = players.update_ratings(store, tournament, list_name=list_name, at_or_before=at)
+    for change in done.changed:
+        typer.echo(str(change))
+    for same in done.unchanged:
+        typer.echo(str(same))
+    err.print(
+        f"{tournament}: {len(done.changed)} player(s) updated, {len(done.unchanged)} "
+        f"unchanged, from {' and '.join(done.lists)}",
+        markup=False,
+    )

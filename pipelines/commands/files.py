@@ -86,8 +86,11 @@ def _rows(path: Path) -> list[tuple[dict[str, Any], Where]]:
             raise BadLine(
                 f"{path}:1:{i}: unknown column '{header[i - 1]}' (known: {', '.join(COLUMNS)})"
             )
-    if "name" not in names and "fide_id" not in names:
-        raise BadLine(f"{path}:1:1: the header has no 'name' column (nor 'fide_id')")
+    ids = [source.field for source in players.LIST_SOURCES]
+    if "name" not in names and not any(i in names for i in ids):
+        raise BadLine(
+            f"{path}:1:1: the header has no 'name' column (nor {', '.join(map(repr, ids))})"
+        )
     rows = []
     for row in reader:
         if not any(row):  # a blank line; a line of blanks is a row (its name is empty)
@@ -106,15 +109,23 @@ def _rows(path: Path) -> list[tuple[dict[str, Any], Where]]:
 
 
 def import_players(
-    store: Store, tournament_id: str, path: Path, *, force: bool = False
+    store: Store,
+    tournament_id: str,
+    path: Path,
+    *,
+    force: bool = False,
+    not_on_list: bool = False,
 ) -> list[int]:
-    """Register every row of a CSV file; returns the new players' ids."""
+    """Register every row of a CSV file; returns the new players' ids. A row with a
+    ``fide_id``, ``egd_pin`` or ``aga_id`` and no name is completed from the imported list
+    (`players.from_list`)."""
     rows = _rows(path)
     return players.register_all(
         store,
         tournament_id,
         list(rows),
         force=force,
+        not_on_list=not_on_list,
         command="player import",
         located=_located,
     )

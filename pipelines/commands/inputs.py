@@ -153,9 +153,13 @@ class PlayerInput(Input):
     aga_rating: Number | None = Field(
         None, description="Go: AGA rating for gopair, e.g. 3.27 (dan) or -5.5 (kyu)."
     )
+    egd_pin: str | None = Field(None, description="Go: EGD PIN (digits).")
+    aga_id: str | None = Field(None, description="Go: AGA member id (digits).")
 
     EVENT_NAMES: ClassVar[dict[str, str]] = {"seed": "pairing_number"}
     """Fields stored under another name in `PlayerRegistered`/`PlayerUpdated`."""
+    EVENT_IDS: ClassVar[dict[str, str]] = {"egd_pin": "egd_pin", "aga_id": "aga"}
+    """Fields stored in the events' ``ids``, under these keys."""
 
     @field_validator("name", "club")
     @classmethod
@@ -185,6 +189,16 @@ class PlayerInput(Input):
     def _fide_id(cls, value: str | None) -> str | None:
         return None if value is None else validate.fide_id(value)
 
+    @field_validator("egd_pin")
+    @classmethod
+    def _egd_pin(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else validate.egd_pin(value, _game(info))
+
+    @field_validator("aga_id")
+    @classmethod
+    def _aga_id(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else validate.aga_id(value, _game(info))
+
     @field_validator("rank")
     @classmethod
     def _rank(cls, value: str | None) -> str | None:
@@ -207,10 +221,12 @@ class PlayerInput(Input):
         return value if value is None or game is None else validate.aga_rating(value, game)
 
     def event_fields(self) -> dict[str, Any]:
-        """The fields given, by their names in the registration events."""
-        return {
-            self.EVENT_NAMES.get(k, k): v for k, v in self.model_dump(exclude_none=True).items()
-        }
+        """The fields given, by their names in the registration events (the federation ids
+        in ``ids``)."""
+        given = self.model_dump(exclude_none=True)
+        ids = {key: given.pop(name) for name, key in self.EVENT_IDS.items() if name in given}
+        fields = {self.EVENT_NAMES.get(k, k): v for k, v in given.items()}
+        return {**fields, "ids": ids} if ids else fields
 
 
 class PlayerChanges(PlayerInput):

@@ -14,6 +14,7 @@ from fastapi import APIRouter, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from events.validate import calendar_date
 from pipelines.commands import players, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.inputs import (
@@ -114,8 +115,16 @@ async def rating_lists(request: Request) -> Response:
 
 
 class NewPlayer(PlayerInput):
+    name: str | None = Field(  # type: ignore[assignment]
+        None, description="'Surname, Firstname' (filled from the list for an id on it)."
+    )
     force: bool = Field(
-        False, description="Register although a player of that name and birth date exists."
+        False, description="Register a second player of the same name and birth date."
+    )
+    not_on_list: bool = Field(
+        False,
+        description="Register a fide_id, egd_pin or aga_id that is on no imported list (a "
+        "player new to FIDE, the EGD or the AGA).",
     )
 
 
@@ -162,10 +171,42 @@ def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Respons
         pid, note = server.command(
             tournament_id,
             lambda known: players.add(
-                store, tournament_id, _given(body, "force"), force=body.force, known=known
+                store,
+                tournament_id,
+                _given(body, "force", "not_on_list"),
+                force=body.force,
+                not_on_list=body.not_on_list,
+                known=known,
             ),
         )
     return _json({"player": pid, **({"note": note} if note else {})}, 201)
+
+
+class UpdateRatingsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    list: str | None = Field(None, description="the imported list to read; default: the game's")
+    date: str | None = Field(None, description="the list dated on or before YYYY-MM-DD")
+
+
+@router.post(
+    "/tournaments/{tournament_id}/update-ratings",
+    summary="Before round 1: every player's rating from the imported list",
+)
+def update_ratings(request: Request, tournament_id: str, body: UpdateRatingsIn) -> Response:
+    at = None if body.date is None else calendar_date("date", body.date)
+    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+        done = players.update_ratings(store, tournament_id, list_name=body.list, at_or_before=at)
+    return _json(
+        {
+            "lists": list(done.lists),
+            "changed": [
+                {"player": c.player, "name": c.name, "changes": c.changes} for c in done.changed
+            ],
+            "unchanged": [
+                {"player": u.player, "name": u.name, "reason": u.reason} for u in done.unchanged
+            ],
+        }
+    )
 
 
 @router.patch("/tournaments/{tournament_id}/players/{player_id}", summary="Correct a registration")

@@ -20,7 +20,7 @@ from events.validate import InvalidField
 from pipelines.commands import players, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
-from pipelines.commands.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
+from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInput
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
@@ -120,7 +120,8 @@ def logout(request: Request, csrf_token: CsrfField) -> Response:
 # The panel's forms are made from the input models (`model_forms`) and call the same commands
 # as the command line and the API, so a form refuses what they refuse, naming the field.
 
-PLAYER_FORM = form_fields(PlayerInput)
+PLAYER_FORM = form_fields(PlayerChanges)
+"""A registration: PlayerInput's fields, the name optional (an id on a list fills it)."""
 EVENT_FORM = form_fields(EventChanges)
 EDIT_FORM = form_fields(PlayerChanges)
 
@@ -205,16 +206,19 @@ def manage_result(
 @router.post("/t/{tournament_id}/manage/player", response_class=HTMLResponse)
 async def manage_player(request: Request, tournament_id: str) -> Response:
     form, csrf = await _form(request)
-    fields = submitted(form, PlayerInput)
+    fields = submitted(form, PlayerChanges)
     force = form.get("force") == "true"
+    not_on_list = form.get("not_on_list") == "true"
 
     def add(store: Any) -> None:
         server_of(request).command(
             tournament_id,
-            lambda known: players.add(store, tournament_id, fields, force=force, known=known),
+            lambda known: players.add(
+                store, tournament_id, fields, force=force, not_on_list=not_on_list, known=known
+            ),
         )
 
-    done = f"registered {fields.get('name', '')}"
+    done = f"registered {fields.get('name') or 'the player'}"
     return await run_in_threadpool(_act, request, tournament_id, csrf, add, done)
 
 
