@@ -83,6 +83,7 @@ __all__ = [
     "rated_on",
     "run_fide_list",
     "run_fide_lists",
+    "tournament_changes",
 ]
 
 FIDE_ID_PREFIX = "fide:"
@@ -1045,3 +1046,44 @@ def run_fide_lists(
         known.setdefault(day, run.new_list)
         day = months_before(day, -1)
     return runs
+
+
+def tournament_changes(
+    games: pl.DataFrame, ratings: pl.DataFrame, params: FideParams | None = None
+) -> FideListRun:
+    """One tournament rated alone, with FIDE's arithmetic (:func:`run_fide_list`): every
+    rating and K from ``ratings`` (:data:`LIST_SCHEMA`, the list in force at its start; a K
+    left null is rule 8.3.3's for a player with no history, 40), n·K ≤ 700 over its games, the
+    400-point rule of the period it ends in, K·Σ(W − We) in hundredths rounded once: the
+    change the tournament alone makes (``changes``, ``tournaments``, ``games`` as a list run's).
+
+    ``games`` is a games table of one event; ids are the games table's (a digits-only id in
+    ``ratings`` is read as ``fide:<id>``, as :func:`official_list` does). A player
+    ``ratings`` does not rate is unrated: ``status`` initial / not rated, no change.
+
+    >>> games = pl.DataFrame({
+    ...     "date": [dt.date(2025, 11, 7)] * 2, "event": ["open"] * 2,
+    ...     "player_a": ["p:1", "p:1"], "player_b": ["p:2", "p:3"], "score_a": [1.0, 0.5],
+    ...     "weight": [1.0] * 2, "game": ["chess"] * 2, "color_a": ["white", "black"],
+    ...     "handicap": [None, None], "komi": [None, None]},
+    ...     schema_overrides={"handicap": pl.Int64, "komi": pl.Float64})
+    >>> ratings = pl.DataFrame({"player_id": ["p:1", "p:2", "p:3"],
+    ...     "rating": [2000, 1900, 2450], "k": [20, 40, 10]})
+    >>> run = tournament_changes(games, ratings)
+    >>> for row in run.changes.select("player_id", "K", "K_chg", "change").iter_rows():
+    ...     print(row)
+    ('p:1', 20, Decimal('15.60'), 16)
+    ('p:2', 40, Decimal('-14.40'), -14)
+    ('p:3', 10, Decimal('-4.20'), -4)
+    >>> run.tournaments.filter(pl.col("player_id") == "p:1").select("Ro", "Rc", "w", "Rp").row(0)
+    (2000, 2150, Decimal('1.50'), 2343)
+    """
+    days = _event_days(games)
+    if days.height != 1:
+        found = ", ".join(repr(e) for e in days.get_column("event").to_list()) or "none"
+        raise SchemaError(f"games:event: found events {found}, expected one tournament")
+    _, start, end = days.row(0)
+    in_force = months_before(start, 0)
+    return run_fide_list(
+        games, {in_force: ratings}, list_date=months_before(end, -1), params=params
+    )

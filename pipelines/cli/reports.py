@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pipelines.cli.common import FormatOpt, TournamentArg, codes, open_store, user_errors
 from pipelines.commands.base import load
-from pipelines.views.output import Format, PageFormat, emit
+from pipelines.views.output import Format, PageFormat, emit, flatten
 from pipelines.views.tournament import crosstable_view, log_view, standings_view
 from projections import crosstable as xt
 from projections import html
 from projections.standings import standings as compute_standings
+
+if TYPE_CHECKING:
+    from events.store import Store
+    from projections.state import TournamentState
 
 app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
@@ -43,6 +47,15 @@ def standings(
             "tournament's own criteria, instead of the teams'."
         ),
     ] = False,
+    rating_change: Annotated[
+        bool,
+        typer.Option(
+            "--rating-change",
+            help="Each player's rating change from this event: chess FIDE's (Ro, Rp, W, We, "
+            "K, K·(W−We), change; ratings from the imported FIDE list in force at the start), "
+            "go the EGF GoR change (from the imported EGD list).",
+        ),
+    ] = False,
 ) -> None:
     """Standings: points, then the tie-break chain; remaining ties share a place.
 
@@ -50,6 +63,9 @@ def standings(
     tie-breaks."""
     with open_store() as store:
         state = load(store, tournament, at_round=at_round).state
+        if rating_change:
+            _rating_change_output(store, state, codes(tiebreaks) if tiebreaks else None, fmt)
+            return
     chain = codes(tiebreaks) if tiebreaks is not None else None
     if state.has_teams and (state.system.is_team or not individual):
         from pipelines.cli.teams import team_standings_output  # networkx: team work only
@@ -61,6 +77,26 @@ def standings(
         sys.stdout.write(html.standings_html(state.settings.name, rows))
         return
     emit(standings_view(rows), Format(fmt.value))
+
+
+def _rating_change_output(
+    store: Store, state: TournamentState, chain: list[str] | None, fmt: PageFormat
+) -> None:
+    """`standings --rating-change`: the standings with each player's change from the event."""
+    from pipelines.views.rating_change import change_rows, event_change  # polars: on demand
+
+    change = event_change(store, state)
+    rows = change_rows(change, compute_standings(state, chain), with_games=fmt is PageFormat.JSON)
+    title = f"{state.settings.name}: rating change ({change.system})"
+    if fmt is PageFormat.HTML:
+        flat = [flatten(r) for r in rows]
+        head = list(flat[0]) if flat else ["rank", "player"]
+        body = [[r.get(c, "") for c in head] for r in flat]
+        sys.stdout.write(html.page(title, head, body, name_col=1))
+        return
+    if fmt is PageFormat.TEXT:
+        sys.stdout.write(f"{title}; ratings: {change.source}\n")
+    emit(rows, Format(fmt.value))
 
 
 @app.command("crosstable")

@@ -23,91 +23,28 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.cli.list_files import fide_xml
+from tests.cli.fide_files import (
+    OTHER,
+    RESULTS,
+    Json,
+    TrfPlayer,
+    month,
+    published_case,
+    read_reference,
+    write_list,
+    write_trf,
+)
 from tests.cli.test_rating_list_import_cli import arbiter
-from tests.conftest import require_testdata
 
 pytestmark = pytest.mark.golden
-
-Json = dict[str, Any]
-
-
-def _read(name: str) -> Json:
-    path: Path = require_testdata("chess", "fide_ratings", name)
-    data: Json = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-# ------------------------------------------------------------------------ the files written
-
-
-@dataclass
-class _Player:
-    """A TRF ``001`` line: the player's FIDE id, the rating the file gives, and per round the
-    opponent's number, own colour and result (``1``, ``=``, ``0``)."""
-
-    number: int
-    fide_id: int
-    rating: int | None
-    rounds: dict[int, tuple[int, str, str]] = field(default_factory=dict)
-
-    def line(self, last_round: int) -> str:
-        points = sum({"1": 1.0, "=": 0.5, "0": 0.0}[r] for _, _, r in self.rounds.values())
-        head = (
-            f"001 {self.number:4d} m    {f'Player {self.fide_id}':<33} {self.rating or 0:4d} "
-            f"USA {self.fide_id:>11} {'':10} {points:4.1f}"
-        )
-        cells = []
-        for n in range(1, last_round + 1):
-            if n in self.rounds:
-                opponent, colour, result = self.rounds[n]
-                cells.append(f"  {opponent:4d} {colour} {result}")
-            else:
-                cells.append("  0000 - -")  # not paired in that round: a zero-point bye
-        return head.ljust(89) + "".join(cells)
-
-
-def _trf(path: Path, name: str, start: dt.date, end: dt.date, players: Sequence[_Player]) -> Path:
-    """FIDE TRF-16: the event's name and dates (012, 042, 052), then one 001 line a player."""
-    rounds = max((n for p in players for n in p.rounds), default=0)
-    lines = [
-        f"012 {name}",
-        f"042 {start:%Y/%m/%d}",
-        f"052 {end:%Y/%m/%d}",
-        f"062 {len(players)}",
-        *(p.line(rounds) for p in players),
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def _month(key: str) -> dt.date:
-    return dt.date.fromisoformat(key + "-01")
-
-
-def _list_file(path: Path, rows: Iterable[tuple[int, int | None, int | None]]) -> Path:
-    """A FIDE XML list: id, standard rating (None: unrated), K."""
-    return fide_xml(
-        path,
-        [
-            {"fideid": fide_id, "name": f"Player {fide_id}", "country": "USA", "sex": "M",
-             "rating": rating, "k": k, "games": 0 if rating else None}
-            for fide_id, rating, k in rows
-        ],
-    )  # fmt: skip
-
-
-_RESULTS = {1.0: ("1", "0"), 0.5: ("=", "="), 0.0: ("0", "1")}
-_OTHER = {"w": "b", "b": "w"}
 
 
 @dataclass(frozen=True)
@@ -124,7 +61,7 @@ class _Run:
 def _officer(
     tmp_path: Path,
     lists: Mapping[dt.date, Iterable[tuple[int, int | None, int | None]]],
-    events: Sequence[tuple[str, dt.date, dt.date, Sequence[_Player]]],
+    events: Sequence[tuple[str, dt.date, dt.date, Sequence[TrfPlayer]]],
     as_of: dt.date,
     *extra: str,
 ) -> _Run:
@@ -132,12 +69,12 @@ def _officer(
     store = tmp_path / "arbiter.duckdb"
     arbiter(store, "store", "init")
     for day, rows in sorted(lists.items()):
-        path = _list_file(tmp_path / f"list-{day:%Y-%m}.xml", rows)
+        path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
         arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for name, start, end, players in events:
-        _trf(inbox / f"{name}.trf", name, start, end, players)
+        write_trf(inbox / f"{name}.trf", name, start, end, players)
     arbiter(store, "ingest", str(inbox))
     out = tmp_path / "list"
     arbiter(
@@ -155,42 +92,11 @@ def _officer(
 
 
 def _published_run(tmp_path: Path, case: Json) -> _Run:
-    """One player-period: the player on every list FIDE quotes, each tournament a TRF of the
-    player and their opponents (one game a round), each opponent on the list in force at the
-    tournament's start. A tournament that ended before the period's previous list was
-    reported late (F-P05's first): it is named with --late."""
-    me = int(case["fide_id"])
-    period = _month(case["rating_period"])
-    previous = max(_month(k) for k in case["published_list_ratings"] if _month(k) < period)
-    lists: dict[dt.date, list[tuple[int, int | None, int | None]]] = {}
-    for key, rating in case["published_list_ratings"].items():
-        if _month(key) < period:
-            lists.setdefault(_month(key), []).append(
-                (me, rating, case["published_list_k"].get(key))
-            )
-    events = []
-    late = []
-    next_id = 90_000_000 + 10_000 * int(case["id"][-2:])
-    for tournament in case["tournaments"]:
-        start = dt.date.fromisoformat(tournament["start"])
-        end = dt.date.fromisoformat(tournament["end"])
-        ro = int(tournament["Ro"])
-        player = _Player(1, me, ro)
-        players = [player]
-        for g, game in enumerate(tournament["games"], start=1):
-            used = int(game["opponent_rating_used"])
-            real = used if not game["capped_marker"] else used + (100 if used > ro else -100)
-            next_id += 1
-            lists.setdefault(start.replace(day=1), []).append((next_id, real, None))
-            colour = game["colour"][0]
-            mine, theirs = _RESULTS[float(game["score"])]
-            player.rounds[g] = (g + 1, colour, mine)
-            players.append(_Player(g + 1, next_id, real, {g: (1, _OTHER[colour], theirs)}))
-        name = f"e{tournament['event_id']}"
-        events.append((name, start, end, players))
-        if end < previous:
-            late.append(name)
-    return _officer(tmp_path, lists, events, period, *(a for n in late for a in ("--late", n)))
+    """One player-period through the CLI (:func:`tests.cli.fide_files.published_case`); the
+    events reported late are named with --late."""
+    files = published_case(case)
+    late = (a for n in files.late for a in ("--late", n))
+    return _officer(tmp_path, files.lists, files.events, files.period, *late)
 
 
 _XFAIL_LIST = {
@@ -211,7 +117,7 @@ def _case_params(reasons: Mapping[str, str]) -> list[Any]:
 
 @pytest.fixture(scope="module")
 def published() -> dict[str, Json]:
-    return {case["id"]: case for case in _read("published_calculations.json")["cases"]}
+    return {case["id"]: case for case in read_reference("published_calculations.json")["cases"]}
 
 
 @pytest.fixture(scope="module")
@@ -258,11 +164,11 @@ def test_published_game_changes(
 
 @pytest.fixture(scope="module")
 def championship(tmp_path_factory: pytest.TempPathFactory) -> tuple[Json, _Run]:
-    data = _read("us_championship_2025.json")
+    data = read_reference("us_championship_2025.json")
     event = data["event"]
     number = {p["fide_id"]: n for n, p in enumerate(data["players"], start=1)}
     players = {
-        p["fide_id"]: _Player(number[p["fide_id"]], p["fide_id"], p["list_2025_10"]["rating"])
+        p["fide_id"]: TrfPlayer(number[p["fide_id"]], p["fide_id"], p["list_2025_10"]["rating"])
         for p in data["players"]
     }
     for game in data["games"]:
@@ -274,21 +180,21 @@ def championship(tmp_path_factory: pytest.TempPathFactory) -> tuple[Json, _Run]:
                for p in data["players"]]  # fmt: skip
     run = _officer(
         tmp_path_factory.mktemp("usch"),
-        {_month("2025-10"): october},
+        {month("2025-10"): october},
         [(
             f"e{event['event_id']}",
             dt.date.fromisoformat(event["start"]),
             dt.date.fromisoformat(event["end"]),
             sorted(players.values(), key=lambda p: p.number),
         )],
-        _month(event["rating_period"]),
+        month(event["rating_period"]),
     )  # fmt: skip
     return data, run
 
 
 def _championship_players() -> list[Any]:
     try:
-        data = _read("us_championship_2025.json")
+        data = read_reference("us_championship_2025.json")
     except pytest.skip.Exception:
         return [pytest.param(0, marks=pytest.mark.skip(reason="reference data not found"))]
     return [
@@ -343,11 +249,11 @@ def test_us_championship_every_game(championship: tuple[Json, _Run]) -> None:
 def test_a_first_rating_through_the_cli(tmp_path: Path) -> None:
     """F-N01: unrated on the November 2025 list, 3 of 5 against rated opponents at the
     Washington Dulles Open → 1922 on the December list, K 40, 5 games."""
-    case = _read("published_initial_rating.json")["cases"][0]
+    case = read_reference("published_initial_rating.json")["cases"][0]
     me = int(case["fide_id"])
     start = dt.date.fromisoformat(case["start"])
     end = dt.date.fromisoformat(case["end"])
-    player = _Player(1, me, None)
+    player = TrfPlayer(1, me, None)
     players = [player]
     november: list[tuple[int, int | None, int | None]] = []
     for g, game in enumerate(case["games"], start=1):
@@ -355,14 +261,14 @@ def test_a_first_rating_through_the_cli(tmp_path: Path) -> None:
         rating = int(game["opponent_rating_used"])
         november.append((opponent, rating, 20))
         colour = game["colour"][0]
-        mine, theirs = _RESULTS[float(game["score"])]
+        mine, theirs = RESULTS[float(game["score"])]
         player.rounds[g] = (g + 1, colour, mine)
-        players.append(_Player(g + 1, opponent, rating, {g: (1, _OTHER[colour], theirs)}))
+        players.append(TrfPlayer(g + 1, opponent, rating, {g: (1, OTHER[colour], theirs)}))
     run = _officer(
         tmp_path,
-        {_month("2025-11"): november},
+        {month("2025-11"): november},
         [(f"e{case['event_id']}", start, end, players)],
-        _month(case["rating_period"]),
+        month(case["rating_period"]),
     )
     row = run.listing[str(me)]
     expected = case["published_list"]["2025-12"]

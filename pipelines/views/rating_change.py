@@ -1,0 +1,291 @@
+"""`arbiter standings T --rating-change` and the web player card: each player's rating change
+from one event, the rating body's way.
+
+Chess: FIDE's arithmetic on the event alone (:func:`ratings.fide_run.tournament_changes`).
+Every player's rating Ro and K come from the imported FIDE list of the event's rating type in
+force at its start (the latest dated on or before it), by FIDE id; a player the list does not
+carry keeps the rating he is registered with, and K is rule 8.3.3's (:func:`ratings.fide.k_factor`)
+for a player taken to have a published rating: 30 games or more, junior by birth year. n·K ≤ 700
+counts this event's games only; a list run (`ratings run --method fide`) counts the period's.
+
+Go: the EGF GoR change of the event (:func:`ratings.egf.rate_events`, the 2021 formula, the
+event's class weight), each player starting from the GoR of the imported EGD list in force at
+the start by PIN, else the registered rating, else the GoR of the registered rank.
+
+Exact values (W, We, W − We, K·(W − We)) are strings with two decimals, as FIDE prints them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import polars as pl
+
+from events.domain import Game, Outcome
+from events.imported_lists import FIDE_LISTS, ListedPlayer, latest_list_import, lookup
+from events.store import Store
+from pipelines.commands.base import CommandError
+from pipelines.commands.tournaments import current_data
+from projections.standings import StandingRow
+from projections.state import PlayerState, TournamentState
+from ratings.egf import CLASS_WEIGHTS, EgfParams, rate_events, rating_from_grade
+from ratings.fide import FideParams, k_factor
+from ratings.fide import PlayerState as FidePlayer
+from ratings.fide_run import tournament_changes
+from ratings.games import GAMES_SCHEMA, months_before
+
+__all__ = ["EventChange", "event_change"]
+
+_SCORES = {Outcome.WHITE_WINS: 1.0, Outcome.BLACK_WINS: 0.0, Outcome.DRAW: 0.5}
+"""Rated outcomes: a game played over the board (byes, forfeits and double results are not)."""
+
+EGD_LIST = "egd"
+
+
+@dataclass(frozen=True)
+class EventChange:
+    """Each player's change from one event, in the order of ``rows``' players."""
+
+    system: str
+    """``FIDE`` or ``EGF GoR``."""
+    source: str
+    """Where the starting ratings came from, in words."""
+    players: dict[int, dict[str, Any]]
+    """Player number → the player's values (chess: Ro, Rp, games, W, We, W-We, K, K(W-We),
+    change; go: GoR, games, change, GoR after)."""
+    games: dict[int, list[dict[str, Any]]]
+    """Player number → per game: round, opponent, the ratings used for each side, W, We (or
+    Se), the change."""
+
+
+def _player_key(pid: int) -> str:
+    return f"player:{pid}"
+
+
+def _pid(key: str) -> int:
+    return int(key.removeprefix("player:"))
+
+
+def _birth_year(birth: str | None) -> int | None:
+    found = re.match(r"\s*(\d{4})", birth or "")
+    return int(found[1]) if found else None
+
+
+def _games(state: TournamentState, day: dt.date, weight: float) -> pl.DataFrame:
+    """The event's rated games as a games table (:data:`ratings.games.GAMES_SCHEMA`), ids
+    ``player:<number>``, in round and board order, plus their round."""
+    rows = []
+    for number in sorted(state.rounds):
+        for b in state.rounds[number].boards:
+            score = _SCORES.get(b.outcome) if b.outcome is not None else None
+            if b.black is None or score is None:
+                continue
+            rows.append(
+                {
+                    "date": day,
+                    "event": state.id,
+                    "player_a": _player_key(b.white),
+                    "player_b": _player_key(b.black),
+                    "score_a": score,
+                    "weight": weight,
+                    "game": state.game.value,
+                    "color_a": "white",
+                    "handicap": b.handicap if state.game is Game.GO else None,
+                    "komi": b.komi if state.game is Game.GO else None,
+                    "round": number,
+                }
+            )
+    return pl.DataFrame(rows, schema={**GAMES_SCHEMA, "round": pl.Int64()})
+
+
+def _start(state: TournamentState) -> dt.date:
+    """The event's first day: its start date, else its first round's date, else today."""
+    data = current_data(state)
+    if data.start_date is not None:
+        return data.start_date
+    if data.round_dates:
+        return min(data.round_dates.values())
+    return dt.datetime.now(dt.UTC).date()
+
+
+def _hundredths(value: Decimal | None) -> str | None:
+    return None if value is None else f"{value:.2f}"
+
+
+def _listed(
+    store: Store, name: str, key: Callable[[PlayerState], str | None], state: TournamentState,
+    day: dt.date,
+) -> tuple[dict[int, ListedPlayer], str]:  # fmt: skip
+    """The players of ``state`` on the list ``name`` in force on ``day``, and a note."""
+    found = latest_list_import(store, name, day)
+    if found is None:
+        return {}, f"registered ratings (no {name} list imported dated {day} or before)"
+    rows = {}
+    for p in state.players.values():
+        player_id = key(p)
+        row = lookup(store, name, player_id, day) if player_id else None
+        if row is not None:
+            rows[p.id] = row
+    note = f"{name} list of {found.list_date} ({len(rows)} players), else registered ratings"
+    return rows, note
+
+
+def _fide(store: Store, state: TournamentState, start: dt.date) -> EventChange:
+    rating_type = state.settings.pairing_params.rating.rating_type or "standard"
+    name = FIDE_LISTS[rating_type]
+    listed, source = _listed(store, name, lambda p: p.fide_id, state, start)
+    # K is the one printed on the list the event's change updates: the latest on or before
+    # its last day (ratings.fide_run, rule 2), else the one in force at the start.
+    end = current_data(state).end_date or start
+    latest = _listed(store, name, lambda p: p.fide_id, state, end)[0] if end > start else {}
+    params = FideParams()
+    period_start = months_before(end, 0)
+    rows = []
+    for p in state.players.values():
+        row = listed.get(p.id)
+        rating = (int(row.rating) if row.rating else None) if row else p.rating
+        k = next((r.k for r in (latest.get(p.id), row) if r is not None and r.k), None)
+        birth = (row.birth_year if row else None) or _birth_year(p.birth)
+        if rating is not None and k is None:
+            established = FidePlayer(float(rating), params.new_player_games, birth)
+            k = k_factor(established, period_start, 0, params)
+        rows.append((_player_key(p.id), rating, k, birth))
+    ratings = pl.DataFrame(
+        rows,
+        schema={"player_id": pl.Utf8, "rating": pl.Int64, "k": pl.Int64, "birth_year": pl.Int64},
+        orient="row",
+    )
+    games = _games(state, start, 1.0)
+    players: dict[int, dict[str, Any]] = {}
+    per_game: dict[int, list[dict[str, Any]]] = {}
+    if games.height:
+        run = tournament_changes(games.drop("round"), ratings, params)
+        changes = {r["player_id"]: r for r in run.changes.iter_rows(named=True)}
+        for t in run.tournaments.iter_rows(named=True):
+            change = changes.get(t["player_id"], {})
+            rated = t["rated"]
+            we = t["w"] - t["chg"] if rated else None
+            players[_pid(t["player_id"])] = {
+                "Ro": t["Ro"],
+                "Rp": t["Rp"],
+                "games": t["n"],
+                "W": _hundredths(t["w"]),
+                "We": _hundredths(we),
+                "W-We": _hundredths(t["chg"]),
+                "K": t["K"],
+                "K(W-We)": _hundredths(t["K_chg"]),
+                "change": change.get("change"),
+                "status": change.get("status"),
+            }
+        rounds = games.get_column("round")
+        for g in run.games.iter_rows(named=True):
+            per_game.setdefault(_pid(g["player_id"]), []).append(
+                {
+                    "round": int(rounds[g["game_index"]]),
+                    "opponent": _pid(g["opponent_id"]),
+                    "Ro": g["Ro"],
+                    "opponent_rating": g["opponent_rating"],
+                    "opponent_rating_used": g["opponent_rating_used"],
+                    "W": _hundredths(g["score"]),
+                    "We": _hundredths(g["We"]),
+                    "W-We": _hundredths(g["chg"]),
+                    "K": g["K"],
+                    "K(W-We)": _hundredths(g["K_chg"]),
+                }
+            )
+    for key, rating, _, _ in rows:
+        players.setdefault(_pid(key), {"Ro": rating, "games": 0})
+    return EventChange("FIDE", source, players, per_game)
+
+
+def _go(store: Store, state: TournamentState, start: dt.date) -> EventChange:
+    listed, source = _listed(store, EGD_LIST, lambda p: p.ids.get("egd_pin"), state, start)
+    settings = state.settings.pairing_params.rating
+    klass = (settings.rating_class or settings.egf_class or "A").upper()
+    weight = settings.rating_weight or CLASS_WEIGHTS.get(klass, 1.0)
+    starting: dict[int, float | None] = {}
+    for p in state.players.values():
+        row = listed.get(p.id)
+        gor = row.gor if row is not None else None
+        if gor is None and p.rating is not None:
+            gor = p.rating
+        starting[p.id] = float(gor) if gor is not None else _grade(p.rank)
+    games = _games(state, start, weight)
+    played = set(games.get_column("player_a")) | set(games.get_column("player_b"))
+    for pid in sorted(pid for pid, r in starting.items() if r is None):
+        if _player_key(pid) in played:
+            raise CommandError(
+                f"player {pid} ({state.players[pid].name}): rank: none, and no GoR registered "
+                "or on an imported EGD list; the EGF rates from one (player edit --rank)"
+            )
+    start_frame = pl.DataFrame(
+        [(_player_key(pid), r) for pid, r in starting.items()],
+        schema={"player_id": pl.Utf8, "rating": pl.Float64},
+        orient="row",
+    )
+    players: dict[int, dict[str, Any]] = {
+        pid: {"GoR": _gor(r), "games": 0, "change": None, "GoR after": None}
+        for pid, r in starting.items()
+    }
+    if games.height:
+        result = rate_events(start_frame, games.drop("round"), EgfParams())
+        for r in result.changes.iter_rows(named=True):
+            players[_pid(r["player_id"])] = {
+                "GoR": _gor(r["rating_before"]),
+                "games": r["games"],
+                "change": round(r["change"], 3),
+                "GoR after": _gor(r["rating_after"]),
+            }
+    return EventChange(f"EGF GoR (class {klass}, weight {weight:g})", source, players, {})
+
+
+def _grade(rank: str | None) -> float | None:
+    try:
+        return None if rank is None else rating_from_grade(rank)
+    except ValueError:
+        return None
+
+
+def _gor(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def event_change(store: Store, state: TournamentState) -> EventChange:
+    """Each player's rating change from the event (module docstring).
+
+    :raises CommandError: an othello or carrom event, or a go player with neither a GoR nor a
+        rank (the EGF rates from one).
+    """
+    start = _start(state)
+    if state.game is Game.CHESS:
+        return _fide(store, state, start)
+    if state.game is Game.GO:
+        return _go(store, state, start)
+    raise CommandError(
+        f"--rating-change: a {state.game.value} event has no per-event rating change "
+        "(chess: FIDE's Elo, go: the EGF's GoR)"
+    )
+
+
+def change_rows(
+    change: EventChange, standings: list[StandingRow], *, with_games: bool = False
+) -> list[dict[str, Any]]:
+    """Standings rows (rank, player, points) with each player's change; ``with_games`` adds
+    the per-game values (JSON)."""
+    rows = []
+    for r in standings:
+        row: dict[str, Any] = {
+            "rank": r.rank,
+            "player": {"id": r.player, "name": r.name, "start_rank": r.start_rank},
+            "points": r.points,
+            **change.players.get(r.player, {}),
+        }
+        if with_games:
+            row["rated_games"] = change.games.get(r.player, [])
+        rows.append(row)
+    return rows
