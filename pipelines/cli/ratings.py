@@ -246,6 +246,12 @@ def ratings_show(
     emit(report.history, Format.TEXT)
     sys.stdout.write(f"\ngames ({report.games_total} in the log; latest {len(report.games)}):\n")
     emit(report.games, Format.TEXT)
+    if report.events:
+        sys.stdout.write("\nevents rated (FIDE's calculation; opponents: their ratings used):\n")
+        emit([{k: v for k, v in e.items() if k != "rated_games"} for e in report.events], fmt)
+    if report.periods:
+        sys.stdout.write("\nperiods (the change: K·Σ(W − We) rounded once):\n")
+        emit(report.periods, fmt)
 
 
 @ratings_app.command("import")

@@ -9,8 +9,11 @@ list's game. A player without a federation id whom the list counts as another pe
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
 
 import polars as pl
 from pydantic import JsonValue
@@ -114,6 +117,13 @@ class PlayerReport:
     aliases: tuple[str, ...] = ()
     """The ids of the player's registrations without a federation id that the list counts
     as this player."""
+    events: list[dict[str, JsonValue]] = field(default_factory=list)
+    """FIDE lists run from imported lists: per event rated, FIDE's calculation (the list it
+    was rated on, Ro, the opponents' ratings used, W, We, K, K·(W − We), Rp), with its
+    games."""
+    periods: list[dict[str, JsonValue]] = field(default_factory=list)
+    """FIDE lists run from imported lists: per list, the period's total (rating before, games,
+    K, Σ K·(W − We), the change rounded once, the new rating)."""
 
     def points(self) -> list[HistoryPoint]:
         return [
@@ -136,6 +146,11 @@ class PlayerReport:
             "games_total": self.games_total,
             "games": list(self.games),
             "unreadable_lists": list(self.unreadable),
+            **(
+                {"events": list(self.events), "periods": list(self.periods)}
+                if self.events or self.periods
+                else {}
+            ),
         }
 
 
@@ -157,11 +172,16 @@ def player_report(
     cache.sync(store)
     history: list[dict[str, JsonValue]] = []
     unreadable: list[str] = []
+    events: list[dict[str, JsonValue]] = []
+    periods: list[dict[str, JsonValue]] = []
     for pub in latest_per_date(publications(store, list_name), dt.date.max):
         frame = read_published(pub)
         if frame is None:
             unreadable.append(f"{pub.as_of} ({pub.output})")
             continue
+        found_events, found_periods = _fide_audit(Path(pub.output), player_id)
+        events.extend(e for e in found_events if e not in events)
+        periods.extend(p for p in found_periods if p not in periods)
         for row in frame.filter(pl.col("player_id") == player_id).iter_rows(named=True):
             history.append(
                 {
@@ -214,4 +234,86 @@ def player_report(
         games_total=mine.height,
         unreadable=unreadable,
         aliases=tuple(sorted(aliases)),
+        events=events,
+        periods=periods,
     )
+
+
+_INTEGERS = frozenset({"Ro", "Rc", "n", "K", "Rp", "rating_before", "games", "change",
+                       "rating_after", "opponent_rating", "opponent_rating_used"})  # fmt: skip
+
+
+def _read_audit(path: Path, player_id: str) -> list[dict[str, JsonValue]]:
+    """The rows of one of a FIDE list run's audit CSVs about ``player_id``: hundredths kept as
+    written (``-6.10``), whole numbers as integers, empty cells as None."""
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("player_id") == player_id]
+    except OSError:
+        return []
+    return [
+        {
+            k: None if v == "" else int(v) if k in _INTEGERS else v
+            for k, v in row.items()
+            if k != "player_id"
+        }
+        for row in rows
+    ]
+
+
+def _fide_audit(
+    folder: Path, player_id: str
+) -> tuple[list[dict[str, JsonValue]], list[dict[str, JsonValue]]]:
+    """A FIDE list run's calculation pages for one player (``tournaments.csv``, ``games.csv``,
+    ``changes.csv`` in the list's folder, :mod:`pipelines.jobs.fide_lists`): per event
+    rated, W, We = W − Σ(W − We), the opponents' ratings used and the games; per period the
+    total. Empty for a list that has no such files."""
+    games = _read_audit(folder / "games.csv", player_id)
+    events: list[dict[str, JsonValue]] = []
+    for t in _read_audit(folder / "tournaments.csv", player_id):
+        mine = [g for g in games if g["event"] == t["event"] and g["rated_on"] == t["rated_on"]]
+        we = None
+        if t["chg"] is not None:
+            we = f"{Decimal(str(t['w'])) - Decimal(str(t['chg'])):.2f}"
+        events.append(
+            {
+                "rated_on": t["rated_on"],
+                "event": t["event"],
+                "start": t["event_start"],
+                "list_used": t["list_date"],
+                "Ro": t["Ro"],
+                "opponents": " ".join(str(g["opponent_rating_used"]) for g in mine),
+                "games": t["n"],
+                "W": t["w"],
+                "We": we,
+                "K": t["K"],
+                "K(W-We)": t["K_chg"],
+                "Rp": t["Rp"],
+                "rated_games": [
+                    {
+                        "opponent": g["opponent_id"],
+                        "opponent_rating": g["opponent_rating"],
+                        "opponent_rating_used": g["opponent_rating_used"],
+                        "W": g["score"],
+                        "We": g["We"],
+                        "K": g["K"],
+                        "K(W-We)": g["K_chg"],
+                    }
+                    for g in mine
+                ],
+            }
+        )
+    periods: list[dict[str, JsonValue]] = [
+        {
+            "rated_on": c["rated_on"],
+            "rating_before": c["rating_before"],
+            "games": c["games"],
+            "K": c["K"],
+            "K(W-We)": c["K_chg"],
+            "change": c["change"],
+            "rating_after": c["rating_after"],
+            "status": c["status"],
+        }
+        for c in _read_audit(folder / "changes.csv", player_id)
+    ]
+    return events, periods

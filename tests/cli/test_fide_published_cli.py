@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,6 +54,8 @@ class _Run:
 
     listing: dict[str, dict[str, str]]
     games: list[dict[str, str]]
+    store: Path
+    """The store the run published its list in (`ratings show` reads it)."""
 
     def games_of(self, fide_id: int) -> list[dict[str, str]]:
         return [g for g in self.games if g["player_id"] == f"fide:{fide_id}"]
@@ -85,7 +88,7 @@ def _officer(
         listing = {row["fide_id"]: row for row in csv.DictReader(f)}
     with out.joinpath("games.csv").open(encoding="utf-8") as f:
         games = list(csv.DictReader(f))
-    return _Run(listing, games)
+    return _Run(listing, games, store)
 
 
 # ------------------------------------------------------------------ published calculations
@@ -157,6 +160,50 @@ def test_published_game_changes(
         assert Decimal(mine["K_chg"]) == Decimal(fide["K_chg"])
         assert Decimal(mine["chg"]) == Decimal(fide["chg"])
         assert int(mine["K"]) == int(fide["K"])
+
+
+def _shown(run: _Run, fide_id: int) -> dict[str, Any]:
+    """`arbiter ratings show fide:ID --method fide -f json` after the run."""
+    done = arbiter(
+        run.store, "ratings", "show", f"fide:{fide_id}", "--method", "fide", "-f", "json"
+    )
+    shown: dict[str, Any] = json.loads(done.stdout)
+    return shown
+
+
+@pytest.mark.parametrize("case_id", _case_params({}))
+def test_ratings_show_per_event_and_period(
+    published: dict[str, Json], published_runs: dict[str, _Run], case_id: str
+) -> None:
+    """`ratings show --method fide` after the run: per event rated, FIDE's games, W, K and
+    K·(W − We) to the hundredth, each game's K·(W − We); the period's total K·(W − We)."""
+    case = published[case_id]
+    shown = _shown(published_runs[case_id], case["fide_id"])
+    events = shown["events"]
+    assert [e["event"] for e in events] == [f"e{t['event_id']}" for t in case["tournaments"]]
+    for mine, fide in zip(events, case["tournaments"], strict=True):
+        assert (mine["games"], Decimal(mine["W"]), mine["K"]) == (
+            int(fide["n"]), Decimal(fide["w"]), int(fide["K"]),
+        )  # fmt: skip
+        assert Decimal(mine["K(W-We)"]) == Decimal(fide["K_chg"])
+        assert Decimal(mine["We"]) == Decimal(fide["w"]) - Decimal(fide["chg"])
+        assert [Decimal(g["K(W-We)"]) for g in mine["rated_games"]] == [
+            Decimal(g["K_chg"]) for g in fide["games"]
+        ]
+    (period,) = shown["periods"]
+    assert Decimal(period["K(W-We)"]) == Decimal(case["total_change_shown"])
+
+
+@pytest.mark.parametrize("case_id", _case_params({"F-P04": _XFAIL_LIST["F-P04"]}))
+def test_ratings_show_ro_and_opponents_used(
+    published: dict[str, Json], published_runs: dict[str, _Run], case_id: str
+) -> None:
+    """Per event: Ro and every opponent's rating used (a capped one is Ro ± 400)."""
+    case = published[case_id]
+    events = _shown(published_runs[case_id], case["fide_id"])["events"]
+    for mine, fide in zip(events, case["tournaments"], strict=True):
+        assert mine["Ro"] == int(fide["Ro"])
+        assert mine["opponents"] == " ".join(g["opponent_rating_used"] for g in fide["games"])
 
 
 # ---------------------------------------------------------------------- US Championship
