@@ -13,6 +13,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 
+from events.domain import Game
 from pipelines.web.hub import ListEntry, TournamentView
 from pipelines.web.pages import player_card, public_page, tournament_context
 from pipelines.web.server import server_of, tournament_view
@@ -74,7 +75,19 @@ async def crosstable(request: Request, tournament_id: str) -> HTMLResponse:
 async def player(request: Request, tournament_id: str, player_id: int) -> HTMLResponse:
     view = tournament_view(request, tournament_id)
     card = player_card(view, player_id)
-    return _page(request, "player.html", view=view, s=view.summary(), card=card)
+    change = None
+    if view.state.game is Game.CHESS:
+        from pipelines.views.rating_change import event_change  # polars: on demand
+
+        with server_of(request).access.open() as store:
+            found = event_change(store, view.state)
+        change = {
+            "system": found.system,
+            "source": found.source,
+            **found.players.get(player_id, {}),
+            "rated_games": found.games.get(player_id, []),
+        }
+    return _page(request, "player.html", view=view, s=view.summary(), card=card, change=change)
 
 
 @router.get("/t/{tournament_id}/live")
