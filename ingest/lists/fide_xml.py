@@ -41,6 +41,7 @@ DTD (``<!DOCTYPE``, hence no entity of a DTD and no entity expansion) are errors
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import stat
@@ -160,6 +161,8 @@ class _Reader:
         self.skip = skip_bad_lines
         self.encoding = "utf-8"
         self.state = _State()
+        self.digest = hashlib.sha256()
+        """The SHA-256 of the bytes read, in the same pass (the list's ``source_sha256``)."""
         self.buf = b""
         """Bytes read and not yet consumed."""
         self.base = 0
@@ -220,6 +223,7 @@ class _Reader:
             raise IngestError(
                 self.shown, 0, 0, f"larger than {MAX_LIST_BYTES // 2**30} GiB: not a rating list"
             )
+        self.digest.update(block)
         self.buf += block
         if progress is not None:
             progress(self.base + len(self.buf))
@@ -533,7 +537,11 @@ class _Reader:
             typed = check(empty, [SPECS[f] for f in FIELDS])[0]
         lists = fide_lists(typed, list(RATING_FIELDS))
         return ListFile(
-            self.shown, SourceFormat.FIDE_XML, tuple(lists), skipped=tuple(self.state.skipped)
+            self.shown,
+            SourceFormat.FIDE_XML,
+            tuple(lists),
+            skipped=tuple(self.state.skipped),
+            sha256=self.digest.hexdigest(),
         )
 
     def _without_repeats(self, typed: pl.DataFrame) -> pl.DataFrame:
