@@ -41,6 +41,7 @@ DTD (``<!DOCTYPE``, hence no entity of a DTD and no entity expansion) are errors
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import stat
@@ -160,6 +161,8 @@ class _Reader:
         self.skip = skip_bad_lines
         self.encoding = "utf-8"
         self.state = _State()
+        self.digest = hashlib.sha256()
+        """The SHA-256 of the bytes read, in the same pass (the list's ``source_sha256``)."""
         self.buf = b""
         """Bytes read and not yet consumed."""
         self.base = 0
@@ -175,16 +178,20 @@ class _Reader:
 
     def _advance(self, upto: int) -> None:
         """Drop the buffer's first ``upto`` bytes, keeping the position of its start."""
-        text = self._text(self.buf[:upto])
-        self.line, column = _where(text, len(text), self.line, self.column)
+        self.line, column = self._place(upto)
         self.column = column - 1
         self.buf = self.buf[upto:]
         self.base += upto
 
     def _place(self, offset: int) -> tuple[int, int]:
-        """Line and column (1-based) of ``buf[offset]``."""
-        text = self._text(self.buf[:offset])
-        return _where(text, len(text), self.line, self.column)
+        """Line and column (1-based) of ``buf[offset]``: the lines counted in the bytes (a
+        newline byte is a newline in every encoding read), the column in the characters of
+        the last line only."""
+        newlines = self.buf.count(b"\n", 0, offset)
+        if newlines:
+            last = self.buf.rfind(b"\n", 0, offset)
+            return self.line + newlines, len(self._text(self.buf[last + 1 : offset])) + 1
+        return self.line, self.column + len(self._text(self.buf[:offset])) + 1
 
     def error(
         self, offset: int, message: str, found: str | None = None, expected: str | None = None
@@ -216,6 +223,7 @@ class _Reader:
             raise IngestError(
                 self.shown, 0, 0, f"larger than {MAX_LIST_BYTES // 2**30} GiB: not a rating list"
             )
+        self.digest.update(block)
         self.buf += block
         if progress is not None:
             progress(self.base + len(self.buf))
@@ -328,15 +336,23 @@ class _Reader:
             ) from None
         line, column = self._place(pos)
         rows = _RECORDS.findall(text)
-        if all(not r[-1] or r[-1].isspace() for r in rows):
-            players = [r[:-1] for r in rows if not r[-1]]
-            self._block(_Block(self.base + pos, len(data), line, column - 1, None), text, players)
+        columns = list(zip(*rows, strict=True)) or [()] * (len(FIELDS) + 1)
+        other = columns[-1]
+        pieces = [n for n, r in enumerate(other) if r]  # not players: white space, or else?
+        if all(other[n].isspace() for n in pieces):
+            if pieces == list(range(len(pieces))):  # the white space before the first player
+                columns = [c[len(pieces) :] for c in columns]
+            else:
+                drop = set(pieces)
+                columns = [tuple(v for n, v in enumerate(c) if n not in drop) for c in columns]
+            block = _Block(self.base + pos, len(data), line, column - 1, None)
+            self._block(block, text, columns[:-1])
             return limit, False
         block = _Block(self.base + pos, 0, line, column - 1, [])
         players, stop, ended = self._careful(text, block, final=final)
         stop_bytes = len(text[:stop].encode(self.encoding))
         block.length = stop_bytes
-        self._block(block, text[:stop], players)
+        self._block(block, text[:stop], list(zip(*players, strict=True)) or [()] * len(FIELDS))
         return pos + stop_bytes, ended
 
     def _careful(
@@ -469,17 +485,17 @@ class _Reader:
 
     # ------------------------------------------------------------------ values
 
-    def _block(self, block: _Block, text: str, players: list[tuple[str, ...]]) -> None:
+    def _block(self, block: _Block, text: str, columns: list[tuple[str, ...]]) -> None:
+        """Check a block's players, given as columns (`FIELDS`' order)."""
         self.state.blocks.append(block)
-        if not players:
+        if not columns[0]:
             return
-        self.state.players += len(players)
+        self.state.players += len(columns[0])
         if self.state.players > MAX_LIST_PLAYERS:
             line, column = block.line, block.column + 1
             raise IngestError(
                 self.shown, line, column, f"more than {MAX_LIST_PLAYERS} players: not a list"
             )
-        columns = zip(*players, strict=True)
         raw = pl.DataFrame(
             [pl.Series(n, c, dtype=pl.String) for n, c in zip(FIELDS, columns, strict=True)]
         )
@@ -521,7 +537,11 @@ class _Reader:
             typed = check(empty, [SPECS[f] for f in FIELDS])[0]
         lists = fide_lists(typed, list(RATING_FIELDS))
         return ListFile(
-            self.shown, SourceFormat.FIDE_XML, tuple(lists), skipped=tuple(self.state.skipped)
+            self.shown,
+            SourceFormat.FIDE_XML,
+            tuple(lists),
+            skipped=tuple(self.state.skipped),
+            sha256=self.digest.hexdigest(),
         )
 
     def _without_repeats(self, typed: pl.DataFrame) -> pl.DataFrame:

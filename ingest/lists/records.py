@@ -52,6 +52,8 @@ class ListFile:
     date: dt.date | None = None
     date_source: str | None = None
     skipped: tuple[IngestError, ...] = ()
+    sha256: str | None = None
+    """The file's SHA-256 when the reader hashed its bytes as it read them (None: not)."""
 
 
 def as_kind(kind: Kind, frame: pl.DataFrame) -> pl.DataFrame:

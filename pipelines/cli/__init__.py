@@ -10,6 +10,7 @@ printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
     reports      standings, crosstable, log
     teams        team ..., lineup, and the team views of pair, standings and crosstable
     ingest       ingest, export
+    checks       check (what FIDE or the EGD would send back)
     ratings      ratings run, show, schedule
     store        store init, info, copy, verify, backup; verify
     serve        serve, user ...
@@ -72,6 +73,7 @@ COMMANDS: dict[str, Entry] = {
     "standings": Entry("reports", REPORTS, "Standings: points, then the tie-break chain; remaining ties share a place."),
     "crosstable": Entry("reports", REPORTS, "The crosstable: per round opponent, colour and result, then points and tie-breaks."),
     "log": Entry("reports", REPORTS, "The tournament's events, one per line: position, version, type, who, how, payload."),
+    "check": Entry("checks", REPORTS, "Check a tournament as its rating body would before the file is uploaded. Exit 1 if anything is found."),
     "export": Entry("ingest", REPORTS, "Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."),
     "ingest": Entry("ingest", FEDERATION, "Ingest result files: each one atomically, each one once. Exit 1 if any file failed."),
     "ratings": Entry("ratings", FEDERATION, "Rating lists: compute, publish, inspect."),

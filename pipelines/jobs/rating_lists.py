@@ -94,7 +94,7 @@ def import_list(
     if request.list_name is not None and len(read.lists) > 1:
         names = ", ".join(str(r.name) for r in read.lists)
         raise ListImportError(f"--list: {shown} holds {len(read.lists)} lists ({names})")
-    sha = file_sha256(request.path)
+    sha = read.sha256 or file_sha256(request.path)
     current = {(i.list_name, i.list_date): i for i in current_imports(store)}
     events: list[NewEvent] = []
     tables: list[pl.DataFrame] = []

@@ -6,6 +6,7 @@ CSV. A bad row refuses the file in one line FILE:LINE:COL and imports nothing;
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -82,6 +83,10 @@ def test_fide_xml_gives_three_lists_and_a_second_import_is_a_no_op(
     assert found["fide-standard", "2025-11-01"]["players"] == 2
     assert (
         found["fide-blitz", "2025-11-01"]["sha256"] == found["fide-rapid", "2025-11-01"]["sha256"]
+    )
+    # The reader hashes the bytes as it reads them: the whole file's SHA-256.
+    assert str(found["fide-standard", "2025-11-01"]["sha256"]).startswith(
+        hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     )
     again = arbiter(store, "ratings", "import", str(path), "--date", "2025-11-01").stdout
     assert again.count("already imported from this file, nothing changed") == 3
