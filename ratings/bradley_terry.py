@@ -109,6 +109,12 @@ def _sigmoid(x: FloatArray) -> FloatArray:
     return out
 
 
+def win_probability(x: FloatArray) -> FloatArray:
+    """The model's probability that a player ``x`` natural-log units stronger wins (a draw
+    counts half): the logistic function the fit uses."""
+    return _sigmoid(x)
+
+
 class _Laplacian:
     """Weighted Laplacian with a fixed CSR pattern; :meth:`update` rewrites only the values."""
 

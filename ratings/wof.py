@@ -90,6 +90,14 @@ class WofFit:
     """Number of components large enough to be rated."""
 
 
+def expected_score(rating_a: float, rating_b: float, params: WofParams | None = None) -> float:
+    """A's expected score against B under the list's model: a gap of ``odds_points`` is
+    ``odds``:1 (200 points, 3:1 by default), the fit's own logistic curve."""
+    params = params or WofParams()
+    gap = np.array([(rating_a - rating_b) / params.scale])
+    return float(bradley_terry.win_probability(gap)[0])
+
+
 def month_age(dates: pl.Expr, as_of: dt.date) -> pl.Expr:
     """Whole months between a game's month and ``as_of``'s month (0 in the same month)."""
     return (as_of.year - dates.dt.year().cast(pl.Int64)) * 12 + (

@@ -53,7 +53,8 @@ def standings(
             "--rating-change",
             help="Each player's rating change from this event: chess FIDE's (Ro, Rp, W, We, "
             "K, K·(W−We), change; ratings from the imported FIDE list in force at the start), "
-            "go the EGF GoR change (from the imported EGD list).",
+            "go the EGF GoR change (from the imported EGD list), othello the WOF list's change "
+            "(the list refit without and with the event).",
         ),
     ] = False,
 ) -> None:

@@ -12,6 +12,15 @@ Go: the EGF GoR change of the event (:func:`ratings.egf.rate_events`, the 2021 f
 event's class weight), each player starting from the GoR of the imported EGD list in force at
 the start by PIN, else the registered rating, else the GoR of the registered rank.
 
+Othello: the WOF list has no per-game formula, no K and no starting rating: every list is a
+fresh weighted Bradley–Terry fit over all results (:func:`ratings.wof.fit_wof`). The event's
+change is therefore the list's own difference: the list computed the day after the event's
+last day over every othello game in the log, once without this event's games (rating before)
+and once with them (rating after), the same day so that game ages do not move. Expected is
+the model's expected score (:func:`ratings.wof.expected_score`) from the ratings before, when
+the player and all his opponents had one; a player outside a rated component (fewer than 10
+connected players) has no rating on that side.
+
 Exact values (W, We, W − We, K·(W − We)) are strings with two decimals, as FIDE prints them.
 """
 
@@ -29,8 +38,9 @@ import polars as pl
 from events.domain import Game, Outcome
 from events.imported_lists import FIDE_LISTS, ListedPlayer, latest_list_import, lookup
 from events.store import Store
-from pipelines.commands.base import CommandError
+from pipelines.commands.base import STREAM_PREFIX, CommandError
 from pipelines.commands.tournaments import current_data
+from projections.games import project
 from projections.standings import StandingRow
 from projections.state import PlayerState, TournamentState
 from ratings.egf import CLASS_WEIGHTS, EgfParams, rate_events, rating_from_grade
@@ -38,6 +48,7 @@ from ratings.fide import FideParams, k_factor
 from ratings.fide import PlayerState as FidePlayer
 from ratings.fide_run import tournament_changes
 from ratings.games import GAMES_SCHEMA, months_before
+from ratings.wof import WofParams, expected_score, fit_wof
 
 __all__ = ["EventChange", "event_change"]
 
@@ -244,6 +255,55 @@ def _go(store: Store, state: TournamentState, start: dt.date) -> EventChange:
     return EventChange(f"EGF GoR (class {klass}, weight {weight:g})", source, players, {})
 
 
+def _othello(store: Store, state: TournamentState, start: dt.date) -> EventChange:
+    params = WofParams()
+    as_of = max(start, current_data(state).end_date or start) + dt.timedelta(days=1)
+    games = project(store.read_frame()).games.filter(pl.col("game") == Game.OTHELLO.value)
+    ours = pl.col("stream") == STREAM_PREFIX + state.id
+    event = games.filter(ours)
+    others = games.filter(~ours)
+    # The log's games are keyed by federation id: the event's boards say whose id is whose.
+    seat = {(g["round"], g["board"]): g for g in event.iter_rows(named=True)}
+    key: dict[int, str] = {}
+    for number, rnd in state.rounds.items():
+        for b in rnd.boards:
+            row = seat.get((number, b.board))
+            if row is not None and b.black is not None:
+                key[b.white], key[b.black] = row["player_a"], row["player_b"]
+    rated = [fit_wof(g, as_of, params).players for g in (others, games)]
+    before, after = (
+        dict(zip(p.get_column("player_id"), p.get_column("rating"), strict=True)) for p in rated
+    )
+    players: dict[int, dict[str, Any]] = {}
+    for pid in state.players:
+        pkey = key.get(pid)
+        old, new = before.get(pkey), after.get(pkey)
+        played = event.filter((pl.col("player_a") == pkey) | (pl.col("player_b") == pkey))
+        score = 0.0
+        expected: float | None = 0.0
+        for g in played.iter_rows(named=True):
+            mine = g["player_a"] == pkey
+            opponent = before.get(g["player_b" if mine else "player_a"])
+            score += g["score_a"] if mine else 1.0 - g["score_a"]
+            if old is None or opponent is None or expected is None:
+                expected = None
+            else:
+                expected += expected_score(old, opponent, params)
+        players[pid] = {
+            "rating": _gor(old),
+            "games": played.height,
+            "score": score,
+            "expected": None if expected is None else round(expected, 3),
+            "change": None if old is None or new is None else round(new - old, 3),
+            "rating after": _gor(new),
+        }
+    source = (
+        f"WOF list of {as_of} over the log's {games.height} othello games, without this "
+        f"event's {event.height} (rating) and with them (rating after), {params.version}"
+    )
+    return EventChange("WOF", source, players, {})
+
+
 def _grade(rank: str | None) -> float | None:
     try:
         return None if rank is None else rating_from_grade(rank)
@@ -258,7 +318,7 @@ def _gor(value: float | None) -> float | None:
 def event_change(store: Store, state: TournamentState) -> EventChange:
     """Each player's rating change from the event (module docstring).
 
-    :raises CommandError: an othello or carrom event, or a go player with neither a GoR nor a
+    :raises CommandError: a carrom event, or a go player with neither a GoR nor a
         rank (the EGF rates from one).
     """
     start = _start(state)
@@ -266,9 +326,11 @@ def event_change(store: Store, state: TournamentState) -> EventChange:
         return _fide(store, state, start)
     if state.game is Game.GO:
         return _go(store, state, start)
+    if state.game is Game.OTHELLO:
+        return _othello(store, state, start)
     raise CommandError(
         f"--rating-change: a {state.game.value} event has no per-event rating change "
-        "(chess: FIDE's Elo, go: the EGF's GoR)"
+        "(chess: FIDE's Elo, go: the EGF's GoR, othello: the WOF list's)"
     )
 
 

@@ -20,6 +20,7 @@ beating a 2100 player: con 17.58, bonus 0.516, +9.306; ratings.md §4.3).
 from __future__ import annotations
 
 import json
+import math
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -181,11 +182,81 @@ def test_go_gor_change_from_registered_ranks(tmp_path: Path) -> None:
     assert text.splitlines()[0].startswith("Go: rating change (EGF GoR (class A, weight 1))")
 
 
-@pytest.mark.parametrize("game", ["othello", "carrom"])
-def test_othello_and_carrom_refused_in_one_line(tmp_path: Path, game: str) -> None:
+def test_carrom_refused_in_one_line(tmp_path: Path) -> None:
+    game = "carrom"
     cli = Cli(tmp_path / "store.duckdb")
     cli("tournament", "create", "--name", game, "--id", game, "--game", game, "--rounds", "1")
     assert cli.refused("standings", game, "--rating-change") == (
         f"error: --rating-change: a {game} event has no per-event rating change "
-        "(chess: FIDE's Elo, go: the EGF's GoR)"
+        "(chess: FIDE's Elo, go: the EGF's GoR, othello: the WOF list's)"
     )
+
+
+def _elo_file(path: Path, name: str, day: str, ids: list[int], rounds: list[list[str]]) -> None:
+    lines = [f"%%Tournament: {name}", "%%Country: NL", f"%%Date: {day}", "%%Sender: test", ""]
+    lines += [f"%_% {i}, PLAYER{i}, Name, NL" for i in ids]
+    for number, games in enumerate(rounds, 1):
+        lines += ["", f"% Round {number}", *games]
+    path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+
+
+def _solve(f: Any, lo: float, hi: float) -> float:
+    """Bisection for the root of a decreasing ``f`` on [lo, hi]."""
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def test_othello_wof_change_is_the_lists_difference(tmp_path: Path) -> None:
+    """No snapshot pair isolates one tournament (the official files are a month or more
+    apart, and the WOF list refits every game with new age weights), so the check is a worked
+    example of the WOF model (ratings.md §1), solved by hand:
+
+    Event A (1 March 2024): players 101-110 in a round robin, all 45 games drawn. Event B
+    (15 March): 101 beats 102. Both games are younger than 7 months on the list of 16 March:
+    weight 150 each, so weights cancel. Without B every player is equal: 1800 (the anchor),
+    and each of 101/102 expects 0.5 in B. With B, by symmetry r101 = −r102 = x (natural-log
+    units, the others 0; 101 and 102 have the same game count, so the anchor holds), and
+    101's likelihood equation is 8·(½ − σ(x)) + (½ + 1) − 2·σ(2x) = 0 (eight draws against
+    players at 0, a draw and a win against 102 at −x). Its root x = 0.16744; with the
+    scale 200/ln 3 = 182.048 points the change is ±30.48 points.
+    """
+    ids = list(range(101, 111))
+    circle = ids[:]
+    rounds = []
+    for _ in range(len(ids) - 1):
+        half = len(circle) // 2
+        rounds.append(
+            [f"{a} (32)=(32) {b}" for a, b in zip(circle[:half], circle[::-1][:half], strict=True)]
+        )
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    _elo_file(inbox / "20240301_A.ELO", "Event A", "01/03/2024", ids, rounds)
+    _elo_file(
+        inbox / "20240315_B.ELO", "Event B", "15/03/2024", [101, 102], [["101 (40)>(24) 102"]]
+    )
+    cli = Cli(tmp_path / "store.duckdb")
+    cli("ingest", str(inbox))
+    event = next(t["id"] for t in cli.json("tournament", "list") if "B" in t["id"].upper()[-3:])
+    rows = {r["player"]["name"]: r for r in cli.json("standings", event, "--rating-change")}
+    x = _solve(lambda x: 8 * (0.5 - _sigma(x)) + 1.5 - 2 * _sigma(2 * x), 0.0, 5.0)
+    change = 200 / math.log(3) * x
+    assert abs(change - 30.48) < 0.01
+    winner = next(r for n, r in rows.items() if "101" in n)
+    loser = next(r for n, r in rows.items() if "102" in n)
+    for row, sign, score in ((winner, 1, 1.0), (loser, -1, 0.0)):
+        assert row["rating"] == pytest.approx(1800, abs=0.01)
+        assert (row["games"], row["score"], row["expected"]) == (1, score, 0.5)
+        assert row["change"] == pytest.approx(sign * change, abs=0.01)
+        assert row["rating after"] == pytest.approx(1800 + sign * change, abs=0.01)
+    text = cli("standings", event, "--rating-change")
+    assert text.splitlines()[0].endswith(
+        "rating change (WOF); ratings: WOF list of 2024-03-16 over the log's 46 othello games, "
+        "without this event's 1 (rating) and with them (rating after), wof-1"
+    )
+
+
+def _sigma(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
