@@ -76,11 +76,17 @@ async def player(request: Request, tournament_id: str, player_id: int) -> HTMLRe
     view = tournament_view(request, tournament_id)
     card = player_card(view, player_id)
     change = None
-    if view.state.game is Game.CHESS:
+    found = None
+    if view.state.game in (Game.CHESS, Game.GO):
+        from pipelines.commands.base import CommandError
         from pipelines.views.rating_change import event_change  # polars: on demand
 
-        with server_of(request).access.open() as store:
-            found = event_change(store, view.state)
+        try:
+            with server_of(request).access.open() as store:
+                found = event_change(store, view.state)
+        except CommandError:  # a go player with neither GoR nor rank: the card goes without
+            found = None
+    if found is not None:
         change = {
             "system": found.system,
             "source": found.source,

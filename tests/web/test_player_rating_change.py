@@ -8,6 +8,7 @@ K·(W − We)."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import httpx
@@ -48,3 +49,30 @@ def test_player_card_shows_the_fide_change(tmp_path: Path) -> None:
     cells = [f"<td>{g['K_chg']}</td></tr>" for g in tournament["games"]]
     table = text[text.index('id="rated-games"') :]
     assert all(c in table for c in cells)
+
+
+def test_player_card_shows_the_go_gor_change(tmp_path: Path) -> None:
+    """Two 1d players (GoR 2100 from the rank, no EGD list), one even game won by white: the
+    card shows the EGF 2021 formula's check value (ratings.md §4.3), +9.306 to 2109.306, the
+    same as `standings --rating-change` (tests/cli/test_rating_change_cli.py)."""
+    store = str(tmp_path / "arbiter.duckdb")
+    cli(store, "tournament", "create", "--name", "Go", "--id", "go", "--game", "go",
+        "--system", "macmahon", "--rounds", "1")  # fmt: skip
+    for name in ("Abe, Ko", "Kim, Bo"):
+        cli(store, "player", "add", "go", "--name", name, "--rank", "1d")
+    cli(store, "pair", "go")
+    cli(store, "result", "go", "1", "1", "W+R")
+    board = json.loads(cli(store, "pairings", "go", "--format", "json"))[0]
+    served = serve(store, tmp_path)
+    try:
+        pages = {
+            side: httpx.get(f"{served.url}/t/go/players/{board[side]['id']}", timeout=30)
+            for side in ("white", "black")
+        }
+    finally:
+        served.stop()
+    assert all(p.status_code == 200 for p in pages.values())
+    winner, loser = (html.unescape(pages[s].text) for s in ("white", "black"))
+    assert "Rating change (EGF GoR (class A, weight 1))" in winner
+    assert "GoR 2100.0 · 1 games · change 9.306 · GoR after 2109.306" in winner
+    assert "GoR 2100.0 · 1 games · change -8.275 · GoR after 2091.725" in loser
