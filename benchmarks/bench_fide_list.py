@@ -50,8 +50,6 @@ def _lists(rng: np.random.Generator) -> dict[dt.date, pl.DataFrame]:
 
 
 def _games(rng: np.random.Generator) -> pl.DataFrame:
-    from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA
-
     pool = np.concatenate(
         [
             np.char.add(
@@ -69,18 +67,29 @@ def _games(rng: np.random.Generator) -> pl.DataFrame:
     base = np.datetime64("2025-11-01")
     starts = base + start.astype("timedelta64[D]")
     ends = starts + np.timedelta64(4, "D")
+    return chess_games(pool, a, b, event, starts, ends, rng.choice([0.0, 0.5, 1.0], GAMES))
+
+
+def chess_games(
+    pool: Any, a: Any, b: Any, event: Any, starts: Any, ends: Any, scores: Any
+) -> pl.DataFrame:
+    """The games table of chess games between ``pool[a]`` and ``pool[b]`` (numpy arrays), each
+    of event ``event-N`` started and ended on those days, White the first player."""
+    from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA
+
+    n = len(a)
     return pl.DataFrame(
         {
             "date": starts,
             "event": np.char.add("event-", event.astype(str)),
             "player_a": pool[a].astype(str),
             "player_b": pool[b].astype(str),
-            "score_a": rng.choice([0.0, 0.5, 1.0], GAMES),
-            "weight": np.ones(GAMES),
-            "game": ["chess"] * GAMES,
-            "color_a": ["white"] * GAMES,
-            "handicap": [None] * GAMES,
-            "komi": [None] * GAMES,
+            "score_a": scores,
+            "weight": np.ones(n),
+            "game": ["chess"] * n,
+            "color_a": ["white"] * n,
+            "handicap": [None] * n,
+            "komi": [None] * n,
             "event_start": starts,
             "event_end": ends,
         }

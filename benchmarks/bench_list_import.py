@@ -92,9 +92,7 @@ def _arbiter(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def _games(rng: np.random.Generator) -> Any:
     """100,000 games of tournaments that started in November 2025 and ended before December."""
-    import polars as pl
-
-    from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA
+    from benchmarks.bench_fide_list import chess_games
 
     listed = np.char.add(
         "fide:", (FIRST_ID + rng.choice(LISTED, ACTIVE, replace=False)).astype(str)
@@ -104,22 +102,8 @@ def _games(rng: np.random.Generator) -> Any:
     b = (a + rng.integers(1, len(pool), GAMES)) % len(pool)
     event = rng.integers(0, EVENTS, GAMES)
     starts = np.datetime64("2025-11-01") + (event % 25).astype("timedelta64[D]")
-    return pl.DataFrame(
-        {
-            "date": starts,
-            "event": np.char.add("event-", event.astype(str)),
-            "player_a": pool[a].astype(str),
-            "player_b": pool[b].astype(str),
-            "score_a": rng.choice([0.0, 0.5, 1.0], GAMES),
-            "weight": np.ones(GAMES),
-            "game": ["chess"] * GAMES,
-            "color_a": ["white"] * GAMES,
-            "handicap": [None] * GAMES,
-            "komi": [None] * GAMES,
-            "event_start": starts,
-            "event_end": starts + np.timedelta64(4, "D"),
-        }
-    ).cast(pl.Schema({**GAMES_SCHEMA, **GAMES_OPTIONAL}))
+    ends = starts + np.timedelta64(4, "D")
+    return chess_games(pool, a, b, event, starts, ends, rng.choice([0.0, 0.5, 1.0], GAMES))
 
 
 def list_run(store_path: str, out: str) -> dict[str, Any]:

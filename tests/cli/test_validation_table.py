@@ -27,6 +27,19 @@ def rows() -> list[tuple[str, str]]:
     return found
 
 
+SETUP = (
+    "tournament create --name T --id t --system dutch --rounds 5 "
+    "--start 2026-03-01 --end 2026-03-09",
+    'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR',
+    'player add t --name "Dahl, Ivar" --rating 2000',
+    "pair t",
+    "tournament create --name G --id g --game go --system macmahon --rounds 3",
+    'player add g --name "Sato, Ken" --rank 3d',
+    'player add g --name "Ito, Mai" --rank 1k',
+)
+"""The events every row is refused against: a chess event paired once, a go event."""
+
+
 def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [ARBITER, "--store", str(store), *args], capture_output=True, text=True, check=False
@@ -36,17 +49,7 @@ def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("validation") / "store.duckdb"
-    setup = [
-        "tournament create --name T --id t --system dutch --rounds 5 "
-        "--start 2026-03-01 --end 2026-03-09",
-        'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR',
-        'player add t --name "Dahl, Ivar" --rating 2000',
-        "pair t",
-        "tournament create --name G --id g --game go --system macmahon --rounds 3",
-        'player add g --name "Sato, Ken" --rank 3d',
-        'player add g --name "Ito, Mai" --rank 1k',
-    ]
-    for line in setup:
+    for line in SETUP:
         done = run(path, *shlex.split(line))
         assert done.returncode == 0, (line, done.stderr)
     return path

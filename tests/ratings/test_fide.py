@@ -24,6 +24,7 @@ from ratings.fide import (
     rate_period,
 )
 from ratings.games import games_frame
+from tests.ratings.players_frame import players_frame
 
 P = FideParams()
 MARCH_2024 = dt.date(2024, 3, 1)
@@ -109,24 +110,7 @@ def test_march_2024_adjustment() -> None:
 
 
 def _players(rows: list[tuple[str, float | None, int, int | None]]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "player_id": [r[0] for r in rows],
-            "name": [r[0] for r in rows],
-            "country": [None] * len(rows),
-            "birth_year": [r[3] for r in rows],
-            "rating": [r[1] for r in rows],
-            "games": [r[2] for r in rows],
-        },
-        schema={
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "country": pl.Utf8,
-            "birth_year": pl.Int64,
-            "rating": pl.Float64,
-            "games": pl.Int64,
-        },
-    )
+    return players_frame([(pid, pid, rating, games, birth) for pid, rating, games, birth in rows])
 
 
 def _games(rows: list[tuple[str, str, float]], day: dt.date = MARCH_2024) -> pl.DataFrame:

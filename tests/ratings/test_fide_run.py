@@ -30,6 +30,7 @@ from ratings.fide_run import (
     run_fide_lists,
 )
 from ratings.games import SchemaError, games_frame
+from tests.ratings.players_frame import players_frame
 
 OCT, NOV, DEC = dt.date(2025, 10, 1), dt.date(2025, 11, 1), dt.date(2025, 12, 1)
 
@@ -139,24 +140,7 @@ def test_k_is_the_printed_k_capped_at_700_over_the_period() -> None:
 
 def test_k_by_rule_for_a_player_the_list_does_not_carry() -> None:
     """Not on the list, rated in arbiter's history with 100 games: K 20 (8.3.3)."""
-    players = pl.DataFrame(
-        {
-            "player_id": ["local:x"],
-            "name": ["X"],
-            "country": [None],
-            "birth_year": [1980],
-            "rating": [2000.0],
-            "games": [100],
-        },
-        schema={
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "country": pl.Utf8,
-            "birth_year": pl.Int64,
-            "rating": pl.Float64,
-            "games": pl.Int64,
-        },
-    )
+    players = players_frame([("local:x", "X", 2000.0, 100, 1980)])
     lists = {NOV: _list([("2", 2000, 10)])}
     games = _games([("local:x", "2", 1.0)], dt.date(2025, 11, 3))
     run = run_fide_list(games, lists, list_date=DEC, players=players)
@@ -294,24 +278,7 @@ def test_a_zero_first_event_is_disregarded() -> None:
 
 
 def test_without_lists_ratings_come_from_arbiter_history() -> None:
-    players = pl.DataFrame(
-        {
-            "player_id": ["a", "b"],
-            "name": ["A", "B"],
-            "country": [None, None],
-            "birth_year": [1980, 1980],
-            "rating": [2000.0, 1900.0],
-            "games": [100, 100],
-        },
-        schema={
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "country": pl.Utf8,
-            "birth_year": pl.Int64,
-            "rating": pl.Float64,
-            "games": pl.Int64,
-        },
-    )
+    players = players_frame([("a", "A", 2000.0, 100, 1980), ("b", "B", 1900.0, 100, 1980)])
     run = run_fide_list(_games([("a", "b", 1.0)], NOV), {}, list_date=DEC, players=players)
     # K 20 by rule; D +100 → .64: a +7.20 → +7, b −7.
     assert run.previous_date is None

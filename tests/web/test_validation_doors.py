@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from events.duckdb_store import DuckDBStore
-from tests.cli.test_validation_table import rows
+from tests.cli.test_validation_table import SETUP, rows
 from tests.web.serving import ARBITER, Served, add_user, cli, serve
 
 PLURAL = {"deputy_arbiter": "deputy_arbiters", "round_date": "round_dates"}
@@ -120,16 +120,7 @@ def _login(url: str, name: str, password: str) -> dict[str, str]:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("doors")
     store = str(folder / "store.duckdb")
-    for line in (
-        "tournament create --name T --id t --system dutch --rounds 5 "
-        "--start 2026-03-01 --end 2026-03-09",
-        'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR',
-        'player add t --name "Dahl, Ivar" --rating 2000',
-        "pair t",
-        "tournament create --name G --id g --game go --system macmahon --rounds 3",
-        'player add g --name "Sato, Ken" --rank 3d',
-        'player add g --name "Ito, Mai" --rank 1k',
-    ):
+    for line in SETUP:
         cli(store, *shlex.split(line))
     accounts = {"ola": ("officer", None), "kari": ("director", "t"), "gro": ("director", "g")}
     tokens = {
