@@ -30,6 +30,7 @@ from pipelines.views.output import Format, render
 from pipelines.web.hub import summaries_json
 from pipelines.web.pages import player_card
 from pipelines.web.server import director_of, officer, server_of, tournament_view
+from projections.game_terms import entered_result
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -253,9 +254,10 @@ def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
         event = server.command(
             tournament_id, lambda known: results.record_one(store, tournament_id, body, known=known)
         )
+    game = tournament_view(request, tournament_id).state.game
+    shown = entered_result(game, event.outcome, event.white_score, event.black_score, event.how)
     return _json(
-        {"round": body.round, "board": body.board, "result": event.outcome.value,
-         "event": event.type}, 201
+        {"round": body.round, "board": body.board, "result": shown, "event": event.type}, 201
     )  # fmt: skip
 
 
