@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from events.domain import Game, Outcome
 from events.errors import UserError
+from events.schema import GoWin
 
 
 class ResultSyntaxError(UserError):
@@ -32,6 +33,8 @@ class Result:
     outcome: Outcome
     white_score: float | None = None
     black_score: float | None = None
+    how: GoWin | None = None
+    """Go: won by resignation (``R``) or on time (``T``), kept as typed (``B+R``)."""
 
     @classmethod
     def parse(cls, text: str, game: Game) -> Result:
@@ -40,9 +43,9 @@ class Result:
         >>> Result.parse("1/2-1/2", Game.CHESS).outcome
         <Outcome.DRAW: '1/2-1/2'>
         >>> Result.parse("W+3.5", Game.GO)
-        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=3.5, black_score=0.0)
+        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=3.5, black_score=0.0, how=None)
         >>> Result.parse("40-24", Game.OTHELLO)
-        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=40.0, black_score=24.0)
+        Result(outcome=<Outcome.WHITE_WINS: '1-0'>, white_score=40.0, black_score=24.0, how=None)
 
         :raises ResultSyntaxError: text that means nothing for ``game`` (with its examples).
         """
@@ -61,7 +64,7 @@ class Result:
                 margin = float(how) if how and how[0].isdigit() else None
                 outcome = Outcome.WHITE_WINS if white_won else Outcome.BLACK_WINS
                 if margin is None:
-                    return cls(outcome)
+                    return cls(outcome, how=_GO_HOW.get(how))
                 return cls(outcome, margin if white_won else 0.0, 0.0 if white_won else margin)
         if game in {Game.OTHELLO, Game.CARROM}:
             # any A-B is a score here: "1-0" is one disc (or point) to none, never a bare win
@@ -107,6 +110,7 @@ _ANY_GAME: dict[str, Outcome] = {
 }
 
 _GO = re.compile(r"^(?P<side>[bw])\+(?P<how>f|r|t|res|time|\d+(?:\.\d+)?)?$")
+_GO_HOW: dict[str, GoWin] = {"r": "R", "res": "R", "t": "T", "time": "T"}
 _GO_EXTRA: dict[str, Outcome] = {
     "jigo": Outcome.DRAW,
     "0-0": Outcome.BOTH_LOSE,

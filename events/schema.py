@@ -177,6 +177,14 @@ class RoundPaired(EventBase):
     boards: tuple[Board, ...]
 
 
+GoWin = Literal["R", "T"]
+"""How a go game was won without a counted margin: by resignation or on time."""
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class ResultRecorded(EventBase):
     """A board's result; `white_score`/`black_score` hold disc counts, carrom points or a margin."""
 
@@ -186,6 +194,9 @@ class ResultRecorded(EventBase):
     outcome: Outcome
     white_score: float | None = None
     black_score: float | None = None
+    how: GoWin | None = Field(None, exclude_if=_absent)
+    """Go: a win by resignation (``R``) or on time (``T``), as typed (``B+R``); absent
+    from the stored payload when not given."""
 
 
 class ResultCorrected(EventBase):
@@ -196,6 +207,8 @@ class ResultCorrected(EventBase):
     white_score: float | None = None
     black_score: float | None = None
     reason: str | None = None
+    how: GoWin | None = Field(None, exclude_if=_absent)
+    """As `ResultRecorded.how`."""
 
 
 class FileIngested(EventBase):

@@ -65,6 +65,7 @@ class BoardState:
     outcome: Outcome | None = None  # None: no result recorded yet
     white_score: float | None = None
     black_score: float | None = None
+    how: str | None = None  # go: won by resignation (R) or on time (T)
 
     @property
     def is_bye(self) -> bool:
@@ -275,6 +276,7 @@ def _apply_result(state: TournamentState, e: ResultRecorded | ResultCorrected) -
     board.outcome = e.outcome
     board.white_score = e.white_score
     board.black_score = e.black_score
+    board.how = e.how
 
 
 def _edited(settings: TournamentCreated, e: TournamentEdited) -> TournamentCreated:

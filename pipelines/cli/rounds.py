@@ -23,6 +23,7 @@ from pipelines.commands import files, results, rounds, undo
 from pipelines.commands.base import CommandError, load
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import named_notes, not_paired_view, pairings_rows
+from projections.game_terms import entered_result
 from projections.state import TournamentState
 
 app = typer.Typer()
@@ -159,8 +160,10 @@ def result(
     entry = {"round": round_no, "board": board, "result": outcome, "correct": correct}
     with open_store() as store:
         event = results.record_one(store, tournament, entry)
+        game = load(store, tournament).state.game
     done = "corrected" if correct else "recorded"
-    err.print(f"round {round_no} board {board}: {event.outcome.value} {done}", markup=False)
+    shown = entered_result(game, event.outcome, event.white_score, event.black_score, event.how)
+    err.print(f"round {round_no} board {board}: {shown} {done}", markup=False)
 
 
 @app.command("results")

@@ -18,6 +18,7 @@ from events.store import Store
 from events.validate import InvalidField
 from pipelines.commands.base import CommandError, Snapshot, append, snapshot
 from pipelines.commands.inputs import ResultInput
+from projections.game_terms import board_result
 from projections.state import TournamentState
 
 __all__ = ["board_number", "record", "record_one", "result_event"]
@@ -67,7 +68,7 @@ def result_event(state: TournamentState, entry: ResultInput) -> Entered:
     if entered is not None and not entry.correct:
         raise CommandError.naming(
             f"{braced(tid)}: round {entry.round} board {number} already has result "
-            f"{entered.value}; use {{0}} to change it",
+            f"{braced(board_result(state.game, board) or entered.value)}; use {{0}} to change it",
             "correct",
         )
     kind = ResultRecorded if entered is None else ResultCorrected
@@ -77,6 +78,7 @@ def result_event(state: TournamentState, entry: ResultInput) -> Entered:
         outcome=parsed.outcome,
         white_score=parsed.white_score,
         black_score=parsed.black_score,
+        how=parsed.how,
     )
 
 

@@ -71,8 +71,9 @@ def pair(
         if bye is not None:
             known_player(state, bye)
         boards: list[Board] = pair_next_round(state, next_round, notes, bye)
-    except (UserError, PairingError) as exc:
-        raise CommandError(f"{tournament_id}: {exc}") from exc
+    except (UserError, PairingError) as exc:  # the fields it names kept for each door
+        template, fields = exc.template()
+        raise CommandError.naming(f"{braced(tournament_id)}: {template}", *fields) from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))
     append(store, loaded, [event], command="pair")
     return event
@@ -193,9 +194,10 @@ def check_round(
         )
     missing = sorted(expected - seen, key=lambda pid: state.start_ranks()[pid])
     if missing:
-        raise CommandError(
-            f"{state.id}: player {names[missing[0]]} is on no board "
-            f"({len(missing)} missing; give absences with `arbiter bye ... --kind zero`)"
+        raise CommandError.naming(
+            f"{braced(state.id)}: player {braced(names[missing[0]])} is on no board "
+            f"({len(missing)} missing; give absences as byes of {{0}} zero)",
+            "kind",
         )
     byes = [w for w, b in pairs if b is None]
     if len(byes) > 1:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.domain import Board, Colour, Outcome, System
-from events.errors import PairingError
+from events.errors import PairingError, braced
 from events.schema import (
     EventBase,
     LineupSet,
@@ -59,9 +59,10 @@ def teams_of(loaded: Loaded) -> TeamsState:
 
 def _team_event(loaded: Loaded) -> None:
     if not loaded.state.system.is_team:
-        raise CommandError(
-            f"{loaded.state.id}: not a team tournament (system {loaded.state.system.value}); "
-            "create it with --system team-swiss or team-roundrobin"
+        raise CommandError.naming(
+            f"{braced(loaded.state.id)}: not a team tournament (system "
+            f"{loaded.state.system.value}); create it with {{0}} team-swiss or team-roundrobin",
+            "system",
         )
 
 

@@ -124,8 +124,9 @@ class EngineEntry(Generic[InputT, ParamsT]):
         if bye is None:
             prepared = self.live(state, round_no)
         elif self.live_bye is None:
-            raise PairingUnavailable(
-                "--bye chooses the bye of a gopair round; other systems choose it by their rules"
+            raise PairingUnavailable.naming(
+                "{0} chooses the bye of a gopair round; other systems choose it by their rules",
+                "bye",
             )
         else:
             prepared = self.live_bye(state, round_no, bye)

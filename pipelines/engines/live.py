@@ -94,9 +94,10 @@ def round_robin(state: TournamentState, round_no: int) -> Prepared[RoundRobinReq
     ordered = sorted(state.players, key=ranks.__getitem__)
     per_cycle = rounds_per_cycle(len(ordered))
     if state.settings.rounds != per_cycle:
-        raise RoundRobinError(
+        raise RoundRobinError.naming(
             f"a round robin of {len(ordered)} players has {per_cycle} rounds per cycle, "
-            f"but the tournament was created with --rounds {state.settings.rounds}"
+            f"but the tournament was created with {{0}} {state.settings.rounds}",
+            "rounds",
         )
     return Prepared(RoundRobinRequest(tuple(ordered), round_no, state.settings.cycles), None)
 

@@ -3,7 +3,8 @@
 An `events.errors.ArbiterError` is the user's to fix (or to retry): its message and its
 `exit_code`. Ctrl-C is "interrupted", exit 130, also when it stopped a DuckDB query. Anything
 else is a bug in arbiter: a short "please report" line and exit 70, never disguised as a user
-error; ``ARBITER_DEBUG=1`` prints the traceback before that line.
+error; ``ARBITER_DEBUG=1`` prints the traceback before that line. A reader that closed the pipe
+early (``arbiter log T | head -1``) ends the command quietly with exit 0, as ``git log | head``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import traceback
 
 from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError, Naming
 
-__all__ = ["DEBUG_ENV", "one_line", "report", "said_anything"]
+__all__ = ["DEBUG_ENV", "closed_pipe", "one_line", "report", "said_anything"]
 
 DEBUG_ENV = "ARBITER_DEBUG"
 """Set to 1 to see the traceback of an internal error."""
@@ -38,6 +39,8 @@ def report(exc: BaseException, program: str = "arbiter", naming: Naming | None =
     if isinstance(exc, ArbiterError):
         _say(f"error: {exc.render(naming) if naming is not None else exc}")
         return exc.exit_code
+    if isinstance(exc, BrokenPipeError):
+        return closed_pipe()
     if _interrupted(exc):
         _say("interrupted")
         return INTERRUPTED_EXIT_CODE
@@ -48,6 +51,19 @@ def report(exc: BaseException, program: str = "arbiter", naming: Naming | None =
         f"this (run it again with {DEBUG_ENV}=1 for the traceback)"
     )
     return BUG_EXIT_CODE
+
+
+def closed_pipe() -> int:
+    """The reader of stdout has gone (``| head -1``): nothing more is written there. Points
+    stdout at the null device, so that Python's flush at exit does not fail again, and returns
+    exit code 0."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass
+    return 0
 
 
 def _interrupted(exc: BaseException) -> bool:

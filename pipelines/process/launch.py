@@ -3,11 +3,17 @@
 The command modules take a second or more to import (pydantic models, polars, typer); a Ctrl-C
 in that time would print Python's traceback. These functions import only `sys` before they
 catch it, then hand over to the real entry points, which catch it themselves.
+
+A reader that closed stdout early (``arbiter log T | head -1``) ends the command quietly with
+exit 0, as ``git log | head`` does: also when the pipe breaks only at the last flush.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 INTERRUPTED = 130  # as events.errors.INTERRUPTED_EXIT_CODE, without importing it
 
@@ -18,13 +24,39 @@ def _interrupted() -> None:
     sys.exit(INTERRUPTED)
 
 
+def _quiet_stdout() -> None:
+    """stdout at the null device: its reader has gone (as `pipelines.process.exits.closed_pipe`)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _run(main: Callable[[], object]) -> NoReturn:
+    """``main()``, then stdout flushed; a closed pipe on the way is exit 0 and no word."""
+    try:
+        try:
+            code = main()
+        except SystemExit as exc:
+            code = exc.code
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        code = 0
+    except KeyboardInterrupt:
+        _interrupted()
+    sys.exit(code)  # type: ignore[arg-type]
+
+
 def arbiter() -> None:
     """``arbiter``."""
     try:
         from pipelines.cli import main
     except KeyboardInterrupt:
         _interrupted()
-    main()
+    _run(main)
 
 
 def arbiter_pairings() -> None:
@@ -33,7 +65,4 @@ def arbiter_pairings() -> None:
         from pipelines.engines.cli import main
     except KeyboardInterrupt:
         _interrupted()
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        _interrupted()
+    _run(main)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from events.validate import calendar_date
 from pipelines.commands import players, results, rounds, tournaments
@@ -30,6 +30,7 @@ from pipelines.views.output import Format, render
 from pipelines.web.hub import summaries_json
 from pipelines.web.pages import player_card
 from pipelines.web.server import director_of, officer, server_of, tournament_view
+from projections.game_terms import entered_result
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -253,9 +254,10 @@ def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
         event = server.command(
             tournament_id, lambda known: results.record_one(store, tournament_id, body, known=known)
         )
+    game = tournament_view(request, tournament_id).state.game
+    shown = entered_result(game, event.outcome, event.white_score, event.black_score, event.how)
     return _json(
-        {"round": body.round, "board": body.board, "result": event.outcome.value,
-         "event": event.type}, 201
+        {"round": body.round, "board": body.board, "result": shown, "event": event.type}, 201
     )  # fmt: skip
 
 
@@ -326,6 +328,11 @@ class RatingRunIn(BaseModel):
     method: str = Field(description="wof, fide, egf or glicko2")
     as_of: dt.date
     game: str | None = None
+    rating_type: str | None = Field(
+        None,
+        description="FIDE: the list's rating type, standard, rapid or blitz (as the command "
+        "line's --rating-type; default standard); only tournaments rated for it count",
+    )
     publish: bool = True
 
 
@@ -342,16 +349,23 @@ def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> d
                     "method": body.method,
                     "as_of": body.as_of,
                     "game": body.game,
+                    "rating_type": body.rating_type.lower() if body.rating_type else None,
                     "publish": body.publish,
-                    "output": server.lists_dir / f"{body.method}-{body.as_of.isoformat()}",
+                    "output": server.lists_dir
+                    / "-".join(
+                        [body.method, *filter(None, [body.rating_type]), body.as_of.isoformat()]
+                    ),
                 }
             )
+        except ValidationError as exc:  # the field named, not pydantic's closing link line
+            raise UserError.from_validation(exc, "rating run") from None
         except ValueError as exc:
             raise UserError(f"rating run: {str(exc).splitlines()[-1].strip()}") from None
         with GamesCache.for_store(store) as cache:
             result = run_list(store, cache, req)
     return {
         "list": result.kind.name,
+        "rating_type": result.kind.rating_type.value if result.kind.rating_type else None,
         "as_of": body.as_of.isoformat(),
         "players": result.players,
         "official": result.official,

@@ -189,9 +189,11 @@ def manage_result(
     csrf_token: CsrfField,
     round_no: Annotated[int, Form(alias="round")],
     board: Annotated[int, Form()],
-    result: Annotated[str, Form(max_length=20)],
+    result: Annotated[str, Form(max_length=20)] = "",
     correct: Annotated[bool, Form()] = False,
 ) -> Response:
+    # The result list starts empty (a stray Enter records nothing): an empty result goes to the
+    # command, which refuses it naming the field, on the panel as every other refusal.
     entry = {"round": round_no, "board": board, "result": result, "correct": correct}
     return _act(
         request, tournament_id, csrf_token,

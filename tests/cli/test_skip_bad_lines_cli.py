@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.cli.ingest import SKIP_HINT
 from tests.conftest import require_testdata
 
 ARBITER = Path(sys.executable).parent / "arbiter"
@@ -76,7 +77,7 @@ def test_without_the_option_each_file_is_refused_whole(
     assert sorted(errors) == sorted(
         f"{path}:{lines[0]}:1: a player is paired with himself (found "
         f"'{_GAME.findall(path.read_text(errors='replace').splitlines()[lines[0] - 1])[0][0]}', "
-        "expected two different ids)"
+        f"expected two different ids) ({SKIP_HINT})"
         for path, lines in bad_files.items()
     )
     assert done.stdout.splitlines()[-1].startswith("0 file(s) ingested, 0 already ingested, 17 ")
@@ -101,6 +102,45 @@ def test_with_the_option_the_bad_lines_are_listed_and_the_rest_lands(
         path = Path(entry["path"])
         assert entry["games"] == elo_games(path) - len(bad_files[path]), path
     assert len(tournaments(store)) == 17
+
+
+SMALL_ELO = """%%Tournament: Small Open
+%%Country: Netherlands
+%%Date: 05/01/2019
+%%Sender: Test
+
+% Round 1
+  5071 (37)>(27) 120052
+  5008 (40)>(24)   5008
+  5105 (33)<(31)   4012
+"""
+
+
+def test_the_refusal_names_the_option(tmp_path: Path) -> None:
+    """A file refused for a bad result record says that --skip-bad-lines would take it (text
+    and JSON); a file refused for anything else does not; with the option it lands."""
+    bad = tmp_path / "small.ELO"
+    bad.write_text(SMALL_ELO, encoding="utf-8")
+    broken = tmp_path / "broken.ELO"
+    broken.write_text("%%Tournament: x\nnot a header\n", encoding="utf-8")
+    refused = arbiter(tmp_path / "a.duckdb", "ingest", str(bad), str(broken), code=1)
+    assert refused.stdout.splitlines()[:2] == [
+        f"{bad}:8:1: a player is paired with himself (found '5008', expected two different "
+        "ids) (--skip-bad-lines leaves the bad result records out and takes the rest)",
+        f"{broken}:2:1: bad header line (found 'not a header', expected %%Country:)",
+    ]
+    as_json = arbiter(tmp_path / "a.duckdb", "ingest", "-f", "json", str(bad), code=1)
+    (entry,) = json.loads(as_json.stdout)["files"]
+    assert entry["error"].endswith(
+        "(--skip-bad-lines leaves the bad result records out and takes the rest)"
+    )
+    assert tournaments(tmp_path / "a.duckdb") == []
+    done = arbiter(tmp_path / "a.duckdb", "ingest", "--skip-bad-lines", str(bad))
+    assert (
+        done.stderr == f"{bad}:8:1: a player is paired with himself (found '5008', "
+        "expected two different ids) (left out)\n"
+    )
+    assert done.stdout.splitlines()[0].startswith("1 file(s) ingested, 0 already ingested, 0 ")
 
 
 # ------------------------------------------------------------------ h9, .tou and TRF
