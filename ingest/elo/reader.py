@@ -37,7 +37,7 @@ _DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DATE_RANGE = re.compile(rf"{_DATE.pattern}(?:\s*-\s*{_DATE.pattern})?")
 _ROUND = re.compile(r"round\s*:?\s*(\d+)", re.IGNORECASE)
 _ADDED = re.compile(r"%+\s*added results", re.IGNORECASE)
-_RATING = re.compile(r"-?\d{1,6}")
+_RATING = re.compile(r"-?\d+")
 """A WOF rating: whole, and negative for some weak players (95 archive files hold one)."""
 _SCORE = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)")
 _DISCS = re.compile(r"-?\d+")
@@ -211,25 +211,34 @@ class _Reader:
         for index, (part, column) in enumerate(zip(parts[1:3], columns, strict=False)):
             # A tab between words is whitespace, as real files write it; any other control
             # character is not.
-            problem = text_problem(part.replace("\t", " "))
+            value = part.strip(" \t")
+            # Characters only: the length is the limits' (on the whole name, ingest.limits).
+            problem = text_problem(value.replace("\t", " "), limit=len(value))
             if problem is not None:
                 field = ("name", "first name")[index]
                 return IngestError(
                     self.path,
                     number,
-                    column + 1,
+                    column + 1 + len(part) - len(part.lstrip(" \t")),
                     f"{field} {problem}",
-                    found=part.strip()[:30],
+                    found=value[:30],
                     expected="a name without control characters or line separators",
                 )
         if len(parts) >= 7:
             raw = parts[6].strip()
             score, discs = (" ".join(parts[i].split()) for i in (4, 5))
             papp = _SCORE.fullmatch(score) is not None and _DISCS.fullmatch(discs) is not None
+            # A whole number beyond the limits is the limits' to refuse ("rating is out of
+            # range", ingest.limits); here what is no whole number at all (1e308, 15.5, n/a).
+            # A negative one is a WOF rating (a warning, below) unless beyond any scale.
             if (
                 papp
                 and raw not in ("", "-")
-                and (_RATING.fullmatch(raw) is None or int(raw) > MAX_RATING)
+                and (
+                    _RATING.fullmatch(raw) is None
+                    or len(raw) > 40
+                    or (raw.startswith("-") and int(raw) < -MAX_RATING)
+                )
             ):
                 return IngestError(
                     self.path,

@@ -70,7 +70,7 @@ def tournaments(store: Path) -> list[object]:
         (
             "19781104_A.ELO",
             ELO.format(rating="1600", first="car\u2028ol"),
-            "19781104_A.ELO:7:20: first name holds a control character (U+2028) at 5 "
+            "19781104_A.ELO:7:21: first name holds a control character (U+2028) at 4 "
             "(found 'car\\u2028ol', expected a name without control characters or line "
             "separators)",
         ),
