@@ -19,9 +19,14 @@ MAX_EXCERPT = 40
 """Characters of refused input an error message may quote (control characters escaped):
 a file that is not what it claims (``/etc/shadow`` given as a result file) is never echoed."""
 
-_BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Control characters (Unicode Cc: U+0000..001F, U+007F..009F) and the line and paragraph
-separators (Zl U+2028, Zp U+2029): what may end a line in some reader."""
+_BIDI_CHARACTERS = "\u202a-\u202e\u2066-\u2069"
+_BAD_CHARACTER = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CHARACTERS}]")
+"""Control characters (Unicode Cc: U+0000..001F, U+007F..009F), the line and paragraph
+separators (Zl U+2028, Zp U+2029): what may end a line in some reader; and the bidirectional
+embeddings, overrides and isolates (U+202A..202E, U+2066..2069), which make a name display as
+another (``\u202eretsaM`` shows as "Master") in every page and export that prints it. The
+marks U+200E/U+200F, which a right-to-left name may need, stay allowed."""
+_BIDI = re.compile(f"[{_BIDI_CHARACTERS}]")
 
 
 def excerpt(text: str, limit: int = MAX_EXCERPT) -> str:
@@ -43,7 +48,8 @@ def text_problem(value: str, limit: int = MAX_TEXT) -> str | None:
         return f"is {len(value)} characters long (at most {limit})"
     bad = _BAD_CHARACTER.search(value)
     if bad is not None:
-        return f"holds a control character (U+{ord(bad.group()):04X}) at {bad.start() + 1}"
+        kind = "a bidirectional control" if _BIDI.match(bad.group()) else "a control character"
+        return f"holds {kind} (U+{ord(bad.group()):04X}) at {bad.start() + 1}"
     return None
 
 

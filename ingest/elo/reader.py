@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from events.domain import Colour
+from events.text import text_problem
 from ingest.elo.records import (
     HEADER_KEYS,
     UNKNOWN_ID,
@@ -26,6 +27,7 @@ from ingest.elo.records import (
     Outcome,
 )
 from ingest.errors import IngestError, IngestWarning, ResultRecordError
+from ingest.limits import MAX_RATING
 from ingest.textio import read_text
 
 __all__ = ["parse_elo", "parse_elo_date", "parse_file_name"]
@@ -35,6 +37,10 @@ _DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DATE_RANGE = re.compile(rf"{_DATE.pattern}(?:\s*-\s*{_DATE.pattern})?")
 _ROUND = re.compile(r"round\s*:?\s*(\d+)", re.IGNORECASE)
 _ADDED = re.compile(r"%+\s*added results", re.IGNORECASE)
+_RATING = re.compile(r"-?\d+")
+"""A WOF rating: whole, and negative for some weak players (95 archive files hold one)."""
+_SCORE = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)")
+_DISCS = re.compile(r"-?\d+")
 _PLAYER_ID = re.compile(r"(\+?)\s*(\d+|\?+)")
 # One game: ID [(discs)] glyph [(discs)] ID [colour]. Several may follow on one line.
 _GAME = re.compile(
@@ -173,10 +179,76 @@ class _Reader:
                 IngestError(self.path, number, 4, "bad player id", found=token, expected="digits")
             )
             return
+        problem = self.field_problem(parts, number)
+        if problem is not None:
+            self.errors.append(problem)
+            return
         fields = tuple(" ".join(part.split()) for part in parts[1:])
-        self.entries.append(
-            EloPlayer(_id(token), match.group(1) == "+", fields, comment.strip(), number)
-        )
+        player = EloPlayer(_id(token), match.group(1) == "+", fields, comment.strip(), number)
+        self.entries.append(player)
+        if player.rating is not None and player.rating < 0:
+            self.warnings.append(
+                IngestWarning(
+                    self.path,
+                    number,
+                    1,
+                    f"negative WOF rating {player.rating} registered as unrated",
+                    found=str(player.rating),
+                    expected=f"0 .. {MAX_RATING}",
+                )
+            )
+
+    def field_problem(self, parts: list[str], number: int) -> IngestError | None:
+        """A field the reader would otherwise rewrite or drop: a name holding a line or
+        paragraph separator or another control character (whitespace is normalised, which
+        made U+2028 a space), or a rating that is not a whole number within the limits
+        (``1e308`` became "no rating")."""
+        start = 3 + len(parts[0]) + 1
+        columns = []
+        for part in parts[1:]:
+            columns.append(start)
+            start += len(part) + 1
+        for index, (part, column) in enumerate(zip(parts[1:3], columns, strict=False)):
+            # A tab between words is whitespace, as real files write it; any other control
+            # character is not.
+            value = part.strip(" \t")
+            # Characters only: the length is the limits' (on the whole name, ingest.limits).
+            problem = text_problem(value.replace("\t", " "), limit=len(value))
+            if problem is not None:
+                field = ("name", "first name")[index]
+                return IngestError(
+                    self.path,
+                    number,
+                    column + 1 + len(part) - len(part.lstrip(" \t")),
+                    f"{field} {problem}",
+                    found=value[:30],
+                    expected="a name without control characters or line separators",
+                )
+        if len(parts) >= 7:
+            raw = parts[6].strip()
+            score, discs = (" ".join(parts[i].split()) for i in (4, 5))
+            papp = _SCORE.fullmatch(score) is not None and _DISCS.fullmatch(discs) is not None
+            # A whole number beyond the limits is the limits' to refuse ("rating is out of
+            # range", ingest.limits); here what is no whole number at all (1e308, 15.5, n/a).
+            # A negative one is a WOF rating (a warning, below) unless beyond any scale.
+            if (
+                papp
+                and raw not in ("", "-")
+                and (
+                    _RATING.fullmatch(raw) is None
+                    or len(raw) > 40
+                    or (raw.startswith("-") and int(raw) < -MAX_RATING)
+                )
+            ):
+                return IngestError(
+                    self.path,
+                    number,
+                    columns[5] + 1 + (len(parts[6]) - len(parts[6].lstrip())),
+                    "bad rating (7th field)",
+                    found=raw[:30],
+                    expected=f"a whole number up to {MAX_RATING}, or '-' for none",
+                )
+        return None
 
     def games(self, text: str, number: int) -> None:
         position = 0

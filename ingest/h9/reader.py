@@ -30,6 +30,8 @@ __all__ = ["parse_h9"]
 _TAG = re.compile(r";\s*([A-Z]{2})\[(.*)\]\s*")
 _TOKEN = re.compile(r"\S+")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?=?")
+_CELL_LIKE = re.compile(r"\d+[-+=?][/!]\S*")
+"""A token written as a result cell (opponent, symbol, separator): no criterion looks so."""
 
 
 class _Reader:
@@ -98,6 +100,12 @@ class _Reader:
             first -= 1
         if first == last:
             first = last = len(rest)
+        for token, column in rest[:first]:
+            # A cell the pattern cannot take (``2+/b12345``) would otherwise be read as a
+            # criterion and its game dropped without a word.
+            if _CELL_LIKE.fullmatch(token):
+                self.error(line, column, "bad result cell", token, "e.g. '12+/w3' (handicap 0-99)")
+                return
         for token, column in rest[last:]:
             # Placement columns after the results are numbers; anything else is a bad cell.
             if not _NUMBER.fullmatch(token):

@@ -182,14 +182,27 @@ def _main(
         ),
     ] = None,
 ) -> None:
+    from events.errors import UserError
     from events.provenance import Origin, default_actor, set_origin
+    from events.text import excerpt, text_problem
 
+    # The actor is printed on a line of its own by `arbiter log` and stored with every event:
+    # a newline or an escape sequence in it would forge a line.
+    problem = None if actor is None else text_problem(actor)
+    if actor is not None and (problem is not None or not actor.strip()):
+        source = "$ARBITER_USER" if "--as" not in _given_options(sys.argv[1:]) else "--as"
+        raise UserError(f"{source} {problem or 'is empty'}: {excerpt(actor)}")
     if store:
         STATE["store"] = store
     set_origin(Origin(actor or default_actor(), "cli", _command_line(sys.argv[1:])))
 
 
 _SECRET_OPTIONS = ("--store", "--as")
+
+
+def _given_options(argv: list[str]) -> set[str]:
+    """The global options on the command line (``--as x`` and ``--as=x`` alike)."""
+    return {word.split("=", 1)[0] for word in argv if word.startswith("--")}
 
 
 def _command_line(argv: list[str]) -> str:

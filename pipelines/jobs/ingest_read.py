@@ -57,6 +57,7 @@ from pairing.swiss.colour import infer_initial_colour
 from pipelines.engines import live
 from pipelines.engines.macmahon_from_opengotha import params_from_opengotha
 from pipelines.process.collector import tune_process
+from pipelines.process.orphans import die_with_parent
 from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 
@@ -374,7 +375,9 @@ def _read_chunk(read: Callable[[Path], FileRead], paths: Sequence[Path]) -> list
     return [read(p) for p in paths]
 
 
-def _worker_started() -> None:
+def _worker_started(parent: int) -> None:
+    # A killed job (kill -9) takes its workers with it; they hold nothing to save.
+    die_with_parent(parent)
     # Ctrl-C is the job's to handle (it stops the pool); a worker has nothing to save.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     tune_process()
@@ -408,7 +411,10 @@ def file_reads(
     chunks = [files[i : i + _CHUNK] for i in range(0, len(files), _CHUNK)]
     count = workers or _workers()
     pool = ProcessPoolExecutor(
-        count, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_started
+        count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_started,
+        initargs=(os.getpid(),),
     )
     under_way: collections.deque[tuple[Sequence[Path], Future[list[FileRead]]]] = (
         collections.deque()

@@ -62,6 +62,9 @@ class Account:
     token_sha256: str
     password_hash: str | None = None
     active: bool = True
+    created: int = -1
+    """Position of its ``AccountCreated`` in the ``accounts`` stream: the account's identity.
+    An account re-created under the same name is another account (sessions bind to this)."""
 
     def may_direct(self, tournament_id: str) -> bool:
         return self.active and self.role == "director" and self.tournament == tournament_id
@@ -86,7 +89,11 @@ class Accounts:
                 if old is not None:
                     self.by_token.pop(old.token_sha256, None)
                 self.by_name[event.name] = Account(
-                    event.name, event.role, event.tournament, event.token_sha256
+                    event.name,
+                    event.role,
+                    event.tournament,
+                    event.token_sha256,
+                    created=self.version + 1,
                 )
                 self.by_token[event.token_sha256] = event.name
             case AccountPasswordSet():

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
 
 from events.domain import Game
+from events.text import excerpt, text_problem
 from pipelines.web.hub import ListEntry, TournamentView
 from pipelines.web.pages import player_card, public_page, tournament_context
 from pipelines.web.server import server_of, tournament_view
@@ -148,9 +149,12 @@ async def rating_list_file(request: Request, name: str, as_of: str, file_name: s
 def _list_file(entry: ListEntry, file_name: str) -> Response:
     """A file the run wrote (the page, a chart, diff.csv), from the list's own folder only."""
     folder = Path(entry.output).resolve()
+    missing = HTTPException(404, f"no file {excerpt(file_name)} in list {entry.name} {entry.as_of}")
+    if text_problem(file_name) is not None:  # a NUL (a%00b) made resolve() raise: 500
+        raise missing
     path = (folder / file_name).resolve()
     if (folder not in path.parents and path != folder) or not path.is_file():
-        raise HTTPException(404, f"no file '{file_name}' in list {entry.name} {entry.as_of}")
+        raise missing
     if file_name == "index.html":
         text = path.read_text(encoding="utf-8")
         href = escape(f"/ratings/{quote(entry.name)}/{entry.as_of.isoformat()}/", quote=True)

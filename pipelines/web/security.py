@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipelines.web.accounts import Account, Accounts
@@ -35,22 +36,37 @@ LOGIN_WINDOW = 60.0
 @dataclass(frozen=True, slots=True)
 class Session:
     account: str
+    created: int
+    """The account's identity (:attr:`Account.created`): a revoked account re-created under
+    the same name is another account, and this session is not his."""
     expires: float
 
 
 class Sessions:
-    """Login sessions by random id, in memory."""
+    """Login sessions by random id, in memory, each bound to one account's identity.
 
-    def __init__(self) -> None:
+    ``accounts`` gives the accounts as the server knows them now (the hub's), so a session
+    made for a name is bound to the account that holds the name at login.
+    """
+
+    def __init__(self, accounts: Callable[[], Accounts] | None = None) -> None:
         self._by_id: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self._accounts = accounts
 
-    def create(self, account: str) -> str:
+    def create(self, account: str | Account) -> str:
+        if isinstance(account, str):
+            if self._accounts is None:
+                raise ValueError("Sessions without accounts: create() needs the Account")
+            found = self._accounts().by_name.get(account)
+            if found is None or not found.active:
+                raise ValueError(f"no active account {account!r}")
+            account = found
         sid = secrets.token_urlsafe(32)
         with self._lock:
             now = time.time()
             self._by_id = {k: s for k, s in self._by_id.items() if s.expires > now}
-            self._by_id[sid] = Session(account, now + SESSION_SECONDS)
+            self._by_id[sid] = Session(account.name, account.created, now + SESSION_SECONDS)
         return sid
 
     def account(self, sid: str | None, accounts: Accounts) -> Account | None:
@@ -60,7 +76,11 @@ class Sessions:
         if session is None or session.expires < time.time():
             return None
         acc = accounts.by_name.get(session.account)
-        return acc if acc is not None and acc.active else None
+        if acc is None or not acc.active or acc.created != session.created:
+            # Revoked (or revoked and re-created: another account): the session ends for good.
+            self.drop(sid)
+            return None
+        return acc
 
     def drop(self, sid: str | None) -> None:
         if sid:

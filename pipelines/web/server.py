@@ -84,13 +84,16 @@ class Server:
     lists_dir: Path
     upload_limit: int
     hub: Hub = field(default_factory=Hub)
-    sessions: Sessions = field(default_factory=Sessions)
+    sessions: Sessions = field(init=False)
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
     notifier: Notifier = field(default_factory=Notifier)
     templates: Jinja2Templates = field(
         default_factory=lambda: Jinja2Templates(directory=str(TEMPLATES))
     )
     follower: Follower | None = None
+
+    def __post_init__(self) -> None:
+        self.sessions = Sessions(lambda: self.hub.accounts)
 
     def start(self) -> None:
         self.hub.warmers.append(
