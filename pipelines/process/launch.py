@@ -1,8 +1,8 @@
 """The console entry points: Ctrl-C ends in one line and exit 130 from the first moment on.
 
 The command modules take a second or more to import (pydantic models, polars, typer); a Ctrl-C
-in that time would print Python's traceback. These functions import only `sys` before they
-catch it, then hand over to the real entry points, which catch it themselves.
+in that time would print Python's traceback. These functions import only `sys` and `os` before
+they catch it, then hand over to the real entry points, which catch it themselves.
 
 A reader that closed stdout early (``arbiter log T | head -1``) ends the command quietly with
 exit 0, as ``git log | head`` does: also when the pipe breaks only at the last flush.
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
-from typing import NoReturn
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up, Ctrl-C)
+if TYPE_CHECKING:  # annotations only: the entry points import nothing they can avoid
+    from collections.abc import Callable
+    from typing import NoReturn
 
 INTERRUPTED = 130  # as events.errors.INTERRUPTED_EXIT_CODE, without importing it
 

@@ -190,19 +190,15 @@ def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> N
     assert refused.startswith("error: cannot restore truncation 3")
 
 
-@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0])
-def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path, delay: float) -> None:
-    """Interrupted while importing, while opening the store or while running."""
+OUTPUT = ("--output-root", "out")
+
+
+def _interrupted_after(folder: Path, delay: float) -> tuple[int, str]:
+    """Exit status and stderr of ``arbiter schedule`` sent SIGINT ``delay`` s after start."""
+    folder.mkdir()
     process = subprocess.Popen(
-        [
-            str(BIN / "arbiter"),
-            "--store",
-            str(tmp_path / "s.duckdb"),
-            "schedule",
-            "--output-root",
-            "out",
-        ],
-        cwd=tmp_path,
+        [str(BIN / "arbiter"), "--store", str(folder / "s.duckdb"), "schedule", *OUTPUT],
+        cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -213,6 +209,23 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path, delay: float) 
         _, err = process.communicate(timeout=60)
     finally:
         process.kill()
-    assert process.returncode == 130, err
+    return process.returncode, err
+
+
+def _before_any_function_ran(code: int, err: str) -> bool:
+    """The signal came while Python itself started or the console script imported the
+    entry module, before the first line of an entry function (`pipelines.process.launch`):
+    no program can answer then (on a loaded machine 0.05 s can fall there)."""
+    return code == -signal.SIGINT or ("Traceback" in err and ", in arbiter\n" not in err)
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0])
+def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path, delay: float) -> None:
+    """Interrupted while importing, while opening the store or while running."""
+    for attempt in range(3):
+        code, err = _interrupted_after(tmp_path / str(attempt), delay)
+        if not _before_any_function_ran(code, err):
+            break
+    assert code == 130, err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == "interrupted"
