@@ -73,7 +73,8 @@ def go_event(store: Path, name: str) -> str:
     return arbiter(store, *args, "--rounds", "3").stdout.strip().splitlines()[-1]
 
 
-def test_go_players_fill_from_the_egd_and_aga_lists(tmp_path: Path) -> None:
+def go_event_with_lists(tmp_path: Path) -> tuple[Path, str]:
+    """A store with a go event and the EGD and AGA lists of 2026-01-01 imported."""
     store = tmp_path / "arbiter.duckdb"
     arbiter(store, "store", "init")
     g = go_event(store, "Go Open")
@@ -81,6 +82,11 @@ def test_go_players_fill_from_the_egd_and_aga_lists(tmp_path: Path) -> None:
     (tmp_path / "TDListA.txt").write_text(AGA_LINES)
     for f in ("allworld_lp.txt", "TDListA.txt"):
         arbiter(store, "ratings", "import", str(tmp_path / f), "--date", "2026-01-01")
+    return store, g
+
+
+def test_go_players_fill_from_the_egd_and_aga_lists(tmp_path: Path) -> None:
+    store, g = go_event_with_lists(tmp_path)
     done = arbiter(store, "player", "add", g, "--egd-pin", "10234567")
     assert "Schmidt Anna, from the egd list of 2026-01-01" in done.stderr
     arbiter(store, "player", "add", g, "--egd-pin", "19574643", "--rank", "18k")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.cli.list_files import fide_xml
 from tests.cli.test_rating_list_import_cli import CARLSEN, HOU, arbiter
-from tests.cli.test_register_from_list_cli import AGA_LINES, EGD_LINES, create, go_event
+from tests.cli.test_register_from_list_cli import create, go_event_with_lists
 
 
 def ratings(store: Path, t: str) -> dict[str, object]:
@@ -73,13 +73,7 @@ def test_chess_ratings_from_the_fide_list_before_round_one(tmp_path: Path) -> No
 
 
 def test_go_ranks_and_ratings_from_the_egd_and_aga_lists(tmp_path: Path) -> None:
-    store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
-    g = go_event(store, "Go Open")
-    (tmp_path / "allworld_lp.txt").write_text(EGD_LINES)
-    (tmp_path / "TDListA.txt").write_text(AGA_LINES)
-    for f in ("allworld_lp.txt", "TDListA.txt"):
-        arbiter(store, "ratings", "import", str(tmp_path / f), "--date", "2026-01-01")
+    store, g = go_event_with_lists(tmp_path)
     arbiter(store, "player", "add", g, "--egd-pin", "10234567", "--rank", "4d", "--rating", "2400")
     arbiter(store, "player", "add", g, "--aga-id", "17452", "--rank", "3k", "--aga-rating", "-3.5")
     arbiter(store, "player", "add", g, "--name", "Sato, Ken", "--rank", "2d")
