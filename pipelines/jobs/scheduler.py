@@ -271,8 +271,12 @@ def run_until_interrupted(scheduler: Any, tick: float = 0.2) -> None:
     import signal
     import threading
 
+    from pipelines.process.sigint import interrupted_already
+
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if interrupted_already():  # a Ctrl-C swallowed while the libraries were imported
+        stop.set()
     try:
         scheduler.start()
         while scheduler.running and not stop.wait(tick):

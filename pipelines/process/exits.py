@@ -14,6 +14,7 @@ import sys
 import traceback
 
 from events.errors import BUG_EXIT_CODE, INTERRUPTED_EXIT_CODE, ArbiterError, Naming
+from pipelines.process.sigint import interrupted_already
 
 __all__ = ["DEBUG_ENV", "closed_pipe", "one_line", "report", "said_anything"]
 
@@ -68,8 +69,9 @@ def closed_pipe() -> int:
 
 def _interrupted(exc: BaseException) -> bool:
     """Ctrl-C, also when it stopped a DuckDB query: DuckDB then raises its own
-    ``RuntimeError("Query interrupted")`` in place of ``KeyboardInterrupt``."""
-    if isinstance(exc, KeyboardInterrupt):
+    ``RuntimeError("Query interrupted")`` in place of ``KeyboardInterrupt``; and any failure
+    after a Ctrl-C that a library swallowed half-way through its import (`launch`)."""
+    if isinstance(exc, KeyboardInterrupt) or interrupted_already():
         return True
     return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 

@@ -4,6 +4,9 @@ The command modules take a second or more to import (pydantic models, polars, ty
 in that time would print Python's traceback. These functions import only `sys` and `os` before
 they catch it, then hand over to the real entry points, which catch it themselves.
 
+A Ctrl-C is also remembered (`pipelines.process.sigint`), and an interrupted command leaves
+without the interpreter's clean-up (`_leave_interrupted`).
+
 A reader that closed stdout early (``arbiter log T | head -1``) ends the command quietly with
 exit 0, as ``git log | head`` does: also when the pipe breaks only at the last flush.
 """
@@ -13,6 +16,8 @@ from __future__ import annotations
 import os
 import sys
 
+from pipelines.process import sigint
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up, Ctrl-C)
 if TYPE_CHECKING:  # annotations only: the entry points import nothing they can avoid
     from collections.abc import Callable
@@ -21,10 +26,9 @@ if TYPE_CHECKING:  # annotations only: the entry points import nothing they can 
 INTERRUPTED = 130  # as events.errors.INTERRUPTED_EXIT_CODE, without importing it
 
 
-def _interrupted() -> None:
+def _interrupted() -> NoReturn:
     sys.stderr.write("interrupted\n")
-    sys.stderr.flush()
-    sys.exit(INTERRUPTED)
+    _leave_interrupted()
 
 
 def _quiet_stdout() -> None:
@@ -50,11 +54,26 @@ def _run(main: Callable[[], object]) -> NoReturn:
         code = 0
     except KeyboardInterrupt:
         _interrupted()
+    if code == INTERRUPTED and sigint.interrupted_already():
+        _leave_interrupted()
     sys.exit(code)  # type: ignore[arg-type]
+
+
+def _leave_interrupted() -> NoReturn:
+    """Exit 130 without the interpreter's clean-up: a library whose import the Ctrl-C cut
+    short can abort the process there (SIGABRT) instead of ending it. The command's own work
+    is already unwound (stores closed, transactions rolled back) when this runs."""
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 - contextlib would cost start-up before Ctrl-C is caught
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(INTERRUPTED)
 
 
 def arbiter() -> None:
     """``arbiter``."""
+    sigint.catch()
     try:
         from pipelines.cli import main
     except KeyboardInterrupt:
@@ -64,6 +83,7 @@ def arbiter() -> None:
 
 def arbiter_pairings() -> None:
     """``arbiter-pairings``."""
+    sigint.catch()
     try:
         from pipelines.engines.cli import main
     except KeyboardInterrupt:

@@ -219,7 +219,7 @@ def _before_any_function_ran(code: int, err: str) -> bool:
     return code == -signal.SIGINT or ("Traceback" in err and ", in arbiter\n" not in err)
 
 
-@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0])
+@pytest.mark.parametrize("delay", [0.05, 0.3, 0.6, 1.0, 1.5])
 def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path, delay: float) -> None:
     """Interrupted while importing, while opening the store or while running."""
     for attempt in range(3):
