@@ -21,7 +21,7 @@ app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 if TYPE_CHECKING:
-    from pipelines.jobs.ingest import IngestOptions, IngestReport
+    from pipelines.jobs.ingest import IngestReport
 
 SKIP_HINT = "--skip-bad-lines leaves the bad result records out and takes the rest"
 """Said after the error of a file refused for bad result records that the option would take."""
@@ -39,28 +39,18 @@ class IngestFormatChoice(StrEnum):
     OPENGOTHA = "opengotha"
 
 
-def _with_skip_hint(
-    report: IngestReport, files: list[Path], options: IngestOptions
-) -> IngestReport:
+def _with_skip_hint(report: IngestReport) -> IngestReport:
     """``report`` with `SKIP_HINT` after the error of each failed file that ``--skip-bad-lines``
-    would take (read again with it: no error, some records left out)."""
+    would take (the job found only bad result records in it)."""
     from dataclasses import replace
 
-    from ingest.limits import display_path
-    from pipelines.jobs.ingest import Status
-    from pipelines.jobs.ingest_read import read_file
-
-    by_shown = {display_path(p): p for p in files}
-    hinted = []
-    for f in report.files:
-        path = by_shown.get(f.path)
-        if f.status is Status.FAILED and f.error and path is not None:
-            again = read_file(path, fmt=options.format, strict=options.strict, skip_bad_lines=True)
-            if again.error is None and again.skipped:
-                hinted.append(replace(f, error=f"{f.error} ({SKIP_HINT})"))
-                continue
-        hinted.append(f)
-    return replace(report, files=tuple(hinted))
+    return replace(
+        report,
+        files=tuple(
+            replace(f, error=f"{f.error} ({SKIP_HINT})") if f.skippable and f.error else f
+            for f in report.files
+        ),
+    )
 
 
 def _print_report(report: IngestReport, as_json: bool) -> None:
@@ -151,8 +141,8 @@ def ingest_command(
                 report = ingest(store, files, options, lambda _: bar.advance(task))
         else:
             report = ingest(store, files, options)
-    if not skip_bad_lines and not report.ok:
-        report = _with_skip_hint(report, files, options)
+    if not report.ok:
+        report = _with_skip_hint(report)
     _print_report(report, as_json)
     if not report.ok:
         raise typer.Exit(1)

@@ -83,6 +83,8 @@ class FileResult:
     """Identity findings to report: players without an id registered as new."""
     skipped: tuple[str, ...] = ()
     """Result records left out (``--skip-bad-lines``): ``FILE:LINE:COL: why``."""
+    skippable: bool = False
+    """Failed for bad result records alone: ``skip_bad_lines`` would take the rest."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -262,7 +264,7 @@ class _Job:
         if sha in self.context.files:
             return FileResult(shown, Status.DUPLICATE, tournament=self.context.files[sha])
         if read.error is not None or read.created is None or read.format is None:
-            return FileResult(shown, Status.FAILED, error=read.error)
+            return FileResult(shown, Status.FAILED, error=read.error, skippable=read.skippable)
         tid = self.context.tournament_id(read.tournament_id)
         resolution = self.context.registry.resolve(read.players, sha[:16])
         links = resolution.links

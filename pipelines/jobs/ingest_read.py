@@ -290,6 +290,8 @@ class FileRead:
     warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
     games: int = 0
+    skippable: bool = False
+    """Refused for bad result records alone: ``skip_bad_lines`` would take the rest."""
 
     def created_as(self, tournament_id: str) -> EncodedEvent:
         """The created event with the id the job gave the tournament."""
@@ -330,6 +332,8 @@ def read_file(
     """
     shown = display_path(path)
     sha = None
+    data = b""
+    found: FileFormat | None = None
     try:
         data = read_input(path, shown)
         sha = hashlib.sha256(data).hexdigest()
@@ -352,9 +356,25 @@ def read_file(
             games=conversion.games or _game_count(events),
         )
     except IngestError as exc:  # unreadable (no digest then), or a fault of the file
-        return FileRead(shown, sha, error=str(exc))
+        skippable = (
+            not skip_bad_lines
+            and found is not None
+            and _skipping_takes(Path(shown), data, found, strict=strict)
+        )
+        return FileRead(shown, sha, error=str(exc), skippable=skippable)
     except Exception as exc:  # a bug in a reader: this file fails, the others go on
         return FileRead(shown, sha, error=internal_error(shown, exc))
+
+
+def _skipping_takes(name: Path, data: bytes, fmt: FileFormat, *, strict: bool) -> bool:
+    """Whether the file refused without ``skip_bad_lines`` converts with it, some result
+    records left out: only bad records stopped it. Read from the bytes already in hand."""
+    try:
+        return bool(convert(name, data, fmt, strict=strict, skip_bad_lines=True).skipped)
+    except IngestError:
+        return False
+    except Exception:  # a bug in a reader: the file's own line says so already
+        return False
 
 
 def internal_error(shown: str, exc: BaseException) -> str:
