@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from events.errors import UserError
+from events.errors import UserError, braced
 from ratings.egf import LIST_START_GRADE, EgfParams, egf_list, rating_from_grade
 from ratings.fide import FideParams, fide_list
 from ratings.games import GameKind
@@ -97,13 +97,19 @@ def list_kind(
     """
     own = METHOD_GAME[method]
     if own is not None and game is not None and game is not own:
-        raise ListRequestError(
-            f"--game: the {method.value} list rates {own.value} only, found '{game.value}'"
+        raise ListRequestError.naming(
+            "{0}: "
+            + braced(f"the {method.value} list rates {own.value} only, found '{game.value}'"),
+            "game",
         )
     if rating_type is not None and method is not Method.FIDE:
-        raise ListRequestError(
-            f"--rating-type: FIDE lists only have rating types, found '{rating_type.value}' "
-            f"for a {method.value} list"
+        raise ListRequestError.naming(
+            "{0}: "
+            + braced(
+                f"FIDE lists only have rating types, found '{rating_type.value}' "
+                f"for a {method.value} list"
+            ),
+            "rating_type",
         )
     if method is Method.FIDE:
         rating_type = rating_type or RatingType.STANDARD
@@ -111,9 +117,15 @@ def list_kind(
     if chosen is None:
         present = sorted(set(games_present))
         if len(present) > 1:
-            raise ListRequestError(
-                f"--game: a {method.value} list rates one game; the log has results of "
-                f"{', '.join(present)}: give --game {'|'.join(present)}"
+            raise ListRequestError.naming(
+                "{0}: "
+                + braced(
+                    f"a {method.value} list rates one game; the log has results of "
+                    f"{', '.join(present)}: give "
+                )
+                + "{0} "
+                + braced("|".join(present)),
+                "game",
             )
         chosen = GameKind(present[0]) if present else None
     return ListKind(method=method, game=chosen, rating_type=rating_type)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 from pydantic import JsonValue
 
+from events.errors import braced
 from events.imported_lists import FIDE_LISTS, Kind, current_imports, from_table
 from projections.csv_safe import neutralise_frame
 from ratings.fide_run import (
@@ -186,16 +187,24 @@ def run_from_lists(
         return None
     list_date = as_of
     if list_date.day != 1:
-        raise ListRequestError(
-            f"--as-of: found {list_date}, expected the first day of a month (a FIDE list "
-            f"computed from the imported {name} lists is dated the 1st)"
+        raise ListRequestError.naming(
+            "{0}: "
+            + braced(
+                f"found {list_date}, expected the first day of a month (a FIDE list "
+                f"computed from the imported {name} lists is dated the 1st)"
+            ),
+            "as_of",
         )
     earlier = {i.list_date: i for i in imports if i.list_date < list_date}
     if not earlier:
         first_import = min(i.list_date for i in imports)
-        raise ListRequestError(
-            f"--as-of: found {list_date}, expected a date after an imported {name} list "
-            f"(the earliest is dated {first_import})"
+        raise ListRequestError.naming(
+            "{0}: "
+            + braced(
+                f"found {list_date}, expected a date after an imported {name} list "
+                f"(the earliest is dated {first_import})"
+            ),
+            "as_of",
         )
     previous_date = max(earlier)
     first = months_before(previous_date, -1)

@@ -379,8 +379,8 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
             late=request.late,
         )
     if request.late and from_lists is None:
-        raise ListRequestError(
-            "--late: only a FIDE list computed from imported FIDE lists rates late events"
+        raise ListRequestError.naming(
+            "{0}: only a FIDE list computed from imported FIDE lists rates late events", "late"
         )
     notes: list[str] = []
     if from_lists is None:

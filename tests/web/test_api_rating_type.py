@@ -63,3 +63,17 @@ def test_an_unknown_rating_type_is_refused(served: tuple[Served, str]) -> None:
     r = _run(served, {"method": "fide", "as_of": "2026-04-01", "rating_type": "bullet"})
     assert r.status_code in (400, 422), r.text
     assert "rating_type" in r.json()["error"]
+
+
+def test_refusals_name_the_fields_not_the_options(served: tuple[Served, str]) -> None:
+    """The list-request rules say the API's field (``rating_type``, ``game``), as the CLI says
+    its option (tests/cli/test_rating_lists_cli.py)."""
+    r = _run(served, {"method": "egf", "as_of": "2026-04-01", "rating_type": "rapid"})
+    assert r.status_code in (400, 422), r.text
+    assert r.json()["error"].endswith(
+        "rating_type: FIDE lists only have rating types, found 'rapid' for a egf list"
+    )
+    r = _run(served, {"method": "egf", "as_of": "2026-04-01", "game": "chess"})
+    assert r.status_code in (400, 422), r.text
+    assert "game: the egf list rates go only, found 'chess'" in r.json()["error"]
+    assert "--" not in r.json()["error"]
