@@ -1,10 +1,10 @@
-"""``--rules``: the edition of the Dutch rules a chess tournament is paired with (the editions
-are the registry's lines for the system)."""
+"""``rules`` (``--rules``): the edition of the Dutch rules a chess tournament is paired with
+(the editions are the registry's lines for the system)."""
 
 from __future__ import annotations
 
 from events.domain import Game, System
-from events.errors import UserError
+from events.errors import UserError, braced
 from pipelines.engines.registry import editions
 
 __all__ = ["dutch_rules"]
@@ -17,10 +17,15 @@ def dutch_rules(text: str, game: Game, system: System) -> str:
     """
     known = editions(game, system)
     if game is not Game.CHESS or not known:
-        raise UserError(
-            f"--rules applies to the chess Dutch system, not to {game.value} {system.value}"
+        raise UserError.naming(
+            "{0} applies to the chess Dutch system, not to "
+            + braced(f"{game.value} {system.value}"),
+            "rules",
         )
     edition = text.strip()
     if edition not in known:
-        raise UserError(f"unknown --rules '{text}' (known editions: {', '.join(sorted(known))})")
+        raise UserError.naming(
+            "unknown {0} " + braced(f"'{text}' (known editions: {', '.join(sorted(known))})"),
+            "rules",
+        )
     return edition
