@@ -15,8 +15,9 @@ games. A player's id is the federation id of the tournament's game first (``fide
 that ingest linked the player to, then ``local:<tournament>#<number>``. A player the file does
 not name (``??????``) gets no id, and the game is not rated.
 
-A game is dated by its tournament's start date (then its end date, then the day its result was
-recorded), as the WOF archive dates games by the file's start date. The table also carries the
+A game is dated by its round's date when the tournament states round dates (created or edited),
+else by its tournament's start date (then its end date, then the day its result was recorded),
+as the WOF archive dates games by the file's start date. The table also carries the
 tournament's stated first and last day (``event_start``, ``event_end``; null when it states
 none): the FIDE list rates a tournament in the period it ends, from the list in force when it
 started (:mod:`ratings.fide_run`).
@@ -25,6 +26,7 @@ started (:mod:`ratings.fide_run`).
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,7 +52,7 @@ __all__ = [
 TOURNAMENT_PREFIX = "tournament-"
 REGISTRY_PREFIX = "player-"
 
-PROJECTION_VERSION = 5
+PROJECTION_VERSION = 6
 """Bump when the rows this module produces change; a cache of another version is rebuilt."""
 
 GAMES_TABLE_SCHEMA: dict[str, pl.DataType] = {
@@ -171,6 +173,27 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _round_dates(events: pl.DataFrame) -> pl.DataFrame:
+    """(stream_id, round) → the round's stated date: the created event's round dates, each
+    edit adding to or replacing them (as `projections.state` reads them)."""
+    stated = (
+        events.filter(
+            pl.col("event_type").is_in(["TournamentCreated", "TournamentEdited"])
+            & pl.col("payload").str.contains('"round_dates"', literal=True)
+        )
+        .sort("global_position")
+        .select("stream_id", pl.col("payload").str.json_path_match("$.round_dates"))
+    )
+    merged: dict[str, dict[int, str]] = {}
+    for stream, text in stated.iter_rows():
+        if text:
+            merged.setdefault(stream, {}).update({int(k): v for k, v in json.loads(text).items()})
+    rows = [(s, r, d) for s, dates in merged.items() for r, d in dates.items()]
+    return pl.DataFrame(
+        rows, schema={"stream_id": pl.Utf8, "round": pl.Int64, "round_date": pl.Utf8}, orient="row"
+    ).with_columns(pl.col("round_date").str.to_date(strict=False))
+
+
 def _player_id(tournaments: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     """(stream_id, player) → player_id, name, country, birth_year, position."""
     game = tournaments.select("stream_id", "event", "game")
@@ -282,6 +305,8 @@ def project(events: pl.DataFrame) -> Projection:
         .join(_results(tournament), on=["stream_id", "round", "board"], how="inner")
         .filter(pl.col("outcome").is_in(list(_RATED_OUTCOMES)))
         .join(tournaments, on="stream_id", how="inner")
+        .join(_round_dates(tournament), on=["stream_id", "round"], how="left")
+        .with_columns(pl.coalesce("round_date", "date").alias("date"))
         .filter(pl.col("weight").is_not_null() & pl.col("game").is_in(_GAMES))
         .join(seat_a, on=["stream_id", "white"], how="inner")
         .join(seat_b, on=["stream_id", "black"], how="inner", suffix="_b")
