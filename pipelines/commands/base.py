@@ -5,20 +5,29 @@ with the version it read (`append`), so a concurrent change surfaces as `WrongEx
 instead of a lost update. A caller that already holds the tournament's state (the web server's
 projection cache) passes it as ``known=``: the command decides on it and appends after its
 version, the same guard. Every refusal raises before anything is appended.
+
+A command that lost that race decides again (`decided_again`): it reads the stream as it now
+is, checks the request against that state and appends, a bounded number of times. Two writers
+on different boards or players both land; a request the new state refuses (the same board
+entered twice) is refused as if it had come second, and only a stream that keeps moving ends in
+`WrongExpectedVersion` (exit 3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import random
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from pydantic import ValidationError
 
 from events.errors import NotFound, UserError
 from events.provenance import current_origin
 from events.schema import EventBase
-from events.store import AppendResult, NewEvent, RecordedEvent, Store
+from events.store import AppendResult, NewEvent, RecordedEvent, Store, WrongExpectedVersion
 from events.validate import InvalidField
 from ingest.limits import LimitError, check_event, check_text
 from projections.state import TournamentState, project
@@ -33,6 +42,7 @@ __all__ = [
     "actor",
     "append",
     "checked_text",
+    "decided_again",
     "known_player",
     "load",
     "new_event",
@@ -58,6 +68,32 @@ class UnknownPlayer(CommandError, NotFound):
 
 
 E = TypeVar("E", bound=EventBase)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+DECISIONS = 8
+"""How many times a command decides on the stream before a concurrent writer's
+`WrongExpectedVersion` reaches the user."""
+
+
+def decided_again(command: Callable[P, R]) -> Callable[P, R]:
+    """``command``, run again on the stream as stored when another writer appended between
+    its read and its append (up to `DECISIONS` times, a short random pause between, longer
+    each time). A ``known=`` state given by the caller is used for the first decision only."""
+
+    @functools.wraps(command)
+    def decide(*args: P.args, **kwargs: P.kwargs) -> R:
+        for attempt in range(1, DECISIONS + 1):
+            try:
+                return command(*args, **kwargs)
+            except WrongExpectedVersion:
+                if attempt == DECISIONS:
+                    raise
+                kwargs.pop("known", None)
+                time.sleep(random.uniform(0.005, 0.03) * attempt)
+        raise AssertionError("unreachable")
+
+    return decide
 
 
 def new_event(cls: type[E], context: str, **fields: Any) -> E:

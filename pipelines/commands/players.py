@@ -31,6 +31,7 @@ from pipelines.commands.base import (
     CommandError,
     Snapshot,
     append,
+    decided_again,
     known_player,
     load,
     new_event,
@@ -301,6 +302,7 @@ def _completed(
     return {**found, **given_fields}, read
 
 
+@decided_again
 def add(
     store: Store,
     tournament_id: str,
@@ -323,6 +325,7 @@ def add(
 _FIXED_ONCE_PAIRED = ("rank", "seed")
 
 
+@decided_again
 def edit(
     store: Store, tournament_id: str, player: int, changes: PlayerChanges | Mapping[str, Any]
 ) -> str:
@@ -346,6 +349,7 @@ def edit(
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in fields.items())
 
 
+@decided_again
 def remove(store: Store, tournament_id: str, player: int) -> str:
     """Take back a registration of a player never paired; returns the player's name."""
     loaded = load(store, tournament_id)
@@ -369,6 +373,7 @@ def remove(store: Store, tournament_id: str, player: int) -> str:
     return name
 
 
+@decided_again
 def withdraw(store: Store, tournament_id: str, player: int, from_round: int | None) -> int:
     """The player plays no more from ``from_round`` (default: the next round) on."""
     loaded = load(store, tournament_id)
@@ -379,6 +384,7 @@ def withdraw(store: Store, tournament_id: str, player: int, from_round: int | No
     return first
 
 
+@decided_again
 def reenter(store: Store, tournament_id: str, player: int, from_round: int | None) -> int:
     """A withdrawn player plays again from ``from_round`` (default: the next round) on."""
     loaded = load(store, tournament_id)
@@ -391,6 +397,7 @@ def reenter(store: Store, tournament_id: str, player: int, from_round: int | Non
     return first
 
 
+@decided_again
 def register_all(
     store: Store,
     tournament_id: str,
@@ -526,6 +533,7 @@ def _readings(state: TournamentState, list_name: str | None, store: Store) -> li
     )
 
 
+@decided_again
 def update_ratings(
     store: Store,
     tournament_id: str,

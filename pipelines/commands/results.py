@@ -16,7 +16,7 @@ from events.results import Result, check_result
 from events.schema import ResultCorrected, ResultRecorded
 from events.store import Store
 from events.validate import InvalidField
-from pipelines.commands.base import CommandError, Snapshot, append, snapshot
+from pipelines.commands.base import CommandError, Snapshot, append, decided_again, snapshot
 from pipelines.commands.inputs import ResultInput
 from projections.game_terms import board_result
 from projections.state import TournamentState
@@ -82,6 +82,7 @@ def result_event(state: TournamentState, entry: ResultInput) -> Entered:
     )
 
 
+@decided_again
 def record(
     store: Store,
     tournament_id: str,

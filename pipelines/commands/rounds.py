@@ -16,6 +16,7 @@ from events.validate import InvalidField
 from pipelines.commands.base import (
     CommandError,
     append,
+    decided_again,
     known_player,
     load,
     new_event,
@@ -47,6 +48,7 @@ def _results_missing(state: TournamentState) -> None:
             )
 
 
+@decided_again
 def pair(
     store: Store, tournament_id: str, notes: list[str] | None = None, *, bye: int | None = None
 ) -> RoundPaired:
@@ -79,6 +81,7 @@ def pair(
     return event
 
 
+@decided_again
 def grant_bye(store: Store, tournament_id: str, bye: ByeInput | Mapping[str, Any]) -> ByeInput:
     """A bye requested in advance (or an absence) for a round not yet paired."""
     loaded = load(store, tournament_id)
@@ -104,6 +107,7 @@ FORBID_SYSTEMS = frozenset({System.DUTCH, System.BURSTEIN, System.DUBOV})
 """Systems whose engine honours forbidden pairs (the FIDE Swiss engines' C1 criterion)."""
 
 
+@decided_again
 def forbid(store: Store, tournament_id: str, first: int, second: int) -> tuple[str, str, int]:
     loaded = load(store, tournament_id)
     state = loaded.state
@@ -234,6 +238,7 @@ def check_round(
     return HandRound(boards, errors)
 
 
+@decided_again
 def pair_by_hand(
     store: Store, tournament_id: str, path: Path, *, force: bool
 ) -> tuple[RoundPaired, list[str]]:
@@ -258,6 +263,7 @@ def pair_by_hand(
     return event, hand.broken
 
 
+@decided_again
 def swap_boards(store: Store, tournament_id: str, round_no: int, first: int, second: int) -> None:
     loaded = load(store, tournament_id)
     state = loaded.state

@@ -34,7 +34,7 @@ from pairing.team import (
     pair,
     pair_team_round_robin,
 )
-from pipelines.commands.base import CommandError, Loaded, append, load, new_event
+from pipelines.commands.base import CommandError, Loaded, append, decided_again, load, new_event
 from pipelines.commands.inputs import PlayerInput
 from pipelines.commands.players import Registrar
 from projections.state import TournamentState
@@ -74,6 +74,7 @@ def _team(loaded: Loaded, teams: TeamsState, name: str) -> TeamInfo:
     return found
 
 
+@decided_again
 def add_team(
     store: Store, tournament_id: str, name: str, federation: str | None, nickname: str | None
 ) -> int:
@@ -100,6 +101,7 @@ def add_team(
     return number
 
 
+@decided_again
 def add_member(
     store: Store,
     tournament_id: str,
@@ -126,6 +128,7 @@ def add_member(
     return registered.player
 
 
+@decided_again
 def set_lineup(
     store: Store, tournament_id: str, team_name: str, round_no: int, positions: list[int]
 ) -> tuple[list[int], bool]:
@@ -248,6 +251,7 @@ def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
     ]
 
 
+@decided_again
 def team_bye(store: Store, tournament_id: str, team_name: str, round_no: int, kind: str) -> None:
     """A team's requested bye for a round (TRF ``240``): ``F``ull, ``H``alf or ``Z``ero."""
     loaded = load(store, tournament_id)
@@ -265,6 +269,7 @@ def team_bye(store: Store, tournament_id: str, team_name: str, round_no: int, ki
     append(store, loaded, [event])
 
 
+@decided_again
 def forbid_teams(
     store: Store, tournament_id: str, names: list[str], first: int, last: int | None
 ) -> tuple[int, ...]:
@@ -287,6 +292,7 @@ def forbid_teams(
     return numbers
 
 
+@decided_again
 def accelerate_teams(
     store: Store,
     tournament_id: str,
@@ -331,6 +337,7 @@ def accelerate_teams(
     return numbers
 
 
+@decided_again
 def forfeit_match(
     store: Store, tournament_id: str, round_no: int, match_no: int, kind: str
 ) -> None:

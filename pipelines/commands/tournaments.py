@@ -22,6 +22,7 @@ from pipelines.commands.base import (
     CommandError,
     append,
     checked_text,
+    decided_again,
     load,
     new_event,
     stream_of,
@@ -44,6 +45,7 @@ def _codes(text: str | None) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()] if text else []
 
 
+@decided_again
 def create(store: Store, tournament: TournamentInput | Mapping[str, Any]) -> str:
     """Create a tournament stream; returns its id (a slug of the name, made unique)."""
     t = TournamentInput.check(tournament)
@@ -241,6 +243,7 @@ def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
     return ("BH",)
 
 
+@decided_again
 def set_tiebreaks(store: Store, tournament_id: str, codes: Sequence[str]) -> None:
     for code in codes:
         lookup_tiebreak(code)
@@ -275,6 +278,7 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+@decided_again
 def edit(store: Store, tournament_id: str, changes: EventChanges | Mapping[str, Any]) -> str:
     """Change the event's data (and name); returns what changed, for the command to say."""
     loaded = load(store, tournament_id)
