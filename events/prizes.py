@@ -45,8 +45,8 @@ class Category(Frozen):
     born_max: int | None = Field(None, ge=1850, le=2200)
     """Born in this year or earlier (a senior category)."""
     under: int | None = Field(None, ge=1, le=120)
-    """Under this age on 1 January of the event's year (FIDE's U8..U20): born in or after
-    ``year - under``."""
+    """An age category as FIDE's youth events count it (U8..U20): born in or after
+    ``year - under`` (U12 in 2026: born in 2014 or later), the year being the event's."""
     sex: Literal["m", "f"] | None = None
     federations: tuple[str, ...] = ()
     """FIDE (or national) federation codes; empty: any."""

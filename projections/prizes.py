@@ -31,7 +31,15 @@ from events.prizes import Category, Prize, PrizeTable, Sharing
 from projections.standings import StandingRow
 from projections.state import TournamentState
 
-__all__ = ["Award", "Entrant", "PrizeError", "allocate", "entrants", "event_year"]
+__all__ = [
+    "Award",
+    "Entrant",
+    "PrizeError",
+    "allocate",
+    "check_year",
+    "entrants",
+    "event_year",
+]
 
 ZERO = Decimal(0)
 
@@ -240,18 +248,22 @@ def _share(
                 pooled.add(e.player)
 
 
+def check_year(table: PrizeTable, year: int | None) -> None:
+    """Refuse a list with an age category (``under``) for an event without a year."""
+    aged = next((c.name for c in table.category if c.under is not None), None)
+    if aged is not None and year is None:
+        raise PrizeError(
+            f"category '{aged}' counts ages ('under'), which needs the event's year: "
+            "set the start date (tournament edit T --start DATE) or use born_min"
+        )
+
+
 def allocate(table: PrizeTable, field: Sequence[Entrant], year: int | None = None) -> list[Award]:
     """The awards of ``table`` over ``field`` (players in rank order), in rank order.
 
     ``year`` is the event's (age categories, ``under``).
     """
-    if year is None:
-        aged = next((c.name for c in table.category if c.under is not None), None)
-        if aged is not None:
-            raise PrizeError(
-                f"category '{aged}' counts ages ('under'), which needs the event's year: "
-                "set the start date (tournament edit T --start DATE) or use born_min"
-            )
+    check_year(table, year)
     eligible: dict[str | None, list[Entrant]] = {None: list(field)}
     for c in table.category:
         eligible[c.name] = [e for e in field if belongs(e, c, year)]
@@ -270,8 +282,28 @@ def allocate(table: PrizeTable, field: Sequence[Entrant], year: int | None = Non
 
 def _better_choice(ctx: _Ctx, declined: Declined, awards: dict[int, Award]) -> Declined | None:
     """The first player (in rank order) who gets more money by declining his category, with
-    that decline added; None when nobody does."""
+    that decline added; None when nobody does.
+
+    Only a player who belongs to another category with a larger money prize than what he
+    receives can gain: a share of a pool is never more than the pool's largest prize.
+    """
+    best: dict[str | None, Decimal] = {}
+    for prize in ctx.table.prize:
+        best[prize.category] = max(best.get(prize.category, ZERO), _money(prize))
+    members = {c: {e.player for e in field} for c, field in ctx.eligible.items()}
     for award in sorted(awards.values(), key=lambda a: (a.rank, a.player)):
+        elsewhere = max(
+            (
+                amount
+                for c, amount in best.items()
+                if c != award.category
+                and award.player in members[c]
+                and (award.player, c) not in declined
+            ),
+            default=ZERO,
+        )
+        if elsewhere <= award.amount:
+            continue
         trial = declined | {(award.player, award.category)}
         other = _allocate_once(ctx, trial).get(award.player)
         if other is not None and other.amount > award.amount:

@@ -21,6 +21,7 @@ from events.schema import PrizesSet
 from events.store import Store
 from pipelines.commands.base import CommandError, append, load, new_event
 from pipelines.commands.files import BadLine
+from projections.prizes import check_year, event_year
 
 __all__ = ["NoPrizeList", "checked", "read_table", "set_prizes"]
 
@@ -115,5 +116,6 @@ def set_prizes(store: Store, tournament_id: str, table: PrizeTable | Mapping[str
     """Append the tournament's prize list (replacing any earlier one); the number of prizes."""
     prizes = table if isinstance(table, PrizeTable) else checked(table, "prizes")
     loaded = load(store, tournament_id)
+    check_year(prizes, event_year(loaded.state))
     append(store, loaded, [new_event(PrizesSet, tournament_id, prizes=prizes)])
     return len(prizes.prize)

@@ -216,3 +216,18 @@ def test_without_a_prize_list(store: Path) -> None:
     assert said == f"error: {TID}: no prize list yet (arbiter prizes {TID} set prizes.toml)"
     said = run(store, f"prizes {TID} sett x.toml", code=1).stderr.strip()
     assert said == f"error: expected `prizes {TID} set FILE` (found 'sett')"
+
+
+def test_an_age_category_needs_the_event_year(tmp_path: Path) -> None:
+    store = tmp_path / "s.duckdb"
+    run(store, "tournament create --name Undated --id undated --system dutch --rounds 1")
+    path = tmp_path / "prizes.toml"
+    path.write_text('[[category]]\nname = "U12"\nunder = 12\n[[prize]]\nplace = 1\namount = 5\n')
+    said = run(store, f"prizes undated set {path}", code=1).stderr.strip()
+    assert said == (
+        "error: category 'U12' counts ages ('under'), which needs the event's year: set the "
+        "start date (tournament edit T --start DATE) or use born_min"
+    )
+    assert "PrizesSet" not in run(store, "log undated").stdout
+    run(store, "tournament edit undated --start 2026-03-01")
+    run(store, f"prizes undated set {path}")
