@@ -58,6 +58,8 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> tuple[int, int]:
         header = _HEADER.match(line)
         if header is not None:
             table = header.group(1)
+            if array is None and table == key and found == (0, 0):
+                found = (number, line.index("[") + 1)
             count[table] = count.get(table, 0) + 1
             if array is not None and table == array and count[table] - 1 == index:
                 found = (number, line.index("[") + 1)
@@ -106,6 +108,8 @@ def checked(data: Mapping[str, Any], source: str, text: str = "") -> PrizeTable:
         message = str(first["msg"]).removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":
             message = "unknown key (see docs/prizes.md)"
+        elif first["type"] == "tuple_type" and loc in (("prize",), ("category",)):
+            message = f"a list of tables: write [[{loc[0]}]] above each one"
         line, col = _locate(text, loc)
         where = _where(loc)
         place = f"{source}:{line}:{col}" if line else source

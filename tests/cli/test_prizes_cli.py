@@ -120,15 +120,29 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def store(ingested: Path, tmp_path: Path) -> Path:
     """A copy of the ingested event's store, for one test to change."""
-    copy = tmp_path / "s.duckdb"
-    shutil.copy(ingested, copy)
-    return copy
+    return copied(ingested, tmp_path)
 
 
-def set_prizes(store: Path, text: str, code: int = 0) -> str:
+def copied(store: Path, folder: Path) -> Path:
+    """A copy of a DuckDB store in ``folder`` (with its write-ahead log, when it has one)."""
+    for part in (store, store.with_name(store.name + ".wal")):
+        if part.exists():
+            shutil.copy(part, folder / part.name)
+    return folder / store.name
+
+
+@pytest.fixture(scope="module")
+def small_event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with a small event (id ``small``): cheap to copy and to read the log of."""
+    store = tmp_path_factory.mktemp("small") / "s.duckdb"
+    run(store, "tournament create --name Small --id small --system dutch --rounds 1")
+    return store
+
+
+def set_prizes(store: Path, text: str, code: int = 0, tid: str = TID) -> str:
     path = store.parent / "prizes.toml"
     path.write_text(text, encoding="utf-8")
-    return run(store, f"prizes {TID} set {path}", code).stderr.strip()
+    return run(store, f"prizes {tid} set {path}", code).stderr.strip()
 
 
 def test_real_event_prize_list(store: Path) -> None:
@@ -201,14 +215,21 @@ def test_a_new_list_replaces_the_old(store: Path) -> None:
             "prizes.toml: prize names category 'U2000' (known: none defined)",
         ),
         ("[[prize]]\nplace = 1\namount = \n", "prizes.toml:3:10: Invalid value"),
+        (
+            '[category]\nname = "U10"\n[[prize]]\nplace = 1\namount = 1\n',
+            "prizes.toml:1:1: category: a list of tables: write [[category]] above each one",
+        ),
         ('sharing = "equal"\n', "prizes.toml: prize: Field required"),
     ],
 )
-def test_a_bad_file_is_one_line_and_nothing_is_appended(store: Path, text: str, said: str) -> None:
-    before = run(store, f"log {TID}").stdout
-    message = set_prizes(store, text, code=1)
+def test_a_bad_file_is_one_line_and_nothing_is_appended(
+    small_event: Path, tmp_path: Path, text: str, said: str
+) -> None:
+    store = copied(small_event, tmp_path)
+    before = run(store, "log small").stdout
+    message = set_prizes(store, text, code=1, tid="small")
     assert message == f"error: {store.parent / said}"
-    assert run(store, f"log {TID}").stdout == before
+    assert run(store, "log small").stdout == before
 
 
 def test_without_a_prize_list(store: Path) -> None:
