@@ -99,6 +99,17 @@ def _birth_year(birth: str | None) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _sex(sex: str | None) -> str | None:
+    """``m`` or ``f`` as registered; a TRF's ``w`` is ``f`` (an imported file keeps its code).
+
+    >>> _sex("w"), _sex("M"), _sex(None)
+    ('f', 'm', None)
+    """
+    if not sex:
+        return None
+    return {"w": "f"}.get(sex.strip().lower(), sex.strip().lower())
+
+
 def entrants(state: TournamentState, rows: Sequence[StandingRow]) -> list[Entrant]:
     """The standings' players, in rank order, with the data categories read."""
     out = []
@@ -106,7 +117,7 @@ def entrants(state: TournamentState, rows: Sequence[StandingRow]) -> list[Entran
         p = state.players[r.player]
         out.append(
             Entrant(
-                r.player, r.name, r.rank, r.points, p.rating or None, p.sex,
+                r.player, r.name, r.rank, r.points, p.rating or None, _sex(p.sex),
                 _birth_year(p.birth), (p.federation or "").upper() or None,
             )
         )  # fmt: skip
