@@ -16,6 +16,7 @@ from pydantic import Field, JsonValue, TypeAdapter, model_validator
 from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
 from events.errors import UserError
 from events.params import PairingParams
+from events.prizes import PrizeTable
 
 
 class EventBase(Frozen):
@@ -308,6 +309,13 @@ class AccountRevoked(EventBase):
     name: str
 
 
+class PrizesSet(EventBase):
+    """The tournament's prize list (`arbiter prizes T set FILE`); a later one replaces it."""
+
+    type: Literal["PrizesSet"] = "PrizesSet"
+    prizes: PrizeTable
+
+
 # ------------------------------------------------------------------ team events (issue 15)
 
 
@@ -388,6 +396,7 @@ Event = Annotated[
     TournamentCreated
     | TournamentEdited
     | TiebreaksChanged
+    | PrizesSet
     | PlayerRegistered
     | PlayerUpdated
     | PlayerRemoved
@@ -423,6 +432,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         TournamentCreated,
         TournamentEdited,
         TiebreaksChanged,
+        PrizesSet,
         PlayerRegistered,
         PlayerUpdated,
         PlayerRemoved,

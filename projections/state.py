@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
 from events.go import MIN_RANK, RankError, parse_rank
+from events.prizes import PrizeTable
 from events.schema import (
     BoardsSwapped,
     ByeGranted,
@@ -23,6 +24,7 @@ from events.schema import (
     PlayerRemoved,
     PlayerUpdated,
     PlayerWithdrawn,
+    PrizesSet,
     ResultCorrected,
     ResultRecorded,
     RoundPaired,
@@ -148,6 +150,8 @@ class TournamentState:
     """Ids of registrations taken back (never given again)."""
     forbidden: dict[frozenset[int], int] = field(default_factory=dict)
     """Pairs of players who must never meet (`arbiter forbid`) -> first round it applies to."""
+    prizes: PrizeTable | None = None
+    """The prize list (`arbiter prizes T set`), the latest one set; immutable."""
     version: int = -1
 
     def detached_copy(self) -> TournamentState:
@@ -164,6 +168,7 @@ class TournamentState:
             byes={r: dict(kinds) for r, kinds in self.byes.items()},
             removed=set(self.removed),
             forbidden=dict(self.forbidden),
+            prizes=self.prizes,
             version=self.version,
         )
 
@@ -345,6 +350,8 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             for byes in state.byes.values():
                 byes.pop(pid, None)
             state.forbidden = {k: r for k, r in state.forbidden.items() if pid not in k}
+        case PrizesSet(prizes=table):
+            state.prizes = table
         case PairForbidden(players=(a, b), from_round=first):
             state.forbidden.setdefault(frozenset((a, b)), first)
         case BoardsSwapped(round=r, boards=(first, second)):

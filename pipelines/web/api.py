@@ -25,6 +25,7 @@ from pipelines.commands.inputs import (
     ResultInput,
     TournamentInput,
 )
+from pipelines.views import prizes as prize_views
 from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.hub import summaries_json
@@ -84,6 +85,16 @@ async def round_pairings(request: Request, tournament_id: str, round_no: int) ->
 async def crosstable(request: Request, tournament_id: str) -> Response:
     view = tournament_view(request, tournament_id)
     return _json(render(views.crosstable_view(view.crosstable()), Format.JSON).encode())
+
+
+@router.get(
+    "/tournaments/{tournament_id}/prizes",
+    summary="Who gets what: the same JSON as `arbiter prizes T --format json`",
+)
+async def prizes(request: Request, tournament_id: str) -> Response:
+    view = tournament_view(request, tournament_id)
+    given = prize_views.awards(view.state, view.standings())
+    return _json(render(prize_views.prizes_view(view.state, given), Format.JSON).encode())
 
 
 @router.get("/tournaments/{tournament_id}/players/{player_id}", summary="A player's card")
