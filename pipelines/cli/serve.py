@@ -30,8 +30,12 @@ def serve(
         Path, typer.Option(help="Folder for rating lists that officers run from the browser.")
     ] = Path("lists"),
     upload_limit: Annotated[
-        int, typer.Option(min=1, help="Largest result-file upload, in bytes.")
+        int,
+        typer.Option(min=1, help="Largest result-file upload request (all its files), in bytes."),
     ] = 20 * 1024 * 1024,
+    max_body: Annotated[
+        int, typer.Option(min=1, help="Largest body of any other request (JSON, forms), in bytes.")
+    ] = 1024 * 1024,
 ) -> None:
     """Serve live pairings, standings, crosstables and rating lists, and the API.
 
@@ -45,7 +49,9 @@ def serve(
 
     from pipelines.web.app import create_app
 
-    application = create_app(store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit)
+    application = create_app(
+        store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit, max_body=max_body
+    )
     err.print(f"arbiter serves {store_url()} on http://{host}:{port}/", markup=False)
     uvicorn.run(
         application,

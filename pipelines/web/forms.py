@@ -24,7 +24,7 @@ from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInp
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
-from pipelines.web.server import director_of, officer, server_of, tournament_view
+from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import format_value
 
 router = APIRouter(include_in_schema=False)
@@ -161,7 +161,7 @@ async def manage(request: Request, tournament_id: str) -> Response:
 def _act(request: Request, tournament_id: str, csrf: str, action: Any, done: str) -> Response:
     server = server_of(request)
     try:
-        with server.writing(request, director_of(tournament_id), csrf) as (store, _):
+        with server.writing(request, csrf) as (store, _):
             action(store)
     except ArbiterError as exc:
         return _manage_page(request, tournament_id, 400, error=str(exc))
@@ -332,7 +332,7 @@ def officer_ratings(
 def _create(request: Request, csrf: str, fields: dict[str, Any]) -> Response:
     server = server_of(request)
     try:
-        with server.writing(request, officer, csrf) as (store, _):
+        with server.writing(request, csrf) as (store, _):
             tid = tournaments.create(store, fields)
     except ArbiterError as exc:
         return _officer(request, 400, error=str(exc))
