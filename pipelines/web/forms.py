@@ -79,7 +79,7 @@ def login(
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
     client = request.client.host if request.client else "?"
-    wait = server.limiter.retry_after(client)
+    wait = server.limiter.begin(client, name)
     if wait:
         response = render(
             request, "login.html", 429, next=_safe_next(next),
@@ -89,11 +89,10 @@ def login(
         return response
     account = server.hub.accounts.check_password(name, password)
     if account is None:
-        server.limiter.failed(client)
         return render(
             request, "login.html", 401, next=_safe_next(next), error="wrong name or password"
         )
-    server.limiter.succeeded(client)
+    server.limiter.succeeded(client, name)
     target = _safe_next(next)
     if target == "/" and account.role == "director" and account.tournament:
         target = f"/t/{account.tournament}/manage"
