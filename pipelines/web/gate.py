@@ -16,6 +16,7 @@ rest of the body is never read.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,11 +25,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pipelines.web.security import bearer
 from pipelines.web.server import OPEN_WRITES, server_of
 
 UPLOAD_PATHS = frozenset({"/api/ingest", "/officer/ingest"})
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _CLOSE = (b"connection", b"close")
+CATCH_UP = 1.0
+"""Seconds an unknown API token waits for the follower to read the file's new events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,7 @@ class Gate:
         request = Request(scope)
         if scope["method"] in WRITE_METHODS and path not in OPEN_WRITES:
             try:
-                server_of(request).admit(request)
+                await self._admit(request)
             except HTTPException as exc:
                 await self._refuse(request, exc, scope, receive, send)
                 return
@@ -106,6 +110,22 @@ class Gate:
             if started:
                 raise
             await self._refuse(request, exc, scope, receive, send)
+
+    async def _admit(self, request: Request) -> None:
+        """`Server.admit`; an API token it does not know yet, while the DuckDB file has events
+        the follower has not read (a token `arbiter user add` made a moment ago), is asked
+        again once they are read (at most `CATCH_UP` seconds; the file is not opened here)."""
+        server = server_of(request)
+        try:
+            server.admit(request)
+        except HTTPException as exc:
+            if exc.status_code != 401 or bearer(request.headers.get("authorization")) is None:
+                raise
+            waited = 0.0
+            while server.access.behind() and waited < CATCH_UP:
+                await asyncio.sleep(0.05)
+                waited += 0.05
+            server.admit(request)
 
     async def _refuse(
         self, request: Request, exc: HTTPException, scope: Scope, receive: Receive, send: Send

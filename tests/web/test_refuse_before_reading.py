@@ -191,3 +191,17 @@ def test_refusals_do_not_wait_for_the_store(site: tuple[Served, dict[str, str], 
         assert statuses == [401, 403] * 8
     finally:
         holder.communicate("", timeout=30)
+
+
+def test_a_token_made_a_moment_ago_is_admitted(site: tuple[Served, dict[str, str], Path]) -> None:
+    """The gate decides on the server's projection of the accounts, which follows the file a
+    little behind: a token made by another process just before its first use waits for it
+    (the file is stat'ed, not opened) instead of being refused."""
+    served, _, _ = site
+    for n in range(20):
+        token = add_user(served.store, f"new{n}", "director", "oslo")
+        r = httpx.post(
+            served.url + "/api/tournaments/oslo/players", json={"name": f"New, Player{n}"},
+            headers=_bearer(token), timeout=TIMEOUT_S,
+        )  # fmt: skip
+        assert r.status_code == 201, r.text
