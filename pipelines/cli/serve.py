@@ -30,8 +30,19 @@ def serve(
         Path, typer.Option(help="Folder for rating lists that officers run from the browser.")
     ] = Path("lists"),
     upload_limit: Annotated[
-        int, typer.Option(min=1, help="Largest result-file upload, in bytes.")
+        int,
+        typer.Option(min=1, help="Largest result-file upload request (all its files), in bytes."),
     ] = 20 * 1024 * 1024,
+    max_body: Annotated[
+        int, typer.Option(min=1, help="Largest body of any other request (JSON, forms), in bytes.")
+    ] = 1024 * 1024,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For names the client (comma-separated addresses or "
+            "networks, e.g. 127.0.0.1 for a proxy on this host); default: none trusted."
+        ),
+    ] = "",
 ) -> None:
     """Serve live pairings, standings, crosstables and rating lists, and the API.
 
@@ -39,13 +50,17 @@ def serve(
     user passwd`) or send their API token. Pages update by themselves when a result is
     recorded, here, by the CLI or by another server on the same PostgreSQL log. On a DuckDB
     file the server holds no lock between requests, so the CLI keeps working beside it.
-    Behind a TLS proxy in production: the session cookies are Secure.
+    Behind a TLS proxy in production: the session cookies are Secure; give the proxy's address
+    with --forwarded-allow-ips so the login throttle sees each client's own address.
     """
     import uvicorn
 
     from pipelines.web.app import create_app
 
-    application = create_app(store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit)
+    proxies = trusted_proxies(forwarded_allow_ips)
+    application = create_app(
+        store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit, max_body=max_body
+    )
     err.print(f"arbiter serves {store_url()} on http://{host}:{port}/", markup=False)
     uvicorn.run(
         application,
@@ -54,7 +69,25 @@ def serve(
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=2,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
     )
+
+
+def trusted_proxies(given: str) -> list[str]:
+    """The addresses and networks of ``--forwarded-allow-ips`` ('*': any), each checked."""
+    import ipaddress
+
+    out = [part.strip() for part in given.split(",") if part.strip()]
+    for part in out:
+        try:
+            if part != "*":
+                ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise UserError(
+                f"--forwarded-allow-ips: '{part}' is not an IP address or network"
+            ) from None
+    return out
 
 
 @user_app.command("add")

@@ -30,7 +30,7 @@ from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.hub import summaries_json
 from pipelines.web.pages import player_card
-from pipelines.web.server import director_of, officer, server_of, tournament_view
+from pipelines.web.server import server_of, tournament_view
 from projections.game_terms import entered_result
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -164,14 +164,14 @@ def _given(body: BaseModel, *exclude: str) -> dict[str, Any]:
 
 @router.post("/tournaments", status_code=201, summary="Officers: create a tournament")
 def create_tournament(request: Request, body: TournamentInput) -> Response:
-    with server_of(request).writing(request, officer) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         tid = tournaments.create(store, _given(body))
     return _json({"id": tid}, 201)
 
 
 @router.patch("/tournaments/{tournament_id}", summary="Change the event's data (and name)")
 def edit_tournament(request: Request, tournament_id: str, body: EventChanges) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         changed = tournaments.edit(store, tournament_id, _given(body))
     return _json({"changed": changed})
 
@@ -179,7 +179,7 @@ def edit_tournament(request: Request, tournament_id: str, body: EventChanges) ->
 @router.post("/tournaments/{tournament_id}/players", status_code=201, summary="Register a player")
 def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Response:
     server = server_of(request)
-    with server.writing(request, director_of(tournament_id)) as (store, _):
+    with server.writing(request) as (store, _):
         pid, note = server.command(
             tournament_id,
             lambda known: players.add(
@@ -206,7 +206,7 @@ class UpdateRatingsIn(BaseModel):
 )
 def update_ratings(request: Request, tournament_id: str, body: UpdateRatingsIn) -> Response:
     at = None if body.date is None else calendar_date("date", body.date)
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         done = players.update_ratings(store, tournament_id, list_name=body.list, at_or_before=at)
     return _json(
         {
@@ -225,7 +225,7 @@ def update_ratings(request: Request, tournament_id: str, body: UpdateRatingsIn) 
 def edit_player(
     request: Request, tournament_id: str, player_id: int, body: PlayerChanges
 ) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         changed = players.edit(store, tournament_id, player_id, _given(body))
     return _json({"player": player_id, "changed": changed})
 
@@ -235,14 +235,14 @@ def edit_player(
     summary="Take back the registration of a player never paired",
 )
 def remove_player(request: Request, tournament_id: str, player_id: int) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         name = players.remove(store, tournament_id, player_id)
     return _json({"player": player_id, "name": name, "removed": True})
 
 
 @router.post("/tournaments/{tournament_id}/byes", status_code=201, summary="A requested bye")
 def grant_bye(request: Request, tournament_id: str, body: ByeInput) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         bye = rounds.grant_bye(store, tournament_id, _given(body))
     return _json({"player": bye.player, "round": bye.round, "kind": bye.kind.value}, 201)
 
@@ -250,7 +250,7 @@ def grant_bye(request: Request, tournament_id: str, body: ByeInput) -> Response:
 @router.post("/tournaments/{tournament_id}/pair", status_code=201, summary="Pair the next round")
 def pair(request: Request, tournament_id: str) -> Response:
     server = server_of(request)
-    with server.writing(request, director_of(tournament_id)) as (store, _):
+    with server.writing(request) as (store, _):
         event = rounds.pair(store, tournament_id)
     view = tournament_view(request, tournament_id)
     return _json({"round": event.round, "boards": view.pairings(event.round)}, 201)
@@ -261,7 +261,7 @@ def pair(request: Request, tournament_id: str) -> Response:
 )
 def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
     server = server_of(request)
-    with server.writing(request, director_of(tournament_id)) as (store, _):
+    with server.writing(request) as (store, _):
         event = server.command(
             tournament_id, lambda known: results.record_one(store, tournament_id, body, known=known)
         )
@@ -274,7 +274,7 @@ def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
 
 @router.post("/tournaments/{tournament_id}/undo", summary="Take rounds back (archived)")
 def undo(request: Request, tournament_id: str, body: UndoIn) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         _confirmed(body.confirm)
         t = undo_commands.undo(store, tournament_id, body.round, body.reason)
     return _json(truncation_json(t))
@@ -282,7 +282,7 @@ def undo(request: Request, tournament_id: str, body: UndoIn) -> Response:
 
 @router.post("/tournaments/{tournament_id}/restore", summary="Bring back the latest undo")
 def restore(request: Request, tournament_id: str, body: RestoreIn) -> Response:
-    with server_of(request).writing(request, director_of(tournament_id)) as (store, _):
+    with server_of(request).writing(request) as (store, _):
         _confirmed(body.confirm)
         t = undo_commands.restore(store, tournament_id)
     return _json(truncation_json(t))
@@ -322,7 +322,7 @@ def ingest_uploads(request: Request, uploads: list[UploadFile], form_csrf: str |
     server = server_of(request)
     with (
         tempfile.TemporaryDirectory(prefix="arbiter-upload-") as tmp,
-        server.writing(request, officer, form_csrf) as (store, account),
+        server.writing(request, form_csrf) as (store, account),
     ):
         paths = [save_upload(u, Path(tmp), server.upload_limit) for u in uploads]
         return ingest(store, paths, IngestOptions(actor=account.name))
@@ -353,7 +353,7 @@ def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> d
     from projections.games import GamesCache
 
     server = server_of(request)
-    with server.writing(request, officer, form_csrf) as (store, _):
+    with server.writing(request, form_csrf) as (store, _):
         try:
             req = RunRequest.model_validate(
                 {

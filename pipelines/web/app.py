@@ -18,11 +18,15 @@ from events.store import StoreBusy, StoreUnavailable
 from events.validate import InvalidField
 from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public
+from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
 from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
 
 DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
+"""Bytes of one ingest upload request (all its files)."""
+DEFAULT_MAX_BODY = 1024 * 1024
+"""Bytes of any other request body (the largest JSON or form a write needs is a few KB)."""
 
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -88,6 +92,7 @@ def create_app(
     *,
     lists_dir: Path | None = None,
     upload_limit: int = DEFAULT_UPLOAD_LIMIT,
+    max_body: int = DEFAULT_MAX_BODY,
 ) -> FastAPI:
     server = Server(StoreAccess(store_url), lists_dir or Path("lists").resolve(), upload_limit)
 
@@ -107,6 +112,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.server = server
+    app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Replay, generation=lambda: server.hub.generation)
     app.include_router(public.router)

@@ -24,7 +24,7 @@ from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInp
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
-from pipelines.web.server import director_of, officer, server_of, tournament_view
+from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import format_value
 
 router = APIRouter(include_in_schema=False)
@@ -79,7 +79,7 @@ def login(
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
     client = request.client.host if request.client else "?"
-    wait = server.limiter.retry_after(client)
+    wait = server.limiter.begin(client, name)
     if wait:
         response = render(
             request, "login.html", 429, next=_safe_next(next),
@@ -89,11 +89,10 @@ def login(
         return response
     account = server.hub.accounts.check_password(name, password)
     if account is None:
-        server.limiter.failed(client)
         return render(
             request, "login.html", 401, next=_safe_next(next), error="wrong name or password"
         )
-    server.limiter.succeeded(client)
+    server.limiter.succeeded(client, name)
     target = _safe_next(next)
     if target == "/" and account.role == "director" and account.tournament:
         target = f"/t/{account.tournament}/manage"
@@ -161,7 +160,7 @@ async def manage(request: Request, tournament_id: str) -> Response:
 def _act(request: Request, tournament_id: str, csrf: str, action: Any, done: str) -> Response:
     server = server_of(request)
     try:
-        with server.writing(request, director_of(tournament_id), csrf) as (store, _):
+        with server.writing(request, csrf) as (store, _):
             action(store)
     except ArbiterError as exc:
         return _manage_page(request, tournament_id, 400, error=str(exc))
@@ -332,7 +331,7 @@ def officer_ratings(
 def _create(request: Request, csrf: str, fields: dict[str, Any]) -> Response:
     server = server_of(request)
     try:
-        with server.writing(request, officer, csrf) as (store, _):
+        with server.writing(request, csrf) as (store, _):
             tid = tournaments.create(store, fields)
     except ArbiterError as exc:
         return _officer(request, 400, error=str(exc))

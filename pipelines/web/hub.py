@@ -86,6 +86,11 @@ class StoreAccess:
                 out += [-1, -1]
         return tuple(out)
 
+    def behind(self) -> bool:
+        """DuckDB: the file changed since this process last closed it (another process wrote,
+        and the follower has not read it yet); a stat, the file is not opened."""
+        return self._shared is None and self.file_signature() != self.seen
+
     def close(self) -> None:
         if self._shared is not None:
             self._shared.close()

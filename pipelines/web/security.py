@@ -7,8 +7,10 @@
 * Every form (and every cookie-authenticated API write) must echo the CSRF token of its session
   (double submit: the ``arbiter_csrf`` cookie, HttpOnly, against the form field or the
   ``X-CSRF-Token`` header); a missing or different token is 403 and nothing is appended.
-* A login from one address fails at most `LOGIN_ATTEMPTS` times per `LOGIN_WINDOW` seconds,
-  then gets 429 until the window has passed.
+* A client address may try one account name at most `LOGIN_ATTEMPTS` times per `LOGIN_WINDOW`
+  seconds, counted before the password is checked, then gets 429 until the window has passed.
+  The address is the peer's, or the X-Forwarded-For of a proxy given with
+  ``--forwarded-allow-ips`` (uvicorn rewrites it; no proxy is trusted by default).
 * The account is looked up in the accounts projection on every request, so a revoked account
   stops working at once for writes (the write path syncs the projection first).
 """
@@ -89,34 +91,46 @@ class Sessions:
 
 
 class LoginLimiter:
-    """Failed logins per client address in a sliding window."""
+    """Login attempts per (client address, account name) in a sliding window.
+
+    An attempt is counted when it begins, before its password is checked (`begin`), and forgotten
+    with the others of its key when it succeeds: however many arrive at once, at most `attempts`
+    of a key are checked per `window` seconds. The name is part of the key, so the users behind one
+    address (a proxy that is not trusted, an office) do not share one limit.
+    """
 
     def __init__(self, attempts: int = LOGIN_ATTEMPTS, window: float = LOGIN_WINDOW) -> None:
         self.attempts = attempts
         self.window = window
-        self._failures: dict[str, deque[float]] = {}
+        self._tries: dict[tuple[str, str], deque[float]] = {}
         self._lock = threading.Lock()
 
-    def retry_after(self, client: str) -> int:
-        """Seconds until `client` may try again (0: now)."""
+    def begin(self, client: str, name: str) -> int:
+        """0: the attempt may be checked now (it counts as failed until `succeeded`); else the
+        seconds until this client may try this name again."""
+        key = (client, name)
         with self._lock:
-            q = self._failures.get(client)
-            if not q:
-                return 0
             now = time.monotonic()
-            while q and q[0] < now - self.window:
+            if len(self._tries) > _KEYS_KEPT:
+                self._forget(now)
+            q = self._tries.setdefault(key, deque())
+            while q and q[0] <= now - self.window:
                 q.popleft()
-            if len(q) < self.attempts:
-                return 0
-            return int(q[0] + self.window - now) + 1
+            if len(q) >= self.attempts:
+                return int(q[0] + self.window - now) + 1
+            q.append(now)
+            return 0
 
-    def failed(self, client: str) -> None:
+    def succeeded(self, client: str, name: str) -> None:
         with self._lock:
-            self._failures.setdefault(client, deque()).append(time.monotonic())
+            self._tries.pop((client, name), None)
 
-    def succeeded(self, client: str) -> None:
-        with self._lock:
-            self._failures.pop(client, None)
+    def _forget(self, now: float) -> None:
+        self._tries = {k: q for k, q in self._tries.items() if q and q[-1] > now - self.window}
+
+
+_KEYS_KEPT = 10_000
+"""Keys past which the limiter drops those whose attempts are all older than the window."""
 
 
 def new_csrf() -> str:

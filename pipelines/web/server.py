@@ -1,12 +1,14 @@
 """What every route shares: the store access, the projection hub, sessions, the write guard.
 
-A write goes: open the store (DuckDB: for this request only), bring the projections up to date
-(so an account revoked a moment ago is refused), find the account (bearer token, or session
-cookie plus CSRF token), check its role, act as that account (`events.provenance`: every event
-records it), call the same `pipelines.commands` function as the CLI, sync the projections again
-(so the next page shows the write), close. A result or a registration is decided on the hub's
-state of the tournament (`Server.command`) instead of a replay of its whole stream; the append's
-version check guards it, and a stale state falls back to the replay.
+A write goes: find the account (bearer token, or session cookie plus CSRF token) and check its
+role (`write_rule`) on the hub's accounts, before the body is read (`pipelines.web.gate`) and
+again in the handler; open the store (DuckDB: for this request only), bring the projections up
+to date and check again (so an account revoked a moment ago is refused), act as that account
+(`events.provenance`: every event records it), call the same `pipelines.commands` function as
+the CLI, sync the projections again (so the next page shows the write), close. A result or a
+registration is decided on the hub's state of the tournament (`Server.command`) instead of a
+replay of its whole stream; the append's version check guards it, and a stale state falls back
+to the replay.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TypeVar
 
 from fastapi import HTTPException, Request
 from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
 
 from events.provenance import Origin, set_origin
 from events.store import Store, WrongExpectedVersion
@@ -117,32 +120,50 @@ class Server:
             return self.hub.accounts.by_api_token(token)
         return self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
 
-    def authorize(self, request: Request, rule: Rule, form_csrf: str | None = None) -> Account:
-        """The account that may do this write, else 401 (nobody) or 403 (not allowed, CSRF)."""
+    def identify(self, request: HTTPConnection) -> Account:
+        """The account of a write (bearer token or session), else 401; from the hub's accounts
+        alone: no store opened, no body read."""
         token = bearer(request.headers.get("authorization"))
         if token is not None:
             account = self.hub.accounts.by_api_token(token)
             if account is None:
                 raise HTTPException(401, "unknown or revoked API token")
-        else:
-            account = self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
-            if account is None:
-                raise HTTPException(401, "log in, or send an API token (Authorization: Bearer)")
+            return account
+        account = self.sessions.account(request.cookies.get(SESSION_COOKIE), self.hub.accounts)
+        if account is None:
+            raise HTTPException(401, "log in, or send an API token (Authorization: Bearer)")
+        return account
+
+    def admit(self, request: HTTPConnection) -> Account:
+        """The account that may write to this path (`write_rule`), else 401 (nobody) or 403
+        (not allowed): what `pipelines.web.gate` decides before the body is read."""
+        account = self.identify(request)
+        if not write_rule(request.scope["path"])(account):
+            raise HTTPException(403, f"user {account.name} may not do this")
+        return account
+
+    def authorize(self, request: Request, form_csrf: str | None = None) -> Account:
+        """`admit`, and a session's write must echo its CSRF token (else 403)."""
+        account = self.admit(request)
+        if bearer(request.headers.get("authorization")) is None:
             sent = form_csrf if form_csrf is not None else request.headers.get(CSRF_HEADER)
             if not csrf_ok(request.cookies.get(CSRF_COOKIE), sent):
                 raise HTTPException(403, "missing or wrong CSRF token; reload the page")
-        if not rule(account):
-            raise HTTPException(403, f"user {account.name} may not do this")
         return account
 
     @contextmanager
     def writing(
-        self, request: Request, rule: Rule, form_csrf: str | None = None
+        self, request: Request, form_csrf: str | None = None
     ) -> Iterator[tuple[Store, Account]]:
-        """An open store and the authorized account; events appended inside record it."""
+        """An open store and the authorized account; events appended inside record it.
+
+        Authorized twice: on the hub as it is (a refusal opens no store and takes no place in
+        the DuckDB file's queue), then on the projections synced with the store (an account
+        revoked a moment ago is refused)."""
+        self.authorize(request, form_csrf)
         with self.access.open() as store:
             self.hub.sync(store)
-            account = self.authorize(request, rule, form_csrf)
+            account = self.authorize(request, form_csrf)
             set_origin(Origin(account.name, "api", f"{request.method} {request.url.path}"))
             try:
                 yield store, account
@@ -180,3 +201,25 @@ def director_of(tournament_id: str) -> Rule:
 
 def officer(account: Account) -> bool:
     return account.is_officer
+
+
+def nobody(_: Account) -> bool:
+    return False
+
+
+OPEN_WRITES = frozenset({"/login", "/logout"})
+"""Writes that need no account (their own checks: the password, the CSRF token)."""
+
+
+def write_rule(path: str) -> Rule:
+    """Who may write (POST, PATCH, DELETE) to `path`: every write route's rule, in one place
+    (the README's table). A path not named here is nobody's: a new write route is refused
+    until it has its rule."""
+    match path.strip("/").split("/"):
+        case ["api", "tournaments"] | ["api", "ingest"] | ["api", "ratings", "run"]:
+            return officer
+        case ["officer", _]:
+            return officer
+        case ["api", "tournaments", tid, *_] | ["t", tid, "manage", _]:
+            return director_of(tid)
+    return nobody

@@ -48,14 +48,16 @@ class Served:
             self.process.wait()
 
 
-def serve(store: str, folder: Path) -> Served:
-    """Start `arbiter serve` on the store; returns once it answers."""
+def serve(store: str, folder: Path, *options: str, env: dict[str, str] | None = None) -> Served:
+    """Start `arbiter serve` on the store (with these further options and environment
+    variables); returns once it answers."""
     port = free_port()
     log = (folder / f"serve-{port}.log").open("wb")
     process = subprocess.Popen(
         [ARBITER, "--store", store, "serve", "--port", str(port),
-         "--lists-dir", str(folder / "lists"), "--upload-limit", "200000"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "ARBITER_STORE_TIMEOUT": "20"},
+         "--lists-dir", str(folder / "lists"), "--upload-limit", "200000", *options],
+        stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "ARBITER_STORE_TIMEOUT": "20", **(env or {})},
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
