@@ -68,8 +68,9 @@ def team_file(teams: int, seed: int) -> str:
             points[result.pab] += 1
     lines = ["012 bench", "152 W", f"142 {ROUNDS + 4}", "192 FIDE_TEAM_TYPEA_MP_GP"]
     lines.append("362 TW  2.0   TD  1.0   TL  0.0")
+    # TRF: name 15-47, rating 49-52, points 81-84, rank 86-89, round 1 from column 92
     lines += [
-        f"001 {i:>4}      P{i:<32} 2500{'':29}{points[i]:>4.1f} {i:>4}{blocks[i]}" for i in history
+        f"001 {i:>4}      P{i:<32} 2500{'':28}{points[i]:>4.1f} {i:>4}{blocks[i]}" for i in history
     ]
     lines += [f"310 {i:>3} T{i:<31}{'':33}{i:>4}" for i in history]
     return "\n".join(lines) + "\n"

@@ -6,11 +6,14 @@ Each result goes to benchmarks/results/<name>.json with the machine's facts besi
 
 from __future__ import annotations
 
+import argparse
+import ast
 import datetime as dt
 import importlib
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -46,12 +49,40 @@ def run_one(name: str) -> int:
     return 0
 
 
+def _names() -> list[str]:
+    return sorted(p.stem.removeprefix("bench_") for p in HERE.glob("bench_*.py"))
+
+
+def _summary(name: str) -> str:
+    """The first sentence of a benchmark's docstring (read, not imported: no start-up cost)."""
+    tree = ast.parse((HERE / f"bench_{name}.py").read_text(encoding="utf-8"))
+    paragraph = " ".join((ast.get_docstring(tree) or "").split("\n\n", 1)[0].split())
+    sentence = re.split(r"(?<=\.)\s", paragraph, maxsplit=1)[0].rstrip(".")
+    return sentence if len(sentence) <= 90 else sentence[:89] + "…"
+
+
+def _parser() -> argparse.ArgumentParser:
+    width = max(map(len, _names()), default=0)
+    listing = "\n".join(f"  {n:<{width}}  {_summary(n)}" for n in _names())
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.run",
+        description="Run the benchmarks (all, or the named ones), each in its own process; "
+        "figures go to benchmarks/results/<name>.json.",
+        epilog=f"benchmarks:\n{listing}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (all)")
+    parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)
+    return parser
+
+
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--one"]:
-        return run_one(argv[1])
-    names = sorted(p.stem.removeprefix("bench_") for p in HERE.glob("bench_*.py"))
-    wanted = [n for n in names if not argv or n in argv]
-    unknown = set(argv) - set(names)
+    args = _parser().parse_args(argv)
+    if args.one:
+        return run_one(args.one)
+    names = _names()
+    wanted = [n for n in names if not args.names or n in args.names]
+    unknown = set(args.names) - set(names)
     if unknown:
         print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; known: {', '.join(names)}")
         return 2

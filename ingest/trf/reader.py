@@ -241,24 +241,32 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
 
 
 def _parse_acceleration(r: _LineReader) -> AccelerationRecord:
+    """``250 MMMM GGGG RRR RRR PPPP PPPP`` at fixed columns; a blank points field gives no
+    fictitious points of that kind (a team file accelerated by match points only, as the
+    Sharly-Chess fork of bbpPairings reads it), but one of the two must be there."""
+    match_points = r.decimal(5, 8, "match points")
     game_points = r.decimal(10, 13, "game points")
-    fields = [
-        r.integer(a, b, what)
-        for a, b, what in (
-            (15, 17, "first round"),
-            (19, 21, "last round"),
-            (23, 26, "first player"),
-            (28, 31, "last player"),
-        )
-    ]
-    if game_points is None or any(value is None for value in fields):
+    spans: tuple[tuple[int, int, str], ...] = (
+        (15, 17, "first round"),
+        (19, 21, "last round"),
+        (23, 26, "first player"),
+        (28, 31, "last player"),
+    )
+    fields = [r.integer(a, b, what) for a, b, what in spans]
+    blank = [a for (a, _, _), value in zip(spans, fields, strict=True) if value is None]
+    if match_points is None and game_points is None:
+        blank.insert(0, 5)
+    if blank:
         raise r.error(
-            5, "incomplete acceleration record", r.text[4:], "'250 MMMM GGGG RRR RRR PPPP PPPP'"
+            blank[0],
+            "incomplete acceleration record",
+            r.text[4:],
+            "'250 MMMM GGGG RRR RRR PPPP PPPP' (points, rounds and players at these columns)",
         )
     first_round, last_round, first_player, last_player = (int(v or 0) for v in fields)
     return AccelerationRecord(
-        r.decimal(5, 8, "match points"),
-        game_points,
+        match_points,
+        Decimal(0) if game_points is None else game_points,
         first_round,
         last_round,
         first_player,

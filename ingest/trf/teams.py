@@ -25,7 +25,14 @@ from events.team_results import (
     team_histories,
 )
 from ingest.errors import IngestError
-from ingest.trf.records import AccelerationRecord, ByesRecord, PlayerRecord, RawRecord, TrfFile
+from ingest.trf.records import (
+    AccelerationRecord,
+    ByesRecord,
+    HeaderRecord,
+    PlayerRecord,
+    RawRecord,
+    TrfFile,
+)
 
 __all__ = [
     "AbnormalPoints",
@@ -114,10 +121,20 @@ class TeamConfig:
     baku: bool = False
 
 
+def _team_type(trf: TrfFile) -> str | None:
+    """The last ``192``/``092`` type that names a team system (``FIDE_TEAM_GP_MP``): a
+    ``092`` naming an individual system beside it does not hide it."""
+    texts = [
+        r.text.strip().upper()
+        for r in trf.records
+        if isinstance(r, HeaderRecord) and r.code in ("192", "092")
+    ]
+    return next((t for t in reversed(texts) if "_TEAM" in t), None)
+
+
 def is_team_file(trf: TrfFile) -> bool:
     """A team tournament: ``310``/``013`` rosters or a ``FIDE_TEAM``/``CUSTOM_TEAM`` type."""
-    system = (trf.system or "").upper()
-    return "_TEAM" in system or any(
+    return _team_type(trf) is not None or any(
         isinstance(r, RawRecord) and r.code in ("310", "013") for r in trf.records
     )
 
@@ -318,7 +335,7 @@ def board_sequence(trf: TrfFile) -> str | None:
 
 def team_config(trf: TrfFile) -> TeamConfig:
     """Read ``192 FIDE_TEAM[_TYPEA|_TYPEB][_MP|_GP][_GP|_MP][_BAKU]`` (default Type A, MP, GP)."""
-    code = (trf.system or "FIDE_TEAM").upper()
+    code = _team_type(trf) or "FIDE_TEAM"
     parts = code.split("_")
     baku = "BAKU" in parts
     colour = "B" if "TYPEB" in parts else "A" if "TYPEA" in parts else None

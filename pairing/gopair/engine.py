@@ -18,7 +18,7 @@ from events.domain import Board
 from pairing.contract import PairedRound
 from pairing.gopair.best import pick, sorted_candidates
 from pairing.gopair.bye import ByeFacts, bye_candidates
-from pairing.gopair.handicap import handicap
+from pairing.gopair.handicap import handicap, komi_points
 from pairing.gopair.model import (
     GopairBoard,
     GopairError,
@@ -143,11 +143,17 @@ def pair_round(
     request: GopairInput, params: GopairParams, /, *, explain: bool = False
 ) -> PairedRound:
     """:func:`pair` in the engines' calling convention: boards in gopair's order with their
-    handicap and komi (gopair's integer AGA komi plus the half point it implies), the bye
+    handicap and komi (gopair's integer AGA komi with the half point it implies), the bye
     last; the notes give each pair's gopair score."""
     result = pair(request, params)
     boards = [
-        Board(board=i, white=b.white, black=b.black, handicap=b.handicap, komi=b.komi + 0.5)
+        Board(
+            board=i,
+            white=b.white,
+            black=b.black,
+            handicap=b.handicap,
+            komi=komi_points(b.komi),
+        )
         for i, b in enumerate(result.boards, start=1)
     ]
     if result.bye is not None:

@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from pairing.gopair.score import perl_collapse
 
-__all__ = ["handicap"]
+__all__ = ["handicap", "komi_points"]
 
 
 def handicap(first: Decimal, second: Decimal, *, ing: bool = False) -> tuple[int, int]:
@@ -45,3 +45,13 @@ def handicap(first: Decimal, second: Decimal, *, ing: bool = False) -> tuple[int
         stones = swap * int(diff / 1.1)
         komi = 0
     return stones, komi
+
+
+def komi_points(komi: int) -> float:
+    """The komi a game is played with: gopair's integer plus the half point it implies, away
+    from zero, as gopair's pairing sheet prints it (``6.5 komi``, ``0.5 komi``, ``-6.5 rvrs``).
+
+    >>> komi_points(6), komi_points(0), komi_points(-6)
+    (6.5, 0.5, -6.5)
+    """
+    return komi - 0.5 if komi < 0 else komi + 0.5

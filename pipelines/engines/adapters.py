@@ -74,20 +74,12 @@ class Prepared(Generic[InputT, ParamsT]):
 class TrfReader(Generic[InputT, ParamsT]):
     """How ``arbiter-pairings`` reads an engine's request from a TRF file."""
 
-    code: str
-    """The TRF system code (``XXS``/``192``) assumed when the file states none."""
     read: Callable[[TrfFile], InputT]
     params: ParamsT
     """The params every file is paired with."""
-    keyword: str | None = None
-    """A file's system code must contain it; None: must start with ``code``."""
     present: Callable[[InputT, AbstractSet[int]], InputT] | None = None
     """The request with only these players present, for the checker (``-c``); None: no
     checker for this system."""
-
-    def accepts(self, code: str) -> bool:
-        """Whether a file of this (upper-case) system code is this engine's."""
-        return self.keyword in code if self.keyword is not None else code.startswith(self.code)
 
 
 LiveAdapter = Callable[["TournamentState", int], Prepared[InputT, ParamsT]]

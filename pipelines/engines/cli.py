@@ -221,9 +221,8 @@ def _run(argv: Sequence[str] | None) -> int:
     assert reader is not None  # every flagged line reads TRF files
     if args.c and reader.present is None:
         return _error(f"-c is not available with {flag}", EXIT_INVALID)
-    system = (trf.system or reader.code).upper()
-    if not reader.accepts(system):
-        return _error(f"{path}: unsupported tournament type {system!r}", EXIT_INVALID)
+    # As bbpPairings: the flag chooses the system; the file's 092/192 record only informs it
+    # (a team file's scoring, a _BAKU acceleration), it never refuses the file.
     try:
         if args.c:
             differ = _check(trf, path.name, engine)

@@ -33,40 +33,35 @@ _LIVE = "pipelines.engines.live"
 _LIVE_GO = "pipelines.engines.live_go"
 
 
-def _swiss_trf(code: str) -> TrfReader[Any, None]:
-    return TrfReader(code, Lazy(f"{_FROM_TRF}:swiss_input_from_trf"), None, present=_PRESENT)
+_SWISS_TRF: Final = TrfReader(Lazy(f"{_FROM_TRF}:swiss_input_from_trf"), None, present=_PRESENT)
+"""A file read for an individual Swiss engine; the flag, not the file's 092/192, chooses it."""
 
 
 DUTCH_2025 = EngineEntry(
     "Dutch", "FIDE Dutch system (2025 rules)",
     Lazy("pairing.dutch:pair_round"), Lazy(f"{_LIVE}:swiss"),
-    trf=_swiss_trf("FIDE_DUTCH"),
+    trf=_SWISS_TRF,
 )  # fmt: skip
 DUTCH_2017 = EngineEntry(
     "Dutch", "FIDE Dutch system, 2017 rules (2017-2025)", Lazy("pairing.dutch2017:pair_round"),
     Lazy(f"{_LIVE}:swiss"),
-    trf=_swiss_trf("FIDE_DUTCH"),
+    trf=_SWISS_TRF,
 )  # fmt: skip
 BURSTEIN = EngineEntry(
     "Burstein", "Burstein (bbpPairings' rules)",
     Lazy("pairing.burstein:pair_round"), Lazy(f"{_LIVE}:swiss"),
-    trf=_swiss_trf("FIDE_BURSTEIN"),
+    trf=_SWISS_TRF,
 )  # fmt: skip
 DUBOV = EngineEntry(
     "Dubov", "FIDE Dubov system (2026 rules)",
     Lazy("pairing.dubov:pair_round"), Lazy(f"{_LIVE}:swiss"),
-    trf=TrfReader(
-        "FIDE_DUBOV", Lazy(f"{_FROM_TRF}:swiss_input_with_absent"), None, present=_PRESENT
-    ),
+    trf=TrfReader(Lazy(f"{_FROM_TRF}:swiss_input_with_absent"), None, present=_PRESENT),
 )  # fmt: skip
 TEAM_SWISS = EngineEntry(
     # ``arbiter pair`` pairs teams in pipelines.commands.teams (the boards follow the line-ups)
     "Team Swiss", "FIDE Team Swiss (C.04.6): pairs teams, not players",
     Lazy("pairing.team:pair_round"),
-    trf=TrfReader(
-        "FIDE_TEAM", Lazy("pipelines.engines.team_from_trf:team_input_from_trf"), None,
-        keyword="TEAM",
-    ),
+    trf=TrfReader(Lazy("pipelines.engines.team_from_trf:team_input_from_trf"), None),
 )  # fmt: skip
 MACMAHON = EngineEntry(
     "Mac-Mahon",

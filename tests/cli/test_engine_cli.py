@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,76 @@ def test_burstein_check_mode_in_a_subprocess_matches_every_round(name: str) -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == f"{name}: {rounds} of {rounds} rounds identical"
+
+
+def _pairings_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("arbiter-pairings")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize(
+    ("flag", "folder", "name", "record"),
+    [
+        ("--burstein", "dutch", "dutch_03_p010_r07.trf", "092 FIDE_DUTCH_2025"),
+        ("--dutch", "burstein", "burstein_01_p011_r09.trf", "092 FIDE_BURSTEIN"),
+        ("--dutch-2017", "burstein", "burstein_01_p011_r09.trf", "092 FIDE_BURSTEIN"),
+        ("--dubov", "dutch", "dutch_03_p010_r07.trf", "092 FIDE_DUTCH_2025"),
+    ],
+)
+def test_the_flag_chooses_the_system_whatever_the_092_record_says(
+    flag: str, folder: str, name: str, record: str
+) -> None:
+    """bbpPairings pairs a file with the system of its flag; the ``092`` record naming another
+    system does not make the file unacceptable (issue 35). The checker re-pairs each round
+    with the flag's system (how many agree with the other system's pairing does not matter)."""
+    path = require_testdata("chess", folder, name)
+    assert record in path.read_text(encoding="utf-8").splitlines()
+    done = _pairings_cli(flag, str(path), "-c")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    rounds = max(len(p.rounds) for p in parse_trf(path).players)
+    last = done.stdout.splitlines()[-1]
+    assert re.fullmatch(rf"{name}: \d+ of {rounds} rounds identical(; round\(s\) .* differ)?", last)
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize(
+    ("flag", "folder", "name", "other"),
+    [
+        ("--burstein", "burstein", "burstein_03_p016_r11.trf", "FIDE_DUTCH_2025"),
+        ("--dutch", "dutch", "dutch_03_p010_r07.trf", "FIDE_BURSTEIN"),
+    ],
+)
+def test_a_file_labelled_with_another_system_is_paired_by_the_flags_system(
+    tmp_path: Path, flag: str, folder: str, name: str, other: str
+) -> None:
+    """A reference file whose ``092`` is rewritten to name another system: the checker of the
+    flag's system still finds every round as the reference engine paired it."""
+    text = require_testdata("chess", folder, name).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert sum(line.startswith("092 ") for line in lines) == 1
+    relabelled = tmp_path / name
+    relabelled.write_text(
+        "\n".join(f"092 {other}" if line.startswith("092 ") else line for line in lines) + "\n",
+        encoding="utf-8",
+    )
+    done = _pairings_cli(flag, str(relabelled), "-c", "--strict")
+    assert done.returncode == 0, done.stderr
+    rounds = max(len(p.rounds) for p in parse_trf(relabelled).players)
+    assert done.stdout.splitlines()[-1] == f"{name}: {rounds} of {rounds} rounds identical"
+
+
+@pytest.mark.golden
+def test_team_flag_pairs_a_team_file_whose_092_names_an_individual_system(
+    tmp_path: Path,
+) -> None:
+    """``--team`` decides; the team type (GP primary) still comes from the file's 192."""
+    source = require_testdata("chess", "team", "team_pab_gamepoints.input")
+    text = source.read_text(encoding="utf-8")
+    assert "192 FIDE_TEAM_GP_MP" in text.splitlines()
+    labelled = tmp_path / "labelled.trf"
+    labelled.write_text(text.rstrip("\n") + "\n092 FIDE_DUTCH_2025\n", encoding="utf-8")
+    done = _pairings_cli("--team", str(labelled), "-p")
+    assert done.returncode == 0, done.stderr
+    expected = require_testdata("chess", "team", "team_pab_gamepoints.output.expected")
+    assert done.stdout.split() == expected.read_text(encoding="utf-8").split()

@@ -9,19 +9,21 @@ field with AGA decimal ratings and clubs, then round by round `pair` (with `--by
 player gopair gave the bye, which gopair draws at random) and `results --file` with gopair's
 results; at the end `standings`.
 
-HANDICAPS MAX: every board equals gopair's (white, black, handicap, komi: gopair's integer komi
-with its implied half point). gopair starts from Perl's hash order, which we cannot know: when
-players share a rating, the field is registered in the one order of the tied players that
-reproduces gopair (found with the engine's Python API, as tests/pairing/test_gopair_corpus.py
-does). HANDICAPS MIN: gopair adds a random term (Perl's rand), so its boards cannot be
-reproduced; each round our pairing must score at least as well as gopair's pairing of the same
-players measured on the same history (wins, rematches, ratings), and results follow gopair's
-where it paired the same two players, else the stronger player wins.
+HANDICAPS MAX: every board equals gopair's: white and black as its ``.tde`` output has them,
+handicap and komi as its printed pairing sheet (``pairs<N>``) shows them (``3 hndi``, ``6.5
+komi``, ``0.5 komi``, ``-6.5 rvrs``; a handicap game's komi is not printed). gopair starts from
+Perl's hash order, which we cannot know: when players share a rating, the field is registered in
+the one order of the tied players that reproduces gopair (found with the engine's Python API, as
+tests/pairing/test_gopair_corpus.py does). HANDICAPS MIN: gopair adds a random term (Perl's
+rand), so its boards cannot be reproduced; each round our pairing must score at least as well as
+gopair's pairing of the same players measured on the same history (wins, rematches, ratings),
+and results follow gopair's where it paired the same two players, else the stronger player wins.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import shlex
 from decimal import Decimal
 from pathlib import Path
@@ -54,6 +56,29 @@ def _names(folder: Path) -> dict[int, tuple[str, str]]:
         club = next((w[5:] for w in words if w.startswith("CLUB=")), "")
         out[int(words[0][3:])] = (f"{words[1]} {words[2]}", club)
     return out
+
+
+_SHEET_BOARD = re.compile(r"^\s*(\d+)\s.*\s(-?\d+(?:\.\d+)?)\s+(komi|rvrs|hndi)\s*$")
+
+
+def _sheet(folder: Path, rnd: int) -> list[tuple[int, float | None]]:
+    """(handicap, komi) of each board of gopair's printed sheet ``pairs<rnd>``, in its order:
+    ``N hndi`` is N stones (komi not printed: None), ``K komi``/``K rvrs`` is even with komi K."""
+    boards: list[tuple[int, float | None]] = []
+    for line in (folder / f"pairs{rnd}").read_text().splitlines():
+        if found := _SHEET_BOARD.match(line):
+            number, value, kind = found.groups()
+            assert int(number) == len(boards) + 1, line
+            assert (kind == "rvrs") == value.startswith("-"), line
+            boards.append((int(value), None) if kind == "hndi" else (0, float(value)))
+    return boards
+
+
+def _as_sheet(
+    handicap: int, komi: float, sheet: tuple[int, float | None]
+) -> tuple[int, float | None]:
+    """Our board's (handicap, komi) as the sheet shows it (no komi on a handicap game)."""
+    return (handicap, None if sheet[1] is None else komi)
 
 
 def _winner(case: Case, rnd: int, white: int, black: int) -> str:
@@ -136,10 +161,12 @@ def test_gopair_max_case_as_one_batch(name: str, tmp_path: Path) -> None:
     *pairings, table = json_outputs(done.out)
     for (rnd, reference), rows in zip(case.paired.items(), pairings, strict=False):
         games = [r for r in rows if r["black"] is not None]
+        sheet_boards = _sheet(folder, rnd)
         ours = [
-            (usa[r["white"]["id"]], usa[r["black"]["id"]], r["handicap"], r["komi"]) for r in games
+            (usa[r["white"]["id"]], usa[r["black"]["id"]], *_as_sheet(r["handicap"], r["komi"], s))
+            for r, s in zip(games, sheet_boards, strict=True)
         ]
-        theirs = [(g.white, g.black, g.handicap, g.komi + 0.5) for g in reference]
+        theirs = [(g.white, g.black, *s) for g, s in zip(reference, sheet_boards, strict=True)]
         assert ours == theirs, f"{name} round {rnd}"
         byes = [usa[r["white"]["id"]] for r in rows if r["black"] is None]
         assert byes == ([case.byes[rnd]] if rnd in case.byes else [])
@@ -171,8 +198,13 @@ def test_gopair_case_command_by_command(name: str, tmp_path: Path) -> None:
             (usa[r["white"]["id"]], usa[r["black"]["id"]], r["handicap"], r["komi"]) for r in games
         ]
         if case.mode is HandicapMode.MAX:
-            theirs = [(g.white, g.black, g.handicap, g.komi + 0.5) for g in reference]
-            assert boards == theirs, f"{name} round {rnd}"
+            sheet_boards = _sheet(folder, rnd)
+            seen = [
+                (w, b, *_as_sheet(h, k, s))
+                for (w, b, h, k), s in zip(boards, sheet_boards, strict=True)
+            ]
+            theirs = [(g.white, g.black, *s) for g, s in zip(reference, sheet_boards, strict=True)]
+            assert seen == theirs, f"{name} round {rnd}"
         else:
             facts = player_facts(
                 GopairInput(

@@ -98,6 +98,21 @@ def _check_ranking(name: str, data: dict[str, Any], table: list[dict[str, Any]])
     assert ours == theirs, f"{name}: ranking after the last round"
 
 
+def _check_knockout_scores(name: str, data: dict[str, Any], table: list[dict[str, Any]]) -> None:
+    """A knockout ranks by the bracket, but SoL still shows each player's net and total score:
+    of every match the player played, the rounds they won and the one they lost (the files'
+    ``ranking_after`` values are those sums in every round of every knockout case)."""
+    ours = {
+        row["player"]["id"]: (row["tiebreaks"]["NETSCORE"], row["tiebreaks"]["TOTSCORE"])
+        for row in table
+    }
+    theirs = {
+        row["id"]: (float(row["netscore"]), float(row["totscore"]))
+        for row in data["rounds"][-1]["ranking_after"]
+    }
+    assert ours == theirs, f"{name}: net and total scores after the last round"
+
+
 @pytest.mark.golden
 @pytest.mark.parametrize("name", CASES)
 def test_sol_case_as_one_batch(name: str, tmp_path: Path) -> None:
@@ -112,12 +127,19 @@ def test_sol_case_as_one_batch(name: str, tmp_path: Path) -> None:
         lines.append(f"pair {tid} --format json")
         lines.append(f"results {tid} --round {rnd['round']} --file {shlex.quote(str(sheet))}")
     lines.append(f"standings {tid} --format json")
+    knockout = data["settings"]["system"] == "knockout"
+    if knockout:
+        lines.append(f"standings {tid} --tiebreaks NETSCORE,TOTSCORE --format json")
     if data["stopped"]:
         lines.append(f"pair {tid}")
     script = tmp_path / "event.txt"
     script.write_text("\n".join(lines) + "\n")
     done = Cli(tmp_path / "store.duckdb").run("batch", str(script))
-    *pairings, table = json_outputs(done.out)
+    outputs = json_outputs(done.out)
+    scores = outputs.pop() if knockout else None
+    *pairings, table = outputs
+    if scores is not None:
+        _check_knockout_scores(name, data, scores)
     for rnd, rows in zip(data["rounds"], pairings, strict=False):
         assert _boards(rows) == _expected(rnd), f"{name} round {rnd['round']}"
     assert len(pairings) == len(data["rounds"]), done.err

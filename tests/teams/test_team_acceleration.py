@@ -10,6 +10,8 @@ or restrictions); the command-line test asserts the change on round 1 of four te
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +78,54 @@ def test_acceleration_through_the_command_line(tmp_path: Path) -> None:
     assert unaccelerated.read_text(encoding="utf-8") == "2\n1 3\n4 2\n"
     exported = _run("arbiter", "export", "acc-team-round1", "-f", "trf", store=store)
     assert "250  2.0  4.0   1   9    3    4" in exported.splitlines()
+
+
+def _round1_with(record: str, folder: Path) -> Path:
+    """``team_round1`` (four teams, round 1) with one ``250`` line."""
+    text = require_testdata("chess", "team", "team_round1.input").read_text(encoding="utf-8")
+    path = folder / "round1_250.trf"
+    path.write_text(text.rstrip("\n") + f"\n{record}\n", encoding="utf-8")
+    return path
+
+
+def test_acceleration_by_match_points_only_with_the_game_points_left_blank(
+    tmp_path: Path,
+) -> None:
+    """The record of the Sharly-Chess fork's ``team_250_accel`` test, game points blank: teams
+    1-2 get 2 match points in round 1, so the scoregroups are {1, 2} and {3, 4}; the fork's
+    expected pairing is 1-2, 3-4 (unaccelerated: 1-3, 4-2)."""
+    source = _round1_with("250  2.0        1   1    1    2", tmp_path)
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("arbiter-pairings")), "--team", str(source), "-p"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "2\n1 2\n3 4\n"
+
+
+@pytest.mark.parametrize(
+    ("record", "column"),
+    [
+        ("250                1   1    1    2", 5),  # no points at all
+        ("250  2.0  4.0      1    1    2", 15),  # no first round
+        ("250  2.0  4.0   1   1    1", 28),  # no last team
+        ("250  2.0  x.5   1   1    1    2", 10),  # not a number
+    ],
+)
+def test_a_malformed_acceleration_record_is_one_line_naming_line_and_column(
+    tmp_path: Path, record: str, column: int
+) -> None:
+    source = _round1_with(record, tmp_path)
+    line = len(source.read_text(encoding="utf-8").splitlines())
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("arbiter-pairings")), "--team", str(source), "-p"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 3
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"error: {source}:{line}:{column}: ")
