@@ -19,7 +19,7 @@ from events.errors import NotFound
 from events.prizes import PrizeTable
 from events.schema import PrizesSet
 from events.store import Store
-from pipelines.commands.base import CommandError, append, load, new_event
+from pipelines.commands.base import CommandError, append, decided_again, load, new_event
 from pipelines.commands.files import BadLine
 from projections.prizes import check_year, event_year
 
@@ -116,6 +116,7 @@ def checked(data: Mapping[str, Any], source: str, text: str = "") -> PrizeTable:
         raise BadLine(f"{place}: {where}: {message}" if where else f"{place}: {message}") from None
 
 
+@decided_again
 def set_prizes(store: Store, tournament_id: str, table: PrizeTable | Mapping[str, Any]) -> int:
     """Append the tournament's prize list (replacing any earlier one); the number of prizes."""
     prizes = table if isinstance(table, PrizeTable) else checked(table, "prizes")
