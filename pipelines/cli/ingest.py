@@ -113,14 +113,18 @@ def ingest_command(
     ] = False,
 ) -> None:
     """Ingest result files: each one atomically, each one once. Exit 1 if any file failed."""
-    from pipelines.jobs.ingest import IngestOptions, discover, ingest
+    from ingest.limits import display_path
+    from pipelines.jobs.ingest import LINK_NOT_FOLLOWED, IngestOptions, discover, ingest
 
     chosen = formats or []
     file_formats = [FileFormat(c.value) for c in chosen if c.value in set(FileFormat)]
     if len(file_formats) > 1:
         raise UserError("give at most one file format with --format")
     as_json = IngestFormatChoice.JSON in chosen
-    files = discover(paths)
+    links: list[Path] = []
+    files = discover(paths, links)
+    for link in links:
+        err.print(f"{display_path(link)}: {LINK_NOT_FOLLOWED}", markup=False)
     options = IngestOptions(
         format=file_formats[0] if file_formats else None,
         strict=strict,

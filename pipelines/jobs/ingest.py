@@ -49,6 +49,7 @@ from pipelines.jobs.ingest_read import (
 from pipelines.process.collector import bulk_collection
 
 __all__ = [
+    "LINK_NOT_FOLLOWED",
     "FileResult",
     "IngestOptions",
     "IngestReport",
@@ -146,21 +147,31 @@ class IngestOptions:
     """Rows gathered before one store transaction; 0 appends every file on its own."""
 
 
-def discover(paths: Iterable[Path]) -> list[Path]:
-    """The files to ingest: files as given, folders walked (hidden and doc files left out)."""
+def discover(paths: Iterable[Path], links: list[Path] | None = None) -> list[Path]:
+    """The files to ingest: files as given, folders walked (hidden and doc files left out).
+
+    A symbolic link met inside a folder (to a file or a folder, inside it or not) is not
+    followed: a walk never leaves the folder it was given. Such links are added to ``links``
+    for the caller to name (a file given by name is read even when it is a link).
+    """
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*"))
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                and p.suffix.lower() not in IGNORED_SUFFIXES
-            )
-        else:
+        if not path.is_dir():
             found.append(path)
+            continue
+        for p in sorted(path.rglob("*")):
+            if any(part.startswith(".") for part in p.relative_to(path).parts):
+                continue
+            if p.is_symlink():
+                if links is not None and p.suffix.lower() not in IGNORED_SUFFIXES:
+                    links.append(p)
+            elif p.is_file() and p.suffix.lower() not in IGNORED_SUFFIXES:
+                found.append(p)
     return found
+
+
+LINK_NOT_FOLLOWED = "a symbolic link inside a folder, not followed (name its target to ingest it)"
+"""Said of each link `discover` met in a folder."""
 
 
 class _Context:

@@ -172,7 +172,10 @@ def _published(store: Store, methods: Sequence[Method]) -> dict[Method, set[dt.d
 def _ingest_inbox(store: Store, inbox: Path) -> None:
     from pipelines.jobs import ingest as ingest_job
 
-    report = ingest_job.ingest(store, ingest_job.discover([inbox]))
+    links: list[Path] = []
+    report = ingest_job.ingest(store, ingest_job.discover([inbox], links))
+    for link in links:
+        log.warning("%s: %s", link, ingest_job.LINK_NOT_FOLLOWED)
     log.info("inbox %s: %s", inbox, report.summary())
 
 
