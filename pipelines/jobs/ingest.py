@@ -35,7 +35,6 @@ from events.provenance import current_origin
 from events.schema import EventBase, FileIngested
 from events.store import BULK_COLUMNS, Store, StoreBusy, StoreError, StoreUnavailable
 from ingest.detect import FileFormat
-from ingest.limits import display_path
 from ingest.registry import Registry
 from pipelines.commands.base import STREAM_PREFIX as TOURNAMENT_PREFIX
 from pipelines.jobs.ingest_read import (
@@ -45,6 +44,7 @@ from pipelines.jobs.ingest_read import (
     encoded,
     file_reads,
     internal_error,
+    shown_path,
 )
 from pipelines.process.collector import bulk_collection
 
@@ -145,6 +145,8 @@ class IngestOptions:
     """Who ingests (default: the process's origin, see events.provenance)."""
     pack_rows: int = 200_000
     """Rows gathered before one store transaction; 0 appends every file on its own."""
+    shown_from: Path | None = None
+    """Name the files relative to this folder (a server's temporary upload folder)."""
 
 
 def discover(paths: Iterable[Path], links: list[Path] | None = None) -> list[Path]:
@@ -372,7 +374,7 @@ class _Job:
             self.context = _Context(self.store)
             if len(pack.pending) == 1:
                 path, _, _ = pack.pending[0]
-                shown = display_path(path)
+                shown = shown_path(path, self.options.shown_from)
                 self.results[path] = FileResult(shown, Status.FAILED, error=f"{shown}: {exc}")
             else:  # someone else moved a stream on: start again from the store
                 self._one_by_one(pack)
@@ -420,6 +422,7 @@ def ingest(
             fmt=options.format,
             strict=options.strict,
             skip_bad_lines=options.skip_bad_lines,
+            root=options.shown_from,
         )
         with contextlib.closing(reads):  # a refused store stops the worker processes at once
             for path, read in reads:

@@ -70,6 +70,7 @@ __all__ = [
     "file_reads",
     "internal_error",
     "read_file",
+    "shown_path",
 ]
 
 
@@ -325,12 +326,13 @@ def read_file(
     fmt: FileFormat | None = None,
     strict: bool = False,
     skip_bad_lines: bool = False,
+    root: Path | None = None,
 ) -> FileRead:
     """``path`` read, converted (see `convert`) and encoded; never raises for a bad file.
 
-    ``fmt``: read the file as this format instead of detecting it.
+    ``fmt``: read the file as this format instead of detecting it. ``root``: see `shown_path`.
     """
-    shown = display_path(path)
+    shown = shown_path(path, root)
     sha = None
     data = b""
     found: FileFormat | None = None
@@ -377,6 +379,16 @@ def _skipping_takes(name: Path, data: bytes, fmt: FileFormat, *, strict: bool) -
         return False
 
 
+def shown_path(path: Path, root: Path | None = None) -> str:
+    """How a file is named in messages and in the log's file record: as given, or relative to
+    ``root`` (a server's upload folder: its temporary path is nobody's business).
+
+    >>> shown_path(Path("/tmp/up-1/2/a.ELO"), Path("/tmp/up-1"))
+    '2/a.ELO'
+    """
+    return display_path(path.relative_to(root) if root is not None else path)
+
+
 def internal_error(shown: str, exc: BaseException) -> str:
     """The one line of a file that met a bug rather than a fault of its own."""
     return f"{shown}:0:0: internal error ({type(exc).__name__}), please report this file"
@@ -416,6 +428,7 @@ def file_reads(
     strict: bool = False,
     skip_bad_lines: bool = False,
     workers: int | None = None,
+    root: Path | None = None,
 ) -> Generator[tuple[Path, FileRead], None, None]:
     """Each of ``files`` with its `FileRead`, in order.
 
@@ -423,7 +436,9 @@ def file_reads(
     core, at most 4) a few tasks ahead of the caller; a shorter one here, as it is asked
     for. Should a worker process die, the files not yet given out are read here.
     """
-    read = functools.partial(read_file, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines)
+    read = functools.partial(
+        read_file, fmt=fmt, strict=strict, skip_bad_lines=skip_bad_lines, root=root
+    )
     if len(files) < PROCESS_FILES:
         for path in files:
             yield path, read(path)

@@ -303,9 +303,15 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def save_upload(upload: UploadFile, folder: Path, limit: int) -> Path:
-    """The upload as a file in `folder` (its own name, made safe), at most `limit` bytes."""
+    """The upload as a file in `folder` (its own name, made safe), at most `limit` bytes.
+    A name already taken in `folder` (two uploads called ``results.ELO``) goes to a numbered
+    subfolder (``2/results.ELO``): both are kept and told apart."""
     name = _SAFE_NAME.sub("_", Path(upload.filename or "upload").name).lstrip(".") or "upload"
-    path = folder / name
+    path, n = folder / name, 1
+    while path.exists():
+        n += 1
+        path = folder / str(n) / name
+    path.parent.mkdir(exist_ok=True)
     size = 0
     with path.open("wb") as out:
         while chunk := upload.file.read(1 << 16):
@@ -325,7 +331,7 @@ def ingest_uploads(request: Request, uploads: list[UploadFile], form_csrf: str |
         server.writing(request, form_csrf) as (store, account),
     ):
         paths = [save_upload(u, Path(tmp), server.upload_limit) for u in uploads]
-        return ingest(store, paths, IngestOptions(actor=account.name))
+        return ingest(store, paths, IngestOptions(actor=account.name, shown_from=Path(tmp)))
 
 
 @router.post("/ingest", summary="Officers: ingest result files (each file atomic)")
