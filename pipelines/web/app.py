@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +24,9 @@ from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
 from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
+from pipelines.web.warmup import WarmingUp
+
+log = logging.getLogger(__name__)
 
 DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
 """Bytes of one ingest upload request (all its files)."""
@@ -87,6 +92,17 @@ def _error(request: Request, status: int, message: str) -> Response:
     )
 
 
+def _started(server: Server) -> None:
+    """`Server.start` in the background; a failure there ends the process (exit 1) with its
+    one line in the log: a server that cannot read its log must not look alive."""
+    try:
+        server.start()
+    except BaseException:
+        log.exception("arbiter serve could not start")
+        logging.shutdown()
+        os._exit(1)
+
+
 def create_app(
     store_url: str,
     *,
@@ -99,8 +115,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         server.notifier.bind(asyncio.get_running_loop())
-        await asyncio.to_thread(server.start)
+        await asyncio.to_thread(server.check_store)  # a store it cannot open stops it here
+        warming = asyncio.create_task(asyncio.to_thread(_started, server))
         yield
+        await warming
         await asyncio.to_thread(server.stop)
 
     app = FastAPI(
@@ -115,6 +133,7 @@ def create_app(
     app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Replay, generation=lambda: server.hub.generation)
+    app.add_middleware(WarmingUp, ready=server.ready.is_set)
     app.include_router(public.router)
     app.include_router(forms.router)
     app.include_router(api.router)

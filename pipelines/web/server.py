@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,11 +95,19 @@ class Server:
         default_factory=lambda: Jinja2Templates(directory=str(TEMPLATES))
     )
     follower: Follower | None = None
+    ready: threading.Event = field(default_factory=threading.Event)
+    """Set once the log is read (`start`); until then every request gets 503 (`warmup`)."""
 
     def __post_init__(self) -> None:
         self.sessions = Sessions(lambda: self.hub.accounts)
 
+    def check_store(self) -> None:
+        """Open the store once (a wrong URL, a missing schema: refused before serving)."""
+        with self.access.open():
+            pass
+
     def start(self) -> None:
+        """Read the log into the hub, then follow it; `ready` is set when done."""
         self.hub.warmers.append(
             lambda view: public_page(self.templates, view, view.state.last_round)
         )
@@ -107,6 +116,7 @@ class Server:
         self.hub.subscribe(self.notifier.changed)
         self.follower = Follower(self.hub, self.access)
         self.follower.start()
+        self.ready.set()
 
     def stop(self) -> None:
         if self.follower is not None:
