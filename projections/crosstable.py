@@ -125,8 +125,9 @@ def crosstable(
     order: Order = "rank",
     options: TiebreakOptions | None = None,
 ) -> Crosstable:
-    """The crosstable after round `through_round` (default: the last paired round)."""
-    through = state.last_round if through_round is None else through_round
+    """The crosstable after round `through_round` (default: the last complete round, as the
+    standings: a round in play is left out)."""
+    through = state.complete_round if through_round is None else through_round
     rows = standings(state, tiebreaks, through, options)
     if order == "start":
         rows = sorted(rows, key=lambda r: r.start_rank)

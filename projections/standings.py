@@ -1,5 +1,9 @@
 """Standings: points, then the tournament's tie-break chain; remaining ties share a place.
 
+Standings are those after the last complete round (`TournamentState.complete_round`): the games
+of a round in play count for nothing yet, so pairing a round moves no value of the rounds before
+it (`as_of` says which round the table is after, for every page that shows one).
+
 The chain is applied in order. Ordinary tie-breaks are computed for everyone at once; a grouped
 one (direct encounter) is computed inside each group still tied on points and the tie-breaks
 before it. Undefined values (None) rank after every number.
@@ -45,6 +49,38 @@ def marked_name(name: str, withdrawn_from: int | None) -> str:
     return name if withdrawn_from is None else f"{name} (withdrawn)"
 
 
+@dataclass(frozen=True, slots=True)
+class AsOf:
+    """Which round a standings table is after, and the paired rounds it leaves out."""
+
+    after: int
+    rounds: int  # the event's number of rounds
+    in_play: tuple[int, ...] = ()  # paired rounds after `after`, still lacking results
+
+    @property
+    def caption(self) -> str:
+        """``after round 1 of 2, round 2 in play``, as every table says it.
+
+        >>> AsOf(1, 2, (2,)).caption
+        'after round 1 of 2, round 2 in play'
+        >>> AsOf(0, 9).caption, AsOf(3, 7, (4, 5)).caption
+        ('before round 1 of 9', 'after round 3 of 7, rounds 4-5 in play')
+        """
+        head = f"after round {self.after}" if self.after else "before round 1"
+        text = f"{head} of {self.rounds}"
+        if len(self.in_play) == 1:
+            text += f", round {self.in_play[0]} in play"
+        elif self.in_play:
+            text += f", rounds {self.in_play[0]}-{self.in_play[-1]} in play"
+        return text
+
+
+def as_of(state: TournamentState) -> AsOf:
+    """The round the standings are after (the last complete one) and the rounds in play."""
+    after, last = state.complete_round, state.last_round
+    return AsOf(after, max(state.total_rounds, last), tuple(range(after + 1, last + 1)))
+
+
 def _component(value: float | None, higher_is_better: bool) -> tuple[int, float]:
     if value is None:
         return (1, 0.0)
@@ -64,10 +100,11 @@ def standings(
     through_round: int | None = None,
     options: TiebreakOptions | None = None,
 ) -> list[StandingRow]:
-    """Rows in rank order after round `through_round` (default: the last paired round)."""
+    """Rows in rank order after round `through_round` (default: the last complete round,
+    `as_of`); an explicit round is taken as asked."""
     codes = list(state.tiebreaks if tiebreaks is None else tiebreaks)
     chain: list[Tiebreak] = [lookup(code) for code in codes]
-    through = state.last_round if through_round is None else through_round
+    through = state.complete_round if through_round is None else through_round
     ctx = build_context(state, through, options)
     starts = state.start_ranks()
     points = {pid: pr.points for pid, pr in ctx.players.items()}

@@ -201,6 +201,19 @@ class TournamentState:
     def last_round(self) -> int:
         return max(self.rounds, default=0)
 
+    @property
+    def complete_round(self) -> int:
+        """The last round whose boards, and those of every paired round before it, all have
+        their result: what standings are computed after (0 before any round is complete).
+
+        A paired round still lacking a result is *in play*; C.07 reads a round's unplayed
+        games only once it is over, so nothing of it may count yet.
+        """
+        for r in sorted(self.rounds):
+            if not all(b.has_result for b in self.rounds[r].boards):
+                return r - 1
+        return self.last_round
+
     def start_ranks(self) -> dict[int, int]:
         """Start rank (pairing number) of each player.
 

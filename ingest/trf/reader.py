@@ -23,6 +23,7 @@ from ingest.trf.records import (
     ForbiddenPairsRecord,
     HeaderRecord,
     InitialColourRecord,
+    InPlayRecord,
     PlayerRecord,
     RawRecord,
     Record,
@@ -221,6 +222,8 @@ def _parse_line(r: _LineReader, warnings: list[IngestWarning]) -> Record | None:
         return ForbiddenPairsRecord(
             int(tokens[0][1]), int(tokens[1][1]), r.ids(start, "player"), line=r.number
         )
+    if code == "BRD":
+        return _parse_in_play(r)
     if code == "XXA":
         return _parse_xxa(r)
     if code == "XXP":
@@ -273,6 +276,32 @@ def _parse_acceleration(r: _LineReader) -> AccelerationRecord:
         last_player,
         line=r.number,
     )
+
+
+def _parse_in_play(r: _LineReader) -> InPlayRecord:
+    """``BRD RRR BBBB WWWW BBBB w b``: a board of the round in play (`InPlayRecord`)."""
+    fields = [
+        r.integer(a, b, what)
+        for a, b, what in ((5, 7, "round"), (9, 12, "board"), (14, 17, "white"), (19, 22, "black"))
+    ]
+    if any(value is None for value in fields) or not all(fields[:3]):
+        raise r.error(5, "incomplete board record", r.text[4:], "'BRD RRR BBBB WWWW BBBB'")
+    round_no, board, white, black = (int(v or 0) for v in fields)
+    white_result, black_result = (_in_play_result(r, column) for column in (24, 26))
+    return InPlayRecord(
+        round_no, board, white, black or None, white_result, black_result, line=r.number
+    )
+
+
+def _in_play_result(r: _LineReader, column: int) -> ResultCode | None:
+    """A result code of a ``BRD`` record; blank while the game has none."""
+    char = r.cols(column, column).upper()
+    if char == " ":
+        return None
+    code = _RESULT_BY_CHAR.get(char)
+    if code is None:
+        raise r.error(column, "bad result code", char, "one of 1 = 0 + - W D L ?")
+    return code
 
 
 def _parse_xxa(r: _LineReader) -> XxaRecord:

@@ -27,6 +27,7 @@ __all__ = [
     "CommentRecord",
     "ForbiddenPairsRecord",
     "HeaderRecord",
+    "InPlayRecord",
     "InitialColourRecord",
     "PlayerRecord",
     "RawRecord",
@@ -233,6 +234,29 @@ class BbRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class InPlayRecord:
+    """``BRD`` (arbiter's record): one board of a round in play, paired, results not all in.
+
+    TRF has no code for a paired game without a result: a blank result is a zero-point bye
+    (TRF-2026 table of results) and bbpPairings refuses one with an opponent. So a file written
+    while a round is in play stops its ``001`` round blocks before that round (keeping the
+    round's requested byes and absences, as a file for pairing it would) and lists the round's
+    boards here: round (cols 5-7), board (9-12), white (14-17), black (19-22, ``0000`` for the
+    pairing-allocated bye), then white's and black's result codes once entered (24, 26). A
+    reader that does not know the record reads the event as it stood before the round was
+    paired; ``arbiter-pairings -c`` re-pairs the round and compares it with these boards.
+    """
+
+    round: int
+    board: int
+    white: int
+    black: int | None
+    white_result: ResultCode | None = None
+    black_result: ResultCode | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class CommentRecord:
     """A TRF-2026 ``###`` comment line."""
 
@@ -269,6 +293,7 @@ Record = (
     | XxsRecord
     | XxzRecord
     | BbRecord
+    | InPlayRecord
     | CommentRecord
     | RawRecord
 )

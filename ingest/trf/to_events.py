@@ -9,7 +9,7 @@ event run in arbiter.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from ingest.errors import IngestError
 from ingest.trf.records import (
     XXS_FIELDS,
     HeaderRecord,
+    InPlayRecord,
     PlayerRecord,
     RoundEntry,
     TieBreakRecord,
@@ -244,6 +245,41 @@ def _round_boards(
     return rows
 
 
+def _in_play_events(
+    trf: TrfFile, boards: Sequence[InPlayRecord], known: dict[int, PlayerRecord]
+) -> list[Event]:
+    """The round in play (``BRD`` records): paired as listed, with the results entered."""
+    out: list[Event] = []
+    for b in boards:
+        for column, number in ((14, b.white), (19, b.black)):
+            if number is not None and number not in known:
+                raise IngestError(
+                    trf.path,
+                    b.line,
+                    column,
+                    f"round {b.round} board {b.board}: unknown player",
+                    found=str(number),
+                    expected="the pairing number of a 001 record",
+                )
+    for round_no in sorted({b.round for b in boards}):
+        listed = sorted((b for b in boards if b.round == round_no), key=lambda b: b.board)
+        paired = tuple(Board(board=b.board, white=b.white, black=b.black) for b in listed)
+        out.append(RoundPaired(round=round_no, boards=paired))
+        for b in listed:
+            if b.black is None or b.white_result is None:
+                continue
+            white = RoundEntry(b.black, Colour.WHITE, b.white_result)
+            black = (
+                None
+                if b.black_result is None
+                else RoundEntry(b.white, Colour.BLACK, b.black_result)
+            )
+            outcome = _board_outcome(white, black)
+            if outcome is not None:
+                out.append(ResultRecorded(round=round_no, board=b.board, outcome=outcome))
+    return out
+
+
 def _total_rounds(trf: TrfFile, played_rounds: int) -> int:
     declared = trf.total_rounds
     return max(declared or 0, played_rounds, 1)
@@ -275,7 +311,8 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
         system, cycles = System.TEAM_SWISS, 1
     games = _games(trf, by_number)
     last_round = max((len(p.rounds) for p in players), default=0)
-    rounds = _total_rounds(trf, last_round)
+    in_play = [r for r in trf.records if isinstance(r, InPlayRecord)]
+    rounds = _total_rounds(trf, max([last_round, *(b.round for b in in_play)]))
     if cycles == 2 and rounds % 2:
         cycles = 1
     name = trf.header("012") or Path(trf.path).stem
@@ -341,6 +378,7 @@ def trf_to_events(trf: TrfFile, tournament_id: str | None = None) -> list[Event]
                 points[white] = points.get(white, 0.0) + split[0]
                 points[black] = points.get(black, 0.0) + split[1]
 
+    events.extend(_in_play_events(trf, in_play, by_number))
     paired_through = max((g.round for g in games), default=0)
     for p in numbered:
         if p.rounds and len(p.rounds) < paired_through:

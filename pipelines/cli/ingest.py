@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,6 +23,7 @@ app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
 
 if TYPE_CHECKING:
+    from events.store import RecordedEvent
     from pipelines.jobs.ingest import IngestReport
 
 SKIP_HINT = "--skip-bad-lines leaves the bad result records out and takes the rest"
@@ -152,6 +155,22 @@ def ingest_command(
         raise typer.Exit(1)
 
 
+def _round_one_colour_stated(events: Sequence[RecordedEvent]) -> Sequence[RecordedEvent]:
+    """The events with the top seed's round-1 colour stated, as ingesting the TRF records it
+    (`with_round_one_colour`): the export then reads back to the same file."""
+    from events.domain import Game
+    from events.schema import TournamentCreated
+    from pipelines.jobs.ingest_read import with_round_one_colour
+
+    first = events[0].event
+    if not isinstance(first, TournamentCreated) or first.game is not Game.CHESS:
+        return events
+    created = with_round_one_colour([e.event for e in events])
+    if created is first:
+        return events
+    return [replace(events[0], payload=created.model_dump_json()), *events[1:]]
+
+
 @app.command("export")
 @user_errors
 def export_command(
@@ -169,7 +188,10 @@ def export_command(
 
     with open_store() as store:
         loaded = commands.load(store, tournament)
-    data = export_tournament(loaded.events, file_format)
+    events: Sequence[RecordedEvent] = loaded.events
+    if file_format is FileFormat.TRF:
+        events = _round_one_colour_stated(events)
+    data = export_tournament(events, file_format)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pipelines.cli.common import FormatOpt, TournamentArg, codes, open_store, user_errors
+from pipelines.cli.common import FormatOpt, TournamentArg, codes, err, open_store, user_errors
 from pipelines.commands.base import load
 from pipelines.views.output import Format, PageFormat, emit, flatten
 from pipelines.views.tournament import crosstable_view, log_view, standings_view
 from projections import crosstable as xt
 from projections import html
+from projections.standings import as_of
 from projections.standings import standings as compute_standings
 
 if TYPE_CHECKING:
@@ -74,10 +75,20 @@ def standings(
         team_standings_output(tournament, at_round, chain, fmt, players)
         return
     rows = compute_standings(state, chain)
+    after = _say_round_in_play(tournament, state)
     if fmt is PageFormat.HTML:
-        sys.stdout.write(html.standings_html(state.settings.name, rows))
+        sys.stdout.write(html.standings_html(f"{state.settings.name}: {after}", rows))
         return
     emit(standings_view(rows), Format(fmt.value))
+
+
+def _say_round_in_play(tournament: str, state: TournamentState) -> str:
+    """The round the standings are after; while a round is in play, said on stderr too (the
+    tables count nothing of it yet)."""
+    shown = as_of(state)
+    if shown.in_play:
+        err.print(f"{tournament}: {shown.caption}", markup=False)
+    return shown.caption
 
 
 def _rating_change_output(
@@ -126,6 +137,7 @@ def crosstable(
 
         team_crosstable_output(tournament, at_round, fmt)
         return
+    _say_round_in_play(tournament, state)
     table = xt.crosstable(state, chain, order="rank" if sort else "start")
     match fmt:
         case PageFormat.HTML:

@@ -37,7 +37,7 @@ from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.limits import read_input
-from ingest.trf import TrfFile, cut_before_round, parse_trf
+from ingest.trf import InPlayRecord, TrfFile, cut_before_round, parse_trf
 from pairing.contract import PairedRound, boards_of
 from pipelines.engines.adapters import EngineEntry
 from pipelines.engines.registry import flagged
@@ -72,12 +72,22 @@ def format_round(paired: PairedRound) -> str:
     return "\n".join([str(len(lines)), *lines]) + "\n"
 
 
+def _in_play(trf: TrfFile, k: int) -> list[InPlayRecord]:
+    """The ``BRD`` boards of round ``k``: a round in play when the file was written."""
+    return [r for r in trf.records if isinstance(r, InPlayRecord) and r.round == k]
+
+
 def _played(trf: TrfFile, k: int) -> tuple[PairedRound, set[frozenset[int]]]:
     """Round ``k`` as the file paired it, and its boards without colours (forfeits: a TRF
     may leave the colour of a game not played out)."""
     boards: list[tuple[int, int]] = []
     colourless: set[frozenset[int]] = set()
     pab = None
+    in_play = _in_play(trf, k)
+    if in_play:
+        games = [(b.white, b.black) for b in in_play if b.black is not None]
+        pab = next((b.white for b in in_play if b.black is None), None)
+        return PairedRound(boards_of(games, pab)), colourless
     for player in trf.players:
         if len(player.rounds) >= k:
             entry = player.rounds[k - 1]
@@ -109,6 +119,9 @@ def _same(ours: PairedRound, theirs: PairedRound, colourless: set[frozenset[int]
 
 def _paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
     """Players the file pairs in round ``k``: with an opponent, or the PAB."""
+    in_play = _in_play(trf, k)
+    if in_play:
+        return {n for b in in_play for n in (b.white, b.black) if n is not None}
     return {
         p.number
         for p in trf.players
@@ -117,12 +130,24 @@ def _paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
     }
 
 
+def _rounds_paired(trf: TrfFile) -> int:
+    """The last round anybody was paired in (a round of requested byes only is not paired)."""
+    rounds = [b.round for b in trf.records if isinstance(b, InPlayRecord)]
+    rounds += [
+        k
+        for p in trf.players
+        for k, e in enumerate(p.rounds, start=1)
+        if e.opponent is not None or e.result in (ResultCode.PAB, ResultCode.FORFEIT_WIN)
+    ]
+    return max(rounds, default=0)
+
+
 def _check(trf: TrfFile, name: str, engine: EngineEntry[Any, Any]) -> int:
     """Re-pair every round the file has; print each round's differences and a summary line.
 
     Returns the number of rounds that differ (or that no valid pairing exists for).
     """
-    played = max((len(p.rounds) for p in trf.players), default=0)
+    played = _rounds_paired(trf)
     differ: list[int] = []
     total = max(trf.total_rounds or played, played)
     colour = initial_colour_of_file(trf, played)

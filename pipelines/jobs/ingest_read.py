@@ -34,6 +34,7 @@ from events.errors import UserError
 from events.names import slugify
 from events.params import PairingParams
 from events.schema import (
+    Event,
     EventBase,
     PlayerRegistered,
     ResultRecorded,
@@ -190,21 +191,30 @@ def with_swiss_colour(conversion: Conversion) -> Conversion:
     Read back from round 1 of the events as bbpPairings reads it, so that undoing back to
     round 1 and pairing again draws the same colours as the event did.
     """
-    created = conversion.created
+    created = with_round_one_colour(conversion.events)
+    if created is conversion.created:
+        return conversion
+    return replace(conversion, events=[created, *conversion.events[1:]])
+
+
+def with_round_one_colour(events: Sequence[Event]) -> TournamentCreated:
+    """The first event (`TournamentCreated`) stating the top seed's round-1 colour, read back
+    from round 1 when it was not stated (the same event when it was, or cannot be read)."""
+    created = events[0]
+    assert isinstance(created, TournamentCreated)
     if created.pairing_params.chess.initial_colour is not None:
-        return conversion
-    state = project(conversion.events, at_round=1)
+        return created
+    state = project(events, at_round=1)
     if 1 not in state.rounds or state.total_rounds < 2:
-        return conversion
+        return created
     try:
         players = live.swiss_input(state, 2)[0].players
     except live.MissingResult:  # a round-1 result is missing: nothing to read back
-        return conversion
+        return created
     old = created.pairing_params
     chess = old.chess.model_copy(update={"initial_colour": infer_initial_colour(players)})
     params = old.model_copy(update={"chess": chess})
-    created = created.model_copy(update={"pairing_params": params})
-    return replace(conversion, events=[created, *conversion.events[1:]])
+    return created.model_copy(update={"pairing_params": params})
 
 
 def with_go_pairing(conversion: Conversion, og: OGTournament, path: str) -> Conversion:

@@ -39,7 +39,7 @@ from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
-from projections.standings import StandingRow, standings
+from projections.standings import StandingRow, as_of, standings
 from projections.state import TournamentState, evolve
 
 log = logging.getLogger("arbiter.serve")
@@ -154,6 +154,7 @@ class TournamentView:
 
     def summary(self) -> dict[str, Any]:
         s = self.state.settings
+        shown = as_of(self.state)
         return {
             "id": self.id,
             "name": s.name,
@@ -162,6 +163,9 @@ class TournamentView:
             "players": len(self.state.players),
             "rounds_paired": self.state.last_round,
             "rounds": self.state.total_rounds,
+            "standings_after_round": shown.after,
+            "rounds_in_play": list(shown.in_play),
+            "standings_as_of": shown.caption,
             "start_date": (s.start_date or self.created_at.date()).isoformat(),
             "city": s.city,
             "version": self.version,

@@ -5,6 +5,9 @@ per player in start order with the log's points and rank, one round block per ro
 with colour and result code, ``U`` for the pairing-allocated bye, ``H``/``F``/``Z`` for
 requested byes, ``Z`` (absent) for a paired round without either: a late entry's rounds before
 it entered, an absence, every round after a withdrawal (and the next round, not yet paired).
+A round in play (paired, results not all in: TRF has no code for a game without a result) is
+written as ``BRD`` records (`InPlayRecord`), the ``001`` blocks of its players stopping before
+it; forfeited boards keep their colours.
 Players are numbered by pairing number (`TournamentState.start_ranks`: late entries at the
 end), so that ``arbiter-pairings -c`` re-pairs every round as the live event paired it.
 
@@ -34,6 +37,7 @@ from ingest.trf.records import (
     ForbiddenPairsRecord,
     HeaderRecord,
     InitialColourRecord,
+    InPlayRecord,
     PlayerRecord,
     RawRecord,
     Record,
@@ -50,7 +54,7 @@ from ingest.trf.records import (
 )
 from projections.exports.log_view import LogView, view_of
 from projections.standings import standings
-from projections.state import PlayerState
+from projections.state import PlayerState, TournamentState
 
 __all__ = [
     "format_points",
@@ -137,6 +141,13 @@ def format_record(record: Record) -> str:
             return " ".join(("XXS", *(f"{c}={format_points(v)}" for c, v in values)))
         case BbRecord(code=code, value=value):
             return f"{code} {format_points(value):>5}"
+        case InPlayRecord():
+            black = "0000" if record.black is None else f"{record.black:>4}"
+            codes = " ".join(
+                c.value if c else " " for c in (record.white_result, record.black_result)
+            )
+            head = f"BRD {record.round:>3} {record.board:>4} {record.white:>4} {black}"
+            return f"{head} {codes}".rstrip()
         case CommentRecord(text=text):
             return f"###{text}"
         case RawRecord(text=text):
@@ -233,15 +244,9 @@ def _entry(
         code = ResultCode.BLANK
         if board.outcome is not None:
             code = ResultCode.for_outcome(board.outcome, white)
+        # A forfeited board keeps its colours (`13 b +`, as bbpPairings writes it): the file
+        # says who was paired with White; `-` is only for a round without a pairing.
         colour = Colour.WHITE if white else Colour.BLACK
-        # A forfeit has no colour in the TRF; the reader then seats the lower number white, so
-        # leave the colour out only when that gives back the same seats.
-        if (
-            board.outcome is not None
-            and board.outcome.is_forfeit
-            and numbers[board.white] < numbers[board.black]
-        ):
-            colour = Colour.NONE
         return RoundEntry(numbers[opponent], colour, code)
     kind = ByeKind.PAIRING if board is not None else state.byes.get(r, {}).get(player.id)
     if kind is None and (rnd is not None or not player.active_in(r)):
@@ -327,6 +332,27 @@ def _forbidden(view: LogView, numbers: dict[int, int]) -> list[Record]:
     return out
 
 
+def _in_play(state: TournamentState) -> list[int]:
+    """The paired rounds after the last complete one (`TournamentState.complete_round`)."""
+    return [r for r in range(state.complete_round + 1, state.last_round + 1) if r in state.rounds]
+
+
+def _boards_in_play(state: TournamentState, numbers: dict[int, int]) -> list[Record]:
+    """One ``BRD`` record per board of a round in play, with the results entered so far."""
+    out: list[Record] = []
+    for r in _in_play(state):
+        for b in state.rounds[r].boards:
+            black = None if b.black is None else numbers[b.black]
+            codes: tuple[ResultCode | None, ResultCode | None] = (None, None)
+            if b.outcome is not None and b.black is not None:
+                codes = (
+                    ResultCode.for_outcome(b.outcome, True),
+                    ResultCode.for_outcome(b.outcome, False),
+                )
+            out.append(InPlayRecord(r, b.board, numbers[b.white], black, *codes))
+    return out
+
+
 def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
     view = view_of(events)
     state = view.state
@@ -349,6 +375,8 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
         elif p.withdrawn_from is not None:
             # Every round from the withdrawal on is coded absent, the next one too.
             last = max(last, min(next_round, max(p.withdrawn_from, state.last_round)))
+        # A player on a board of a round in play: the blocks stop before it (`InPlayRecord`).
+        last = min([last, *(r - 1 for r in _in_play(state) if p.id in state.rounds[r].by_player)])
         records.append(
             PlayerRecord(
                 number=numbers[p.id],
@@ -359,11 +387,12 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
                 federation=p.federation or "",
                 fide_id=p.fide_id or "",
                 birth_date=p.birth or "",
-                points=_points(state.points(p.id)),
+                points=_points(state.points(p.id, min(last, state.last_round))),
                 rank=ranks.get(p.id),
                 rounds=tuple(_entry(view, p, r, numbers, absent) for r in range(1, last + 1)),
             )
         )
+    records.extend(_boards_in_play(state, numbers))
     records.extend(_forbidden(view, numbers))
     if state.system.is_team:
         from projections.exports.trf_teams import team_header, team_records

@@ -86,8 +86,11 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
     first.locator("select").select_option("1-0")
     first.locator("button").click()
     expect(desk.locator("#notice")).to_have_text("round 1 board 1: 1-0")
-    expect(phone.locator("#standings tbody tr").first).to_contain_text(white, timeout=TIMEOUT)
-    assert points_of(phone, white) == "1"
+    # The board shows the result at once; the standings count it once round 1 is over.
+    board1 = phone.locator("#pairings tbody tr").first.locator("td").nth(2)
+    expect(board1).to_have_text("1-0", timeout=TIMEOUT)
+    expect(phone.locator("#standings-as-of")).to_have_text("before round 1 of 3, round 1 in play")
+    assert points_of(phone, white) == "0"
 
     # A refused result: the command's message, the field named as the form names it (the CLI
     # says --correct), nothing appended.
@@ -102,6 +105,9 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
     second = phone.locator("#pairings tbody tr").nth(1)
     cli(duck.store, "result", "oslo", "1", "2", "0-1")
     expect(second.locator("td").nth(2)).to_have_text("0-1", timeout=TIMEOUT)
+    cli(duck.store, "result", "oslo", "1", "3", "1/2-1/2")
+    expect(phone.locator("#standings-as-of")).to_have_text("after round 1 of 3", timeout=TIMEOUT)
+    expect(phone.locator("#standings tbody tr", has_text=white).locator("td.pts")).to_have_text("1")
 
     # Hostile names are text, never markup.
     assert phone.evaluate("window.pwned") is None
