@@ -12,6 +12,7 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -121,13 +122,16 @@ def create_app(
         await warming
         await asyncio.to_thread(server.stop)
 
-    app = FastAPI(
+    # Swagger UI from the package's own copy (fastapi-offline): /api/docs works without the
+    # internet and within the pages' Content-Security-Policy ('self' scripts only).
+    app = FastAPIOffline(
         title="arbiter",
         summary="Live results, standings and rating lists; the API of directors and officers.",
         version="1",
         lifespan=lifespan,
         docs_url="/api/docs",
         redoc_url=None,
+        static_url="/api/docs/static",
     )
     app.state.server = server
     app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
