@@ -32,7 +32,27 @@ def codes(text: str | None) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()] if text else []
 
 
-PlayerArg = Annotated[int, typer.Argument(metavar="PLAYER", help="Player id.")]
+PlayerArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="PLAYER",
+        help="Player id, or #N: the pairing number (start rank) the listings show.",
+    ),
+]
+
+
+def player_of(store: Store, tournament: str, text: str) -> tuple[int, str]:
+    """The id of the player PLAYER names (`pipelines.commands.base.player_named`), and how to
+    say him in a message: ``4`` or ``4 (#1)``."""
+    from pipelines.commands.base import load, player_named
+
+    written = text.strip()
+    if written.isdigit():
+        return int(written), written
+    pid = player_named(load(store, tournament).state, written)
+    return pid, f"{pid} ({written})"
+
+
 RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")]
 
 

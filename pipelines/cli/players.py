@@ -15,6 +15,7 @@ from pipelines.cli.common import (
     TournamentArg,
     err,
     open_store,
+    player_of,
     user_errors,
 )
 from pipelines.cli.options import Fields, model_options
@@ -112,8 +113,9 @@ def player_list(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None
 def player_edit(tournament: TournamentArg, player: PlayerArg, *, fields: Fields) -> None:
     """Correct a registration; once round 1 is paired, what decided pairings stays fixed."""
     with open_store() as store:
-        changed = players.edit(store, tournament, player, fields)
-    err.print(f"player {player}: set {changed}", markup=False)
+        pid, said = player_of(store, tournament, player)
+        changed = players.edit(store, tournament, pid, fields)
+    err.print(f"player {said}: set {changed}", markup=False)
 
 
 @player_app.command("remove")
@@ -121,8 +123,9 @@ def player_edit(tournament: TournamentArg, player: PlayerArg, *, fields: Fields)
 def player_remove(tournament: TournamentArg, player: PlayerArg) -> None:
     """Take back the registration of a player who was never paired."""
     with open_store() as store:
-        name = players.remove(store, tournament, player)
-    err.print(f"player {player} ({name}) removed", markup=False)
+        pid, said = player_of(store, tournament, player)
+        name = players.remove(store, tournament, pid)
+    err.print(f"player {said} ({name}) removed", markup=False)
 
 
 FromRoundOpt = Annotated[int | None, typer.Option(min=1, help="Default: the next round.")]
@@ -135,8 +138,9 @@ def player_withdraw(
 ) -> None:
     """Withdraw a player from the next round (or --from-round) on."""
     with open_store() as store:
-        first = players.withdraw(store, tournament, player, from_round)
-    err.print(f"player {player} withdrawn from round {first}", markup=False)
+        pid, said = player_of(store, tournament, player)
+        first = players.withdraw(store, tournament, pid, from_round)
+    err.print(f"player {said} withdrawn from round {first}", markup=False)
 
 
 @player_app.command("reenter")
@@ -146,5 +150,6 @@ def player_reenter(
 ) -> None:
     """Bring a withdrawn player back."""
     with open_store() as store:
-        first = players.reenter(store, tournament, player, from_round)
-    err.print(f"player {player} back from round {first}", markup=False)
+        pid, said = player_of(store, tournament, player)
+        first = players.reenter(store, tournament, pid, from_round)
+    err.print(f"player {said} back from round {first}", markup=False)

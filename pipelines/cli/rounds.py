@@ -17,6 +17,7 @@ from pipelines.cli.common import (
     TournamentArg,
     err,
     open_store,
+    player_of,
     user_errors,
 )
 from pipelines.commands import files, results, rounds, undo
@@ -197,8 +198,9 @@ def bye(
 ) -> None:
     """Give a player a requested bye (or record an absence) for a round not yet paired."""
     with open_store() as store:
-        rounds.grant_bye(store, tournament, {"player": player, "round": round_no, "kind": kind})
-    err.print(f"player {player}: {kind.value}-point bye in round {round_no}", markup=False)
+        pid, said = player_of(store, tournament, player)
+        rounds.grant_bye(store, tournament, {"player": pid, "round": round_no, "kind": kind})
+    err.print(f"player {said}: {kind.value}-point bye in round {round_no}", markup=False)
 
 
 @app.command("forbid")
@@ -206,9 +208,11 @@ def bye(
 def forbid(tournament: TournamentArg, first: PlayerArg, second: PlayerArg) -> None:
     """Never pair two players together (siblings, team mates), from the next round on."""
     with open_store() as store:
-        a, b, from_round = rounds.forbid(store, tournament, first, second)
+        one, said_one = player_of(store, tournament, first)
+        two, said_two = player_of(store, tournament, second)
+        a, b, from_round = rounds.forbid(store, tournament, one, two)
     err.print(
-        f"players {first} ({a}) and {second} ({b}) will not be paired together "
+        f"players {said_one} ({a}) and {said_two} ({b}) will not be paired together "
         f"from round {from_round} on",
         markup=False,
     )

@@ -47,6 +47,7 @@ __all__ = [
     "load",
     "new_event",
     "next_player_id",
+    "player_named",
     "snapshot",
     "stream_of",
     "tournament_ids",
@@ -184,6 +185,30 @@ def known_player(state: TournamentState, player: int) -> None:
     """Refuse a player id the tournament does not have."""
     if player not in state.players:
         raise UnknownPlayer(f"{state.id}: no player {player}")
+
+
+def player_named(state: TournamentState, text: str) -> int:
+    """The id of the player a user names as ``text``: ``#N`` is the pairing number (start
+    rank) that every listing shows, a plain number is the player's id (the two agree when the
+    players were registered in rating order).
+
+    :raises UserError: ``text`` is neither, or no player has that pairing number.
+    """
+    written = text.strip()
+    if written.isdigit():
+        return int(written)
+    if written.startswith("#") and written[1:].isdigit():
+        number = int(written[1:])
+        for pid, rank in state.start_ranks().items():
+            if rank == number:
+                return pid
+        raise UnknownPlayer(
+            f"{state.id}: no player has pairing number {written} "
+            f"(the numbers are #1..#{len(state.players)})"
+        )
+    raise UserError(
+        f"PLAYER: '{text}' is neither a player id nor #N, a pairing number (such as #14)"
+    )
 
 
 def next_player_id(state: TournamentState) -> int:
