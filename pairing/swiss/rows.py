@@ -187,7 +187,9 @@ class IntRows:
     def stacked(self, parts: Sequence[tuple[IntRows, int]], width: int) -> IntRows:
         values = [0] * len(self._values)
         for rows, position in parts:
-            values = [v | d << position for v, d in zip(values, rows._values, strict=True)]
+            for i, d in enumerate(rows._values):
+                if d:  # digit ranges are mostly zero
+                    values[i] |= d << position
         return self.like(values, width // 64 + 3)
 
     def ends(self) -> tuple[list[int], list[int]]:
@@ -213,6 +215,9 @@ class IntRows:
     def vertex_max(self) -> list[int]:
         top = [0] * len(self._vertices)
         for u, v, value in zip(self._a, self._b, self._values, strict=True):
-            top[u] = max(top[u], value)
-            top[v] = max(top[v], value)
+            if value:  # comparisons, not max(): a third of the time on a round's brackets
+                if value > top[u]:  # noqa: PLR1730
+                    top[u] = value
+                if value > top[v]:  # noqa: PLR1730
+                    top[v] = value
         return top
