@@ -1,18 +1,18 @@
-"""Value types shared by events, projections and pairing: games, systems, results, scoring."""
+"""Value types shared by events, projections and pairing: games, systems, colours, results,
+boards.
+
+Plain enums and a frozen dataclass, without pydantic: the engines and ``arbiter-pairings``
+import this module, and pydantic costs a tenth of a second at start-up. The event schemas that
+hold a `Board` validate it there (`events.schema`); the points table, a thing a user enters,
+is a pydantic model of its own (`events.scoring`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
 from events.errors import UserError
-
-
-class Frozen(BaseModel):
-    """Base of every immutable value object: frozen, no unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Game(StrEnum):
@@ -138,81 +138,36 @@ _MIRROR = {
 }
 
 
-class Scoring(Frozen):
-    """Points for each kind of round result; defaults are chess 1/½/0."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Board:
+    """One board of a round: a game, or a pairing-allocated bye when `black` is None.
 
-    win: float = Field(1.0, ge=0)
-    draw: float = Field(0.5, ge=0)
-    loss: float = Field(0.0, ge=0)
-    forfeit_win: float | None = Field(None, ge=0, description="defaults to win")
-    forfeit_loss: float = Field(0.0, ge=0)
-    pairing_bye: float | None = Field(None, ge=0, description="PAB points; defaults to win")
-    full_bye: float | None = Field(None, ge=0, description="defaults to win")
-    half_bye: float | None = Field(None, ge=0, description="defaults to draw")
-    zero_bye: float = Field(0.0, ge=0)
+    :raises ValueError: a number below its minimum, or a player against himself (inside a
+        pydantic event, a validation error naming the field's path).
+    """
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Scoring:
-        if not self.win >= self.draw >= self.loss:
-            raise ValueError("scoring must satisfy win >= draw >= loss")
-        return self
+    board: int
+    """From 1."""
+    white: int
+    """Tournament player id, from 1."""
+    black: int | None = None
+    """From 1; None for the pairing-allocated bye."""
+    handicap: int = 0
+    """Go: handicap stones given to black, from 0."""
+    komi: float | None = None
+    """Go: komi for white."""
 
-    def for_bye(self, kind: ByeKind) -> float:
-        match kind:
-            case ByeKind.PAIRING:
-                return self.win if self.pairing_bye is None else self.pairing_bye
-            case ByeKind.FULL:
-                return self.win if self.full_bye is None else self.full_bye
-            case ByeKind.HALF:
-                return self.draw if self.half_bye is None else self.half_bye
-            case ByeKind.ZERO:
-                return self.zero_bye
-
-    def for_game(self, outcome: Outcome) -> tuple[float, float] | None:
-        """Points (white, black) for a board outcome; None while the result is unknown."""
-        fw = self.win if self.forfeit_win is None else self.forfeit_win
-        match outcome:
-            case Outcome.WHITE_WINS:
-                return self.win, self.loss
-            case Outcome.BLACK_WINS:
-                return self.loss, self.win
-            case Outcome.DRAW:
-                return self.draw, self.draw
-            case Outcome.WHITE_WINS_FORFEIT:
-                return fw, self.forfeit_loss
-            case Outcome.BLACK_WINS_FORFEIT:
-                return self.forfeit_loss, fw
-            case Outcome.DOUBLE_FORFEIT:
-                return self.forfeit_loss, self.forfeit_loss
-            case Outcome.BOTH_LOSE:
-                return self.loss, self.loss
-            case Outcome.BOTH_WIN:
-                return self.win, self.win
-            case Outcome.UNKNOWN:
-                return None
-
-    @classmethod
-    def for_game_kind(cls, game: Game) -> Scoring:
-        """The usual scoring of each game: carrom counts 2/1/0 (SoL), the others 1/½/0."""
-        if game is Game.CARROM:
-            return cls(win=2, draw=1, loss=0)
-        return cls()
-
-
-class Board(Frozen):
-    """One board of a round: a game, or a pairing-allocated bye when `black` is None."""
-
-    board: int = Field(ge=1)
-    white: int = Field(ge=1, description="tournament player id")
-    black: int | None = Field(None, ge=1)
-    handicap: int = Field(0, ge=0, description="go: handicap stones given to black")
-    komi: float | None = Field(None, description="go: komi for white")
-
-    @model_validator(mode="after")
-    def _distinct(self) -> Board:
+    def __post_init__(self) -> None:
+        for name, value, least in (
+            ("board", self.board, 1),
+            ("white", self.white, 1),
+            ("black", self.black, 1),
+            ("handicap", self.handicap, 0),
+        ):
+            if value is not None and value < least:
+                raise ValueError(f"{name} must be at least {least} (found {value})")
         if self.black == self.white:
             raise ValueError(f"board {self.board}: a player cannot play himself")
-        return self
 
     @property
     def is_bye(self) -> bool:

@@ -10,6 +10,7 @@ they were appended, and validating them again one by one would cost ten times as
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import enum
 import types
@@ -55,6 +56,14 @@ def _dtype(annotation: Any, where: str) -> pl.DataType:
             {
                 name: _dtype(field.annotation, f"{where}.{name}")
                 for name, field in annotation.model_fields.items()
+            }
+        )
+    if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):  # a `Board`
+        hints = typing.get_type_hints(annotation)
+        return pl.Struct(
+            {
+                field.name: _dtype(hints[field.name], f"{where}.{field.name}")
+                for field in dataclasses.fields(annotation)
             }
         )
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):

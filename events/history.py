@@ -1,19 +1,28 @@
 """A player's round as the Swiss engines and the TRF hold it (opponent, colour, result code),
 and the points it is worth: written once for the individual engines, the TRF checks and the
-team aggregation."""
+team aggregation.
+
+Plain frozen dataclasses (no pydantic): they are the engines' input, built from a TRF file on
+``arbiter-pairings``' start-up path.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from events.domain import ByeKind, Colour, Frozen
-from events.domain import Scoring as PointsTable
+from events.domain import ByeKind, Colour
 from events.result_codes import ResultCode
+
+if TYPE_CHECKING:
+    from events.scoring import Scoring as PointsTable
 
 __all__ = ["HistoryEntry", "Scoring", "entry_points"]
 
 
-class HistoryEntry(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryEntry:
     """One round of a player's history: opponent (pairing number), colour, result code."""
 
     opponent: int | None = None
@@ -21,7 +30,8 @@ class HistoryEntry(Frozen):
     result: ResultCode = ResultCode.ZERO_BYE
 
 
-class Scoring(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scoring:
     """Points per result (bbpPairings' BBW/BBD/BBL/BBZ/BBF/BBU, TRF ``162``); defaults 1 / ½ / 0."""
 
     win: Decimal = Decimal(1)
@@ -33,8 +43,9 @@ class Scoring(Frozen):
 
     @classmethod
     def of(cls, table: PointsTable) -> Scoring:
-        """A tournament's scoring (`events.domain.Scoring`, floats), in exact decimals.
+        """A tournament's scoring (`events.scoring.Scoring`, floats), in exact decimals.
 
+        >>> from events.scoring import Scoring as PointsTable
         >>> Scoring.of(PointsTable(win=3, draw=1.5)).draw
         Decimal('1.5')
         """

@@ -19,7 +19,8 @@ from typing import Any
 
 from pydantic import Field, JsonValue, field_validator, model_serializer, model_validator
 
-from events.domain import Colour, Frozen
+from events.domain import Colour
+from events.frozen import Frozen
 
 __all__ = [
     "CarromSettings",

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from events.domain import Frozen
+from events.frozen import Frozen
 
 __all__ = ["Category", "Prize", "PrizeTable", "Sharing"]
 

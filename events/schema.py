@@ -13,10 +13,12 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
-from events.domain import Board, ByeKind, Frozen, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Game, Outcome, System
 from events.errors import UserError
+from events.frozen import Frozen
 from events.params import PairingParams
 from events.prizes import PrizeTable
+from events.scoring import Scoring
 
 
 class EventBase(Frozen):

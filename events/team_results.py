@@ -27,7 +27,8 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from events.domain import Colour, Frozen
+from events.domain import Colour
+from events.frozen import Frozen
 from events.history import HistoryEntry, entry_points
 from events.history import Scoring as BoardScoring
 from events.result_codes import ResultCode

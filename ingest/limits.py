@@ -8,6 +8,7 @@ file or the field, never echoing more than :data:`MAX_EXCERPT` characters of wha
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -16,13 +17,14 @@ import typing
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from events.errors import UserError
 from events.text import MAX_EXCERPT, MAX_TEXT, clean_text, excerpt, text_problem
 from ingest.errors import IngestError
+
+if TYPE_CHECKING:  # pydantic is not imported to read a file (arbiter-pairings' start-up)
+    from pydantic import BaseModel
 
 __all__ = [
     "MAX_DEPTH",
@@ -113,11 +115,16 @@ _ANY_NUMBER: tuple[float, float] = (-MAX_INTEGER, MAX_INTEGER)
 
 
 @functools.cache
-def _open_fields(model: type[BaseModel]) -> tuple[str, ...]:
-    """The fields of ``model`` that may hold a value beyond a limit: all but the closed ones
-    (a Literal, an Enum, a bool), which validation already held to a few known values.
-    Worked out once per model class."""
-    return tuple(n for n, f in model.model_fields.items() if not _closed(f.annotation))
+def _open_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields of a pydantic model or a dataclass that may hold a value beyond a limit:
+    all but a model's closed ones (a Literal, an Enum, a bool), which validation already held
+    to a few known values; None for any other type. Worked out once per class."""
+    model_fields = getattr(kind, "model_fields", None)  # a pydantic model's
+    if isinstance(model_fields, dict):
+        return tuple(n for n, f in model_fields.items() if not _closed(f.annotation))
+    if dataclasses.is_dataclass(kind):  # a value object inside an event (a `Board`)
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return None
 
 
 def _closed(annotation: Any) -> bool:
@@ -133,7 +140,7 @@ def _walk(value: Any, field: str) -> tuple[str, str] | None:
     before any ``isinstance``); the place is put together only on the way back from a
     problem. Enum members are a closed set the schema already checked.
     """
-    kind = type(value)
+    kind: type = type(value)
     if kind is str:
         limit = MAX_ID_LENGTH if field in _ID_FIELDS else MAX_TEXT
         if len(value) <= limit and value.isprintable():
@@ -148,10 +155,10 @@ def _walk(value: Any, field: str) -> tuple[str, str] | None:
         return None if problem is None else ("", problem)
     if value is None or kind is bool or isinstance(value, Enum):
         return None
-    if isinstance(value, BaseModel):
-        values = value.__dict__
-        for name in _open_fields(type(value)):
-            item = values.get(name)
+    names = _open_fields(kind)
+    if names is not None:
+        for name in names:
+            item = getattr(value, name, None)
             if item is None:
                 continue
             found = _walk(item, name)

@@ -11,7 +11,7 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Colour, Game, Outcome, System
 from events.go import MIN_RANK, RankError, parse_rank
 from events.prizes import PrizeTable
 from events.schema import (
@@ -32,6 +32,7 @@ from events.schema import (
     TournamentCreated,
     TournamentEdited,
 )
+from events.scoring import Scoring
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from pydantic import TypeAdapter
 
-from events.domain import Colour, Game, Outcome, Scoring, System
+from events.domain import Colour, Game, Outcome, System
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -25,6 +25,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.scoring import Scoring
 from ingest.conversion import Conversion, PointsCheck, check_points, join_name
 from ingest.elo.records import ANONYMOUS, EloFile, EloGame, EloPlayer
 from ingest.elo.records import Outcome as EloOutcome

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Colour, Game, Outcome, System
 from events.schema import (
     ByeGranted,
     Event,
@@ -27,6 +27,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.scoring import Scoring
 from ingest.conversion import Conversion, join_name
 from ingest.go_table.records import GameResult, GoCell
 

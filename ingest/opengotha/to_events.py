@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from events.domain import Board, ByeKind, Game, Scoring, System
+from events.domain import Board, ByeKind, Game, System
 from events.go import format_rank
 from events.params import GoSettings, PairingParams, TeamSettings
 from events.schema import (
@@ -22,6 +22,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.scoring import Scoring
 from ingest.conversion import Conversion, join_name
 from ingest.opengotha.records import GoResult, OGGame, OGTournament
 from ingest.opengotha.teams import team_events, team_settings

@@ -210,7 +210,7 @@ XXS_FIELDS: dict[str, str] = {
     "FW": "forfeit_win",
     "FL": "forfeit_loss",
 }
-"""JaVaFo's XXS codes → the `events.domain.Scoring` field each one values; the
+"""JaVaFo's XXS codes → the `events.scoring.Scoring` field each one values; the
 colour-specific codes (``WW``, ``WD``) read as the white value."""
 XXS_WRITTEN = ("W", "D", "WL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL")
 """The codes a writer uses: one per `Scoring` field, so that nothing is lost."""

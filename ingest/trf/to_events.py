@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from events.domain import Board, ByeKind, Colour, Game, Outcome, Scoring, System
+from events.domain import Board, ByeKind, Colour, Game, Outcome, System
 from events.params import ChessSettings, PairingParams
 from events.result_codes import ResultCode
 from events.schema import (
@@ -25,6 +25,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.scoring import Scoring
 from events.team_results import DEFAULT_CHAIN
 from ingest.dates import parse_header_date
 from ingest.errors import IngestError

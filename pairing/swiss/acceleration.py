@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pairing.swiss.model import Scoring, SwissPlayer
 
@@ -30,5 +31,5 @@ def baku(
             scoring.win if r <= last_full else scoring.draw
             for r in range(min(last_round, rounds_played) + 1)
         ]
-        out.append(player.model_copy(update={"accelerations": tuple(values)}))
+        out.append(replace(player, accelerations=tuple(values)))
     return out

@@ -15,12 +15,7 @@ one player at a time. Here the whole sequence comes from one optimal assignment:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pairing.swiss.matching import max_weight_matching
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["best_assignment", "lexicographic_assignment"]
 
@@ -57,54 +52,52 @@ def lexicographic_assignment(
     a perfect assignment, row to column, that should be a maximum; None when it is not (its
     exchange arcs have a negative cycle). Rows not in ``order`` only follow the others.
     """
-    import numpy as np  # a slow import: only when a bracket needs the assignments
-
     n = len(weights)
     if n == 0:
         return []
-    has = np.array([[w is not None for w in row] for row in weights], dtype=bool)
+    if any(weights[r][c] is None for r, c in enumerate(mates)):
+        return None
     top = max((abs(w) for row in weights for w in row if w is not None), default=0)
     hole = -(4 * (n + 2) * (top + 1))  # below any path of real weights
-    w = np.array([[hole if x is None else x for x in row] for row in weights], dtype=object)
-    mate = np.array(mates, dtype=np.intp)
-    own = w[np.arange(n), mate]
-    if not has[np.arange(n), mate].all():
-        return None
+    w = [[hole if x is None else x for x in row] for row in weights]
+    own = [w[r][c] for r, c in enumerate(mates)]
     # Shortest distances over the exchange arcs (column c' of row r to column c of row r:
     # length w[r][c'] - w[r][c]) from a source at every column; bounded by n rounds.
-    dist = np.zeros(n, dtype=object)
+    dist = [0] * n
     for _ in range(n + 1):
-        reach = own + dist[mate]
-        closer = np.minimum(dist, (reach[:, None] - w).min(axis=0))
-        if (closer == dist).all():
+        reach = [o + dist[c] for o, c in zip(own, mates, strict=True)]
+        # per column: the shorter of its distance and every row's way into it
+        closer = list(
+            map(min, dist, *([d - x for x in row] for d, row in zip(reach, w, strict=True)))
+        )
+        if closer == dist:
             break
         dist = closer
     else:
         return None
-    reach = own + dist[mate]
-    tight = has & ((reach[:, None] - dist[None, :]) == w).astype(bool)
-    return _decide(tight, [int(c) for c in mate], order)
+    reach = [o + dist[c] for o, c in zip(own, mates, strict=True)]
+    tight = [
+        [x is not None and d - dist[c] == x for c, x in enumerate(row)]
+        for d, row in zip(reach, weights, strict=True)
+    ]
+    return _decide(tight, list(mates), order)
 
 
-def _decide(tight: np.ndarray, mates: list[int], order: list[int]) -> list[int]:
+def _decide(tight: list[list[bool]], mates: list[int], order: list[int]) -> list[int]:
     """Each row of ``order`` takes its first column among the perfect matchings of ``tight``
     that keep the earlier rows' choices; ``mates`` is one such matching (changed in place)."""
-    import numpy as np
-
     n = len(mates)
     holder = [0] * n
     for r, c in enumerate(mates):
         holder[c] = r
-    row_alive = np.ones(n, dtype=bool)
-    col_alive = np.ones(n, dtype=bool)
+    row_alive = [True] * n
+    col_alive = [True] * n
     for i in order:
-        columns = np.flatnonzero(tight[i] & col_alive)
-        first = int(columns[0])
+        columns = [c for c in range(n) if tight[i][c] and col_alive[c]]
+        first = columns[0]
         if first != mates[i]:
-            # Rows that can pass an exchange on to row i: r -> s when r may take s's column.
-            arcs = tight[:, mates] & row_alive[:, None] & row_alive[None, :]
-            onward = _towards(arcs, i)
-            first = next(int(c) for c in columns if onward[holder[c]] != -2)
+            onward = _towards(tight, mates, row_alive, i)
+            first = next(c for c in columns if onward[holder[c]] != -2)
             if first != mates[i]:
                 # The cycle turns: each row on the path takes the next one's column.
                 r = holder[first]
@@ -120,22 +113,29 @@ def _decide(tight: np.ndarray, mates: list[int], order: list[int]) -> list[int]:
     return mates
 
 
-def _towards(arcs: np.ndarray, target: int) -> list[int]:
-    """For each row, the next row on a path of ``arcs`` to ``target`` (-1 at the target,
-    -2 where no path leads)."""
-    import numpy as np
-
-    n = len(arcs)
+def _towards(
+    tight: list[list[bool]], mates: list[int], alive: list[bool], target: int
+) -> list[int]:
+    """For each row, the next row on a path to ``target`` (-1 at the target, -2 where no path
+    leads), breadth first; rows pass an exchange on (r to s) when both are alive and r may
+    take s's column."""
+    n = len(mates)
     onward = [-2] * n
     onward[target] = -1
-    seen = np.zeros(n, dtype=bool)
+    seen = [False] * n
     seen[target] = True
-    frontier = np.array([target], dtype=np.intp)
-    while len(frontier):
-        into = arcs[:, frontier]
-        found = np.flatnonzero(into.any(axis=1) & ~seen)
+    frontier = [target]
+    while frontier:
+        found = []
+        for r in range(n):
+            if seen[r] or not alive[r]:
+                continue
+            row = tight[r]
+            step = next((s for s in frontier if alive[s] and row[mates[s]]), None)
+            if step is not None:
+                onward[r] = step
+                found.append(r)
         for r in found:
-            onward[int(r)] = int(frontier[int(np.argmax(into[r]))])
-        seen[found] = True
+            seen[r] = True
         frontier = found
     return onward

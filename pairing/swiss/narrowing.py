@@ -1,115 +1,30 @@
-"""Exact narrowing of wide integer edge weights, computed on numpy arrays of 64-bit words.
+"""Exact narrowing of wide integer edge weights.
 
 A weight is read as digits in bit ranges; each range is packed into just the bits its digit
 sum over a matching can reach, so every maximum-weight matching stays one (pairing.md 2.5).
-The weights are held as rows of little-endian uint64 words, so each step is a few array
-operations instead of a Python loop over the edges.
 
 Weights built with subtractions (a field that charges a pair borrows from the fields above it)
 hold long runs of ones that no digit range can narrow. :meth:`Narrowing.signed_weights` reads
 them in non-adjacent form instead, as sums of signed powers of two, which are sparse again.
+
+The rule is written once, on :class:`~pairing.swiss.rows.Rows`: Python ints for a small
+bracket (no numpy import on ``arbiter-pairings``' start-up), numpy arrays of 64-bit words for
+a large one (:mod:`pairing.swiss.rows_numpy`); both give the same weights, bit for bit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
-import numpy as np
-from numpy.typing import NDArray
+from pairing.swiss.rows import IntRows, Rows
 
 __all__ = ["Narrowing"]
 
-Words = NDArray[np.uint64]
-_ALL = (1 << 64) - 1
 # Above this many edges a digit's count bound skips the greedy vertex cover (a Python loop).
 _GREEDY_COVER_EDGES = 4096
-
-
-def _to_words(values: list[int], words: int) -> Words:
-    width = 8 * words
-    raw = b"".join(v.to_bytes(width, "little") for v in values)
-    return np.frombuffer(raw, dtype="<u8").reshape(len(values), words).astype(np.uint64)
-
-
-def _to_ints(words: Words) -> list[int]:
-    used = words.shape[1]
-    while used > 1 and not words[:, used - 1].any():
-        used -= 1
-    if used == 1:
-        return list(words[:, 0].tolist())
-    if used == 2:
-        high, low = words[:, 1].tolist(), words[:, 0].tolist()
-        return [(h << 64) | lo for h, lo in zip(high, low, strict=True)]
-    width = 8 * words.shape[1]
-    raw = np.ascontiguousarray(words, dtype="<u8").tobytes()
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
-
-
-def _chunk(words: Words, lo: int, width: int) -> NDArray[np.uint64]:
-    """Bits [lo, lo + width) of every row, width at most 64."""
-    index, offset = divmod(lo, 64)
-    if index >= words.shape[1]:
-        return np.zeros(words.shape[0], dtype=np.uint64)
-    chunk = words[:, index] >> np.uint64(offset)
-    if offset and index + 1 < words.shape[1]:
-        chunk |= words[:, index + 1] << np.uint64(64 - offset)
-    if width < 64:
-        chunk &= np.uint64((1 << width) - 1)
-    return chunk
-
-
-def _field(words: Words, lo: int, hi: int) -> Words:
-    """Bits [lo, hi) of every row, as rows of words."""
-    starts = range(lo, hi, 64)
-    return np.stack([_chunk(words, s, min(64, hi - s)) for s in starts], axis=1)
-
-
-def _max(digits: Words) -> int:
-    """The largest row, as an int."""
-    if digits.shape[1] == 1:
-        return int(digits[:, 0].max())
-    rows = digits
-    for j in range(digits.shape[1] - 1, -1, -1):
-        rows = rows[rows[:, j] == rows[:, j].max()]
-    return _to_ints(rows[:1])[0]
-
-
-def _place(packed: Words, digits: Words, position: int) -> None:
-    for j in range(digits.shape[1]):
-        index, offset = divmod(position + 64 * j, 64)
-        chunk = digits[:, j]
-        packed[:, index] |= chunk << np.uint64(offset)
-        if offset:
-            packed[:, index + 1] |= chunk >> np.uint64(64 - offset)
-
-
-def _increment(words: Words, rows: NDArray[np.bool_]) -> Words:
-    """``words`` plus one on the chosen rows (carrying through the words)."""
-    out = words.copy()
-    carry = rows.copy()
-    for j in range(out.shape[1]):
-        if not carry.any():
-            break
-        out[carry, j] += np.uint64(1)
-        carry &= out[:, j] == 0
-    return out
-
-
-def _negated(words: Words, bits: int) -> Words:
-    """Two's complement of each row modulo ``2**bits``."""
-    out = _increment(~words, np.ones(words.shape[0], dtype=bool))
-    top = bits - 64 * (words.shape[1] - 1)
-    if top < 64:
-        out[:, -1] &= np.uint64((1 << top) - 1)
-    return out
-
-
-def _spread(words: Words, spread: int) -> Words:
-    """Each row shifted left by ``spread`` (below 64) bits, plus one; the top word has room."""
-    out = words << np.uint64(spread)
-    out[:, 1:] |= words[:, :-1] >> np.uint64(64 - spread)
-    out[:, 0] |= np.uint64(1)
-    return out
+# Up to this many edges the rows are Python ints, above numpy arrays: a slow import, faster from
+# some hundreds of edges on (a 100-player round 6 narrows at most 624; 500 players: thousands).
+ARRAY_EDGES = 768
 
 
 def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
@@ -131,33 +46,31 @@ def _segments(mask: int, gap: int) -> list[tuple[int, int]]:
 class Narrowing:
     """The edges of one graph, ready to be narrowed several ways."""
 
-    def __init__(self, edges: list[tuple[int, int, int]], spread: int = 0) -> None:
-        """``spread``: narrow ``(w << spread) + 1`` instead of each weight ``w``."""
+    def __init__(
+        self, edges: list[tuple[int, int, int]], spread: int = 0, arrays: bool | None = None
+    ) -> None:
+        """``spread``: narrow ``(w << spread) + 1`` instead of each weight ``w``. ``arrays``:
+        compute on numpy arrays (default: above :data:`ARRAY_EDGES` edges)."""
         self.edges = edges
-        starts = [a for a, _, _ in edges]
-        stops = [b for _, b, _ in edges]
-        weights = [w for _, _, w in edges]
-        bits = max(weights, default=0).bit_length() + spread
-        self._words = _to_words(weights, max(1, (bits + 63) // 64))
+        bits = max((w for _, _, w in edges), default=0).bit_length() + spread
+        words = max(1, (bits + 63) // 64)
+        if arrays is None:
+            arrays = len(edges) > ARRAY_EDGES
+        if arrays:
+            from pairing.swiss.rows_numpy import ArrayRows  # numpy: only for a large bracket
+
+            self._words: Rows = ArrayRows.of(edges, words)
+        else:
+            self._words = IntRows.of(edges, words)
         if spread:
-            self._words = _spread(self._words, spread)
-        ends = np.stack([np.array(starts, dtype=np.int64), np.array(stops, dtype=np.int64)], axis=1)
-        # Vertices numbered by first appearance, as the matcher's own graphs number them.
-        vertices, first, inverse = np.unique(ends, return_index=True, return_inverse=True)
-        order = np.argsort(first)
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        vertices = vertices[order]
-        dense = rank[inverse.reshape(-1)].reshape(-1, 2)
-        self._a, self._b = dense[:, 0], dense[:, 1]
-        self.vertices: list[int] = vertices.tolist()
-        self._vertices = len(vertices)
-        self.pairs = len(vertices) // 2
-        self._covers: dict[bytes, list[int]] = {}
+            self._words = self._words.spread(spread)
+        self.vertices: list[int] = self._words.vertices
+        self.pairs = len(self.vertices) // 2
+        self._covers: dict[Hashable, list[int]] = {}
 
     def ends(self) -> tuple[list[int], list[int]]:
         """Each edge's two ends as indices into :attr:`vertices`."""
-        return self._a.tolist(), self._b.tolist()
+        return self._words.ends()
 
     def narrow(
         self, low_bits: int = 0, tight: bool = False, deduplicate: bool = False
@@ -183,27 +96,25 @@ class Narrowing:
         lows: list[int] | None = None
         shift = 0
         if low_bits:
-            bits = 64 * words.shape[1]
+            bits = 64 * words.words
             for split in range(low_bits, low_bits + 64):
-                low = _field(words, 0, split)
-                negative = _chunk(words, split - 1, 1).astype(bool)
-                size = np.where(negative[:, None], _negated(low, split), low)
+                low = words.field(0, split)
+                negative = words.field(split - 1, split)
+                size = low.where(negative, low.negated(split))
                 reach = self._bound(size)
                 if 2 * reach < 1 << split:
                     break
             else:
                 return None
-            magnitudes = _to_ints(size)
-            lows = [-m if n else m for m, n in zip(magnitudes, negative.tolist(), strict=True)]
-            high = _field(words, split, bits + 1) if split < bits else None
-            if high is None:
-                words = negative.astype(np.uint64).reshape(-1, 1)
-            else:
-                words = _increment(high, negative)
+            magnitudes = size.ints()
+            signs = negative.ints()
+            lows = [-m if n else m for m, n in zip(magnitudes, signs, strict=True)]
+            # the part above the low field, borrowing one where the low field is negative
+            words = words.field(split, bits + 1).increment(negative) if split < bits else negative
             shift = reach.bit_length() + 2
-        packed = _to_ints(
+        packed = (
             self._pack_tight(words, deduplicate) if tight or deduplicate else self._pack(words)
-        )
+        ).ints()
         if lows is None:
             return packed
         return [(h << shift) + lo for h, lo in zip(packed, lows, strict=True)]
@@ -216,15 +127,16 @@ class Narrowing:
         """
         if not self.edges:
             return []
-        values = _to_ints(self._words)
+        values = self._words.ints()
         plus, minus = zip(*(_non_adjacent(v) for v in values), strict=True)
         words = max(1, (max(values).bit_length() + 65) // 64)
-        plus_words, minus_words = _to_words(list(plus), words), _to_words(list(minus), words)
-        used = _mask(plus_words) | _mask(minus_words)
+        plus_words = self._words.like(list(plus), words)
+        minus_words = self._words.like(list(minus), words)
+        used = plus_words.mask() | minus_words.mask()
         positions = [k for k in range(used.bit_length()) if used >> k & 1]
         reach = {
-            k: self._count_bound(_chunk(plus_words, k, 1).astype(bool))
-            + self._count_bound(_chunk(minus_words, k, 1).astype(bool))
+            k: self._count_bound(plus_words.field(k, k + 1))
+            + self._count_bound(minus_words.field(k, k + 1))
             for k in positions
         }
         layout = _signed_layout(positions, reach)
@@ -232,37 +144,31 @@ class Narrowing:
             return None
         narrowed = [0] * len(values)
         for lo, hi, new_lo in layout:
-            gains = _to_ints(_field(plus_words, lo, hi + 1))
-            costs = _to_ints(_field(minus_words, lo, hi + 1))
+            gains = plus_words.field(lo, hi + 1).ints()
+            costs = minus_words.field(lo, hi + 1).ints()
             narrowed = [
                 w + ((g - c) << new_lo) for w, g, c in zip(narrowed, gains, costs, strict=True)
             ]
         return narrowed
 
-    def _count_bound(self, chosen: NDArray[np.bool_]) -> int:
-        """An upper bound on how many of the chosen edges one matching holds."""
-        count = int(chosen.sum())
+    def _count_bound(self, chosen: Rows) -> int:
+        """An upper bound on how many of the chosen (flagged) edges one matching holds."""
+        count = chosen.count()
         if count <= 1:
             return count
-        a, b = self._a[chosen], self._b[chosen]
-        ends = min(
-            int(np.count_nonzero(np.bincount(a, minlength=self._vertices))),
-            int(np.count_nonzero(np.bincount(b, minlength=self._vertices))),
-        )
-        bound = min(self.pairs, count, ends)
+        bound = min(self.pairs, count, chosen.distinct_ends())
         if bound > 2 and count <= _GREEDY_COVER_EDGES:
             bound = min(bound, len(self._cover(chosen)))
         return bound
 
-    def _pack(self, words: Words) -> Words:
-        parts: list[tuple[Words, int]] = []
+    def _pack(self, words: Rows) -> Rows:
+        parts: list[tuple[Rows, int]] = []
         position = 0
-        for lo, hi in _segments(_mask(words), self.pairs.bit_length()):
-            digits = _field(words, lo, hi)
-            used = int(digits.any(axis=1).sum())
+        for lo, hi in _segments(words.mask(), self.pairs.bit_length()):
+            digits = words.field(lo, hi)
             parts.append((digits, position))
-            position += (min(self.pairs, used) * _max(digits)).bit_length()
-        return _assemble(words.shape[0], parts, position)
+            position += (min(self.pairs, digits.count()) * digits.max()).bit_length()
+        return words.stacked(parts, position)
 
     def tight_weights(self) -> Iterator[list[int]]:
         """The weights as given narrowed tight, then also deduplicated (as :meth:`weights`
@@ -271,23 +177,23 @@ class Narrowing:
             yield []
             return
         ranges = self._ranges_tight(self._words)
-        yield _to_ints(_stacked(self._words.shape[0], ranges))
-        yield _to_ints(_stacked(self._words.shape[0], _deduplicated(ranges)))
+        yield _stacked(self._words, ranges).ints()
+        yield _stacked(self._words, _deduplicated(ranges)).ints()
 
-    def _pack_tight(self, words: Words, deduplicate: bool = False) -> Words:
+    def _pack_tight(self, words: Rows, deduplicate: bool = False) -> Rows:
         ranges = self._ranges_tight(words)
-        return _stacked(words.shape[0], _deduplicated(ranges) if deduplicate else ranges)
+        return _stacked(words, _deduplicated(ranges) if deduplicate else ranges)
 
-    def _ranges_tight(self, words: Words) -> list[tuple[Words, int]]:
+    def _ranges_tight(self, words: Rows) -> list[tuple[Rows, int]]:
         """The digit ranges of the tight packing with their widths, lowest first."""
-        mask = _mask(words)
+        mask = words.mask()
         positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
-        ranges: list[tuple[Words, int]] = []
+        ranges: list[tuple[Rows, int]] = []
         lo = positions[0] if positions else 0
         hi = lo + 1
         bits = self.pairs.bit_length()
         for p in [*positions[1:], None]:
-            digits = _field(words, lo, hi)
+            digits = words.field(lo, hi)
             bound = self._bound(digits)
             if p is not None and bits + (hi - lo) > p - lo and bound.bit_length() > p - lo:
                 hi = p + 1
@@ -297,43 +203,30 @@ class Narrowing:
                 lo, hi = p, p + 1
         return ranges
 
-    def _bound(self, digits: Words) -> int:
+    def _bound(self, digits: Rows) -> int:
         """An upper bound on a matching's digit sum: by its size, and by a vertex cover."""
-        nonzero: NDArray[np.bool_] = np.any(digits, axis=1)
-        count = int(nonzero.sum())
+        count = digits.count()
         if not count:
             return 0
-        by_size = min(self.pairs, count) * _max(digits)
-        cover = self._cover(nonzero)
-        kept = digits[nonzero]
-        a, b = self._a[nonzero], self._b[nonzero]
-        if kept.shape[1] == 1:
-            top = np.zeros(self._vertices, dtype=np.uint64)
-            np.maximum.at(top, a, kept[:, 0])
-            np.maximum.at(top, b, kept[:, 0])
-            tops = top.tolist()
-        else:
-            tops = [0] * self._vertices
-            for u, v, d in zip(a.tolist(), b.tolist(), _to_ints(kept), strict=True):
-                tops[u] = max(tops[u], d)
-                tops[v] = max(tops[v], d)
+        by_size = min(self.pairs, count) * digits.max()
+        cover = self._cover(digits)
+        tops = digits.vertex_max()
         return min(by_size, sum(tops[v] for v in cover))
 
-    def _cover(self, nonzero: NDArray[np.bool_]) -> list[int]:
-        """A greedy vertex cover of the chosen edges, higher degree first, in edge order."""
-        key = np.packbits(nonzero).tobytes()
+    def _cover(self, chosen: Rows) -> list[int]:
+        """A greedy vertex cover of the edges whose row is not zero, higher degree first, in
+        edge order."""
+        flags = chosen.nonzero()
+        key = flags.key()
         cached = self._covers.get(key)
         if cached is not None:
             return cached
-        a, b = self._a[nonzero], self._b[nonzero]
-        degree = (
-            np.bincount(a, minlength=self._vertices) + np.bincount(b, minlength=self._vertices)
-        ).tolist()
-        chosen = [False] * self._vertices
-        for u, v in zip(a.tolist(), b.tolist(), strict=True):
-            if not chosen[u] and not chosen[v]:
-                chosen[u if degree[u] >= degree[v] else v] = True
-        cover = [v for v in range(self._vertices) if chosen[v]]
+        degree = flags.degrees()
+        picked = [False] * len(self.vertices)
+        for u, v in zip(*flags.chosen_ends(), strict=True):
+            if not picked[u] and not picked[v]:
+                picked[u if degree[u] >= degree[v] else v] = True
+        cover = [v for v in range(len(self.vertices)) if picked[v]]
         self._covers[key] = cover
         return cover
 
@@ -375,34 +268,23 @@ def _signed_layout(
     return layout
 
 
-def _deduplicated(ranges: list[tuple[Words, int]]) -> list[tuple[Words, int]]:
+def _deduplicated(ranges: list[tuple[Rows, int]]) -> list[tuple[Rows, int]]:
     """``ranges`` less each one equal on every edge to a more significant one."""
-    seen: set[bytes] = set()
-    unique: list[tuple[Words, int]] = []
+    seen: set[Hashable] = set()
+    unique: list[tuple[Rows, int]] = []
     for digits, width in reversed(ranges):
-        key = np.ascontiguousarray(digits).tobytes()
+        key = digits.key()
         if key not in seen:
             seen.add(key)
             unique.append((digits, width))
     return unique[::-1]
 
 
-def _stacked(rows: int, ranges: list[tuple[Words, int]]) -> Words:
+def _stacked(edges: Rows, ranges: list[tuple[Rows, int]]) -> Rows:
     """The digit ranges side by side, lowest first, each in its width."""
-    parts: list[tuple[Words, int]] = []
+    parts: list[tuple[Rows, int]] = []
     position = 0
     for digits, width in ranges:
         parts.append((digits, position))
         position += width
-    return _assemble(rows, parts, position)
-
-
-def _mask(words: Words) -> int:
-    return int.from_bytes(np.bitwise_or.reduce(words, axis=0).astype("<u8").tobytes(), "little")
-
-
-def _assemble(rows: int, parts: list[tuple[Words, int]], width: int) -> Words:
-    packed = np.zeros((rows, width // 64 + 3), dtype=np.uint64)
-    for digits, position in parts:
-        _place(packed, digits, position)
-    return packed
+    return edges.stacked(parts, position)

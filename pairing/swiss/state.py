@@ -8,7 +8,7 @@ row, strong for a difference of 1, mild otherwise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 
 from pairing.swiss.model import Colour, HistoryEntry, Result, Scoring, SwissInput, SwissPlayer
@@ -180,7 +180,7 @@ def _player(player: SwissPlayer, rounds_played: int, scoring: dict[str, int]) ->
 
 def scoring_tenths(scoring: Scoring) -> dict[str, int]:
     """The scoring values in tenths, keyed by field name."""
-    return {name: tenths(value) for name, value in scoring.model_dump().items()}
+    return {f.name: tenths(getattr(scoring, f.name)) for f in fields(scoring)}
 
 
 def build_states(swiss: SwissInput) -> list[PlayerState]:

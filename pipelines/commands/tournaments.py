@@ -9,13 +9,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from events.domain import Game, Scoring, System
+from events.domain import Game, System
 from events.errors import UserError, braced
 from events.go import parse_rank
 from events.names import slugify
 from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams, TeamSettings
 from events.provenance import current_origin
 from events.schema import TiebreaksChanged, TournamentCreated, TournamentEdited
+from events.scoring import Scoring
 from events.store import NewEvent, Store
 from events.validate import InvalidField
 from pipelines.commands.base import (

@@ -250,7 +250,7 @@ def swiss_input_with_absent(trf: TrfFile) -> SwissInput:
     Dubov engines' convention; bbpPairings ignores the line)."""
     swiss = swiss_input_from_trf(trf)
     xxz = {n for r in trf.records if isinstance(r, XxzRecord) for n in r.players}
-    return swiss.model_copy(update={"absent": swiss.absent | xxz})
+    return replace(swiss, absent=swiss.absent | xxz)
 
 
 def _check_points(
@@ -305,4 +305,4 @@ def only_present(swiss: SwissInput, present: AbstractSet[int]) -> SwissInput:
     """The input with everybody not in ``present`` absent too (the checker's re-pairing of a
     played round: whoever the file did not pair in it was absent, as bbpPairings reads it)."""
     absent = {p.number for p in swiss.players if p.number not in present}
-    return swiss.model_copy(update={"absent": swiss.absent | absent})
+    return replace(swiss, absent=swiss.absent | absent)

@@ -24,8 +24,9 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
 
-from events.domain import ByeKind, Colour, Scoring, System
+from events.domain import ByeKind, Colour, System
 from events.result_codes import ResultCode
+from events.scoring import Scoring
 from events.store import RecordedEvent
 from ingest.trf.records import (
     XXS_FIELDS,

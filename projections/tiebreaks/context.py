@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from events.domain import ByeKind, Colour, Outcome, Scoring, System
+from events.domain import ByeKind, Colour, Outcome, System
+from events.scoring import Scoring
 from projections.state import Pairing, TournamentState
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -158,7 +159,7 @@ def published_rounds_reproduced(event: str, pair: Pair) -> set[int]:
         present = {n for pair in expected for n in pair} | _pab_numbers(trf, k)
         swiss = input_before(trf, k, REAL_ROUNDS, colour)
         absent = frozenset(p.number for p in swiss.players if p.number not in present)
-        result = pair(swiss.model_copy(update={"absent": absent}))
+        result = pair(replace(swiss, absent=absent))
         if {frozenset(board) for board in result.boards} == expected:
             identical.add(k)
     return identical

@@ -119,6 +119,29 @@ def test_signed_narrowing_reads_borrows_as_single_digits() -> None:
     )
 
 
+def _every_narrowing(narrowing: Narrowing) -> list[object]:
+    return [
+        narrowing.vertices,
+        narrowing.ends(),
+        *(narrowing.weights(low, tight, dedup) for low in (0, 12) for tight, dedup in
+          ((False, False), (True, False), (False, True))),
+        list(narrowing.tight_weights()),
+        narrowing.signed_weights(),
+    ]  # fmt: skip
+
+
+@given(
+    st.lists(st.one_of(weight, borrowing), min_size=len(EDGES), max_size=len(EDGES)),
+    st.sampled_from([0, 3]),
+)
+def test_python_ints_and_numpy_arrays_narrow_alike(raw: list[int], spread: int) -> None:
+    """Small brackets narrow on Python ints (no numpy import), large ones on numpy arrays:
+    the same weights, bit for bit, whichever form computes them."""
+    edges = [(b, a, w) for (a, b), w in zip(EDGES, raw, strict=True) if w > 0]
+    ints = _every_narrowing(Narrowing(edges, spread, arrays=False))
+    assert ints == _every_narrowing(Narrowing(edges, spread, arrays=True))
+
+
 def test_max_weight_matching_prefers_the_heavier_pair_of_edges() -> None:
     big = 1 << 200
     mates = max_weight_matching([(0, 1, big + 3), (1, 2, big + 10), (2, 3, big + 3)])

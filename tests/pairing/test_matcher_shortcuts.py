@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def _case(seed: int, systems: tuple[str, ...] = ("dutch", "burstein")) -> tuple[
     if rng.random() < 0.2:  # one player nobody may meet: often no valid pairing
         lonely = rng.choice(numbers)
         extra += tuple(frozenset({lonely, n}) for n in numbers if n != lonely)
-    swiss = swiss.model_copy(update={"absent": absent, "forbidden": swiss.forbidden + extra})
+    swiss = replace(swiss, absent=absent, forbidden=swiss.forbidden + extra)
     engines = {"burstein": burstein.pair, "dutch2017": dutch2017.pair}
     return swiss, engines.get(path.parent.name, dutch.pair)
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from events.domain import Board, Game, Outcome, Scoring, System
+from events.domain import Board, Game, Outcome, System
 from events.schema import Event, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
+from events.scoring import Scoring
 from projections.standings import standings
 from projections.state import project
 from projections.tiebreaks import TiebreakOptions

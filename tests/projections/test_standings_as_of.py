@@ -10,6 +10,7 @@ and paired after their last one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -67,11 +68,11 @@ def _one_more_round(events: list[Event]) -> list[Event]:
     last = max(e.round for e in events if isinstance(e, RoundPaired))
     final = next(e for e in events if isinstance(e, RoundPaired) and e.round == last)
     boards = tuple(
-        b.model_copy(update={"white": b.black, "black": b.white})
+        dataclasses.replace(b, white=b.black, black=b.white)
         for b in final.boards
         if b.black is not None
     )
-    boards = tuple(b.model_copy(update={"board": i}) for i, b in enumerate(boards, start=1))
+    boards = tuple(dataclasses.replace(b, board=i) for i, b in enumerate(boards, start=1))
     grown = created.model_copy(update={"rounds": created.rounds * created.cycles + 1, "cycles": 1})
     rest = [e for e in events if e is not created]
     return [grown, *rest, RoundPaired(round=last + 1, boards=boards)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.domain import Board, Game, Outcome, Scoring, System
+from events.domain import Board, Game, Outcome, System
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -13,6 +13,7 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from events.scoring import Scoring
 from projections.state import TournamentState, project
 from projections.tiebreaks import TiebreakOptions, UnknownTiebreak, lookup
 from projections.tiebreaks.context import CarromParams
