@@ -48,14 +48,18 @@ def test_the_team_bench_file_has_its_001_fields_at_the_spec_columns(tmp_path: Pa
     assert done.stdout.splitlines()[0] == "8"
 
 
-def test_benchmarks_run_help_lists_the_benchmarks() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", "--help"],
+def _benchmarks_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", *args],
         capture_output=True,
         text=True,
         check=False,
         cwd=ROOT,
     )
+
+
+def test_benchmarks_run_help_lists_the_benchmarks() -> None:
+    done = _benchmarks_run("--help")
     assert done.returncode == 0, done.stdout + done.stderr
     names = sorted(p.stem.removeprefix("bench_") for p in (ROOT / "benchmarks").glob("bench_*.py"))
     assert "team_swiss" in names
@@ -65,12 +69,6 @@ def test_benchmarks_run_help_lists_the_benchmarks() -> None:
 
 
 def test_benchmarks_run_with_an_unknown_name_is_one_line_and_exit_2() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", "no_such_bench"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = _benchmarks_run("no_such_bench")
     assert done.returncode == 2
     assert len((done.stdout + done.stderr).strip().splitlines()) == 1

@@ -13,17 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.elo_text import small_elo
+
 ARBITER = str(Path(sys.executable).parent / "arbiter")
-
-ELO = """%%Tournament: {name}
-%%Country: Netherlands
-%%Date: 05/01/2019
-%%Sender: Test
-
-% Round 1
-  5071 (37)>(27) 120052
-  5105 (33)<(31)   4012
-"""
 
 
 def _ingest(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -37,9 +29,9 @@ def test_links_in_a_folder_are_named_not_followed(tmp_path: Path) -> None:
     folder, outside = tmp_path / "inbox", tmp_path / "outside"
     (outside / "deep").mkdir(parents=True)
     folder.mkdir()
-    (folder / "own.ELO").write_text(ELO.format(name="Own"), encoding="utf-8")
-    (outside / "secret.ELO").write_text(ELO.format(name="Secret"), encoding="utf-8")
-    (outside / "deep" / "other.ELO").write_text(ELO.format(name="Other"), encoding="utf-8")
+    (folder / "own.ELO").write_text(small_elo("Own"), encoding="utf-8")
+    (outside / "secret.ELO").write_text(small_elo("Secret"), encoding="utf-8")
+    (outside / "deep" / "other.ELO").write_text(small_elo("Other"), encoding="utf-8")
     (folder / "link.ELO").symlink_to(outside / "secret.ELO")
     (folder / "dir").symlink_to(outside / "deep", target_is_directory=True)
     store = tmp_path / "s.duckdb"

@@ -14,17 +14,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.elo_text import small_elo
 from tests.web.serving import Served, add_user, cli, serve
-
-ELO = """%%Tournament: {name}
-%%Country: Netherlands
-%%Date: 05/01/2019
-%%Sender: Test
-
-% Round 1
-  5071 (37)>(27) 120052
-  5105 (33)<(31)   4012
-"""
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +34,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, s
 def test_same_named_uploads_are_kept_apart(served: tuple[Served, str, str]) -> None:
     server, token, store = served
     files = [
-        ("files", ("club.ELO", ELO.format(name="Club Spring").encode(), "text/plain")),
-        ("files", ("club.ELO", ELO.format(name="Club Autumn").encode(), "text/plain")),
+        ("files", ("club.ELO", small_elo("Club Spring").encode(), "text/plain")),
+        ("files", ("club.ELO", small_elo("Club Autumn").encode(), "text/plain")),
         ("files", ("bad.ELO", b"%%Tournament: x\nnot a header\n", "text/plain")),
     ]
     r = httpx.post(
