@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
 """Bytes of one ingest upload request (all its files)."""
+BUSY_RETRY_AFTER = 5
+"""Seconds a client is asked to wait after 503 busy (another process held the store past the
+bounded wait, ``$ARBITER_STORE_TIMEOUT``, default 10 s)."""
 DEFAULT_MAX_BODY = 1024 * 1024
 """Bytes of any other request body (the largest JSON or form a write needs is a few KB)."""
 
@@ -144,7 +147,11 @@ def create_app(
 
     @app.exception_handler(ArbiterError)
     async def arbiter_error(request: Request, exc: ArbiterError) -> Response:
-        return _error(request, status_of(exc), str(exc))
+        status = status_of(exc)
+        response = _error(request, status, str(exc))
+        if status == 503:  # the store is busy or away: worth asking again shortly
+            response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
