@@ -10,7 +10,7 @@ import typer
 from pipelines.cli.common import FormatOpt, TournamentArg, codes, err, open_store, user_errors
 from pipelines.commands.base import load
 from pipelines.views.output import Format, PageFormat, emit, flatten
-from pipelines.views.tournament import crosstable_view, log_view, standings_view
+from pipelines.views.tournament import crosstable_view, log_view, standings_text, standings_view
 from projections import crosstable as xt
 from projections import html
 from projections.standings import as_of
@@ -78,6 +78,9 @@ def standings(
     after = _say_round_in_play(tournament, state)
     if fmt is PageFormat.HTML:
         sys.stdout.write(html.standings_html(f"{state.settings.name}: {after}", rows))
+        return
+    if fmt is PageFormat.TEXT:  # a withdrawn player marked by his name, as every table prints
+        emit(standings_text(rows), Format.TEXT)
         return
     emit(standings_view(rows), Format(fmt.value))
 

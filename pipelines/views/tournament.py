@@ -127,6 +127,16 @@ def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
     ]
 
 
+def standings_text(rows: list[StandingRow]) -> list[dict[str, Any]]:
+    """`standings_view` for a text table: the name as every table prints it (``Berg, Anna
+    (withdrawn)``) in place of a ``withdrawn_from`` column."""
+    shown = []
+    for r, row in zip(rows, standings_view(rows), strict=True):
+        del row["withdrawn_from"]
+        shown.append({**row, "player": {**row["player"], "name": r.shown_name}})
+    return shown
+
+
 def crosstable_view(table: Crosstable) -> list[dict[str, Any]]:
     return [
         {

@@ -41,6 +41,11 @@ def test_a_withdrawn_player_is_marked_in_every_table(tmp_path: Path) -> None:
     assert [line for line in text if "(withdrawn)" in line] == [
         next(line for line in text if "Player3, A" in line)
     ]
+    standings_text = cli("standings", "open").splitlines()
+    assert [line for line in standings_text if "(withdrawn)" in line] == [
+        next(line for line in standings_text if "Player3, A" in line)
+    ]
+    assert "withdrawn_from" not in standings_text[0]  # the mark, not a column of numbers
     assert "Player3, A (withdrawn)" in cli("standings", "open", "--format", "html")
     assert "Player3, A (withdrawn)" in cli("crosstable", "open", "--format", "html")
     rows = list(csv.DictReader(io.StringIO(cli("standings", "open", "--format", "csv"))))
