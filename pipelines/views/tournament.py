@@ -46,6 +46,18 @@ def players_view(state: TournamentState) -> list[dict[str, Any]]:
     ]
 
 
+def _seat(state: TournamentState, pid: int, ranks: dict[int, int], round_no: int) -> dict[str, Any]:
+    """A player on a board as a round's listing shows him (chess-results' columns): pairing
+    number, name, title, rating (go: rank and club) and his points before the round."""
+    p = state.players[pid]
+    return {
+        **player_ref(state, pid, ranks),
+        "title": p.title,
+        "rating": p.rating,
+        "points_before": state.points(pid, through_round=round_no - 1),
+    }
+
+
 def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
     ranks = state.start_ranks()
     rnd = state.rounds[round_no]
@@ -54,8 +66,8 @@ def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]
     for b in rnd.boards:
         row: dict[str, Any] = {
             "board": b.board,
-            "white": player_ref(state, b.white, ranks),
-            "black": None if b.black is None else player_ref(state, b.black, ranks),
+            "white": _seat(state, b.white, ranks, round_no),
+            "black": None if b.black is None else _seat(state, b.black, ranks, round_no),
             "result": board_result(state.game, b),
         }
         if go and b.black is not None:

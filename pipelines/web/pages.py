@@ -11,6 +11,7 @@ from fastapi.templating import Jinja2Templates
 
 from pipelines.web.hub import TournamentView
 from projections.crosstable import format_value
+from projections.game_terms import komi_text
 
 __all__ = ["player_card", "public_page", "tournament_context"]
 
@@ -60,6 +61,7 @@ def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
         "rows": view.standings(),
         "codes": list(view.state.tiebreaks),
         "fmt": format_value,
+        "komi": komi_text,
     }
 
 

@@ -93,7 +93,10 @@ def test_round_one_follows_berger_table(arbiter: Arbiter) -> None:
     # Berger table, 6 players, round 1: 1-6, 2-5, 3-4 by start rank (rating order).
     got = [(b["white"]["start_rank"], b["black"]["start_rank"]) for b in boards]  # type: ignore[index]
     assert got == [(1, 6), (2, 5), (3, 4)]
-    assert boards[0]["white"] == {"id": 1, "name": "Carlsen, Magnus", "start_rank": 1}
+    assert boards[0]["white"] == {
+        "id": 1, "name": "Carlsen, Magnus", "start_rank": 1, "title": None, "rating": 2830,
+        "points_before": 0,
+    }  # fmt: skip
     assert boards[0]["result"] is None
 
 

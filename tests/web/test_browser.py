@@ -87,7 +87,7 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
     first.locator("button").click()
     expect(desk.locator("#notice")).to_have_text("round 1 board 1: 1-0")
     # The board shows the result at once; the standings count it once round 1 is over.
-    board1 = phone.locator("#pairings tbody tr").first.locator("td").nth(2)
+    board1 = phone.locator("#pairings tbody tr").first.locator("td.res")
     expect(board1).to_have_text("1-0", timeout=TIMEOUT)
     expect(phone.locator("#standings-as-of")).to_have_text("before round 1 of 3, round 1 in play")
     assert points_of(phone, white) == "0"
@@ -104,7 +104,7 @@ def test_director_pairs_and_enters_results_while_a_phone_watches(
     # A result entered by the CLI beside the server reaches the phone too.
     second = phone.locator("#pairings tbody tr").nth(1)
     cli(duck.store, "result", "oslo", "1", "2", "0-1")
-    expect(second.locator("td").nth(2)).to_have_text("0-1", timeout=TIMEOUT)
+    expect(second.locator("td.res")).to_have_text("0-1", timeout=TIMEOUT)
     cli(duck.store, "result", "oslo", "1", "3", "1/2-1/2")
     expect(phone.locator("#standings-as-of")).to_have_text("after round 1 of 3", timeout=TIMEOUT)
     expect(phone.locator("#standings tbody tr", has_text=white).locator("td.pts")).to_have_text("1")
@@ -174,11 +174,11 @@ def test_two_servers_on_one_postgresql_log(
             headers=auth,
         )
         assert r.status_code == 201, r.text
-        first = phone.locator("#pairings tbody tr").first.locator("td")
-        expect(first.nth(2)).to_have_text("1-0", timeout=TIMEOUT)
+        first = phone.locator("#pairings tbody tr").first.locator("td.res")
+        expect(first).to_have_text("1-0", timeout=TIMEOUT)
         cli(postgres_url, "result", "oslo", "1", "2", "1/2-1/2")
-        second = phone.locator("#pairings tbody tr").nth(1).locator("td")
-        expect(second.nth(2)).to_have_text("1/2-1/2", timeout=TIMEOUT)
+        second = phone.locator("#pairings tbody tr").nth(1).locator("td.res")
+        expect(second).to_have_text("1/2-1/2", timeout=TIMEOUT)
         # The second server's JSON is the CLI's.
         assert get(two.url + "/api/tournaments/oslo/standings").text == cli(
             postgres_url, "standings", "oslo", "--format", "json"
