@@ -14,7 +14,6 @@ to the replay.
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
 from events.provenance import Origin, set_origin
-from events.store import Store, WrongExpectedVersion
+from events.store import Store
 from pipelines.commands.base import Snapshot
 from pipelines.web.accounts import Account
 from pipelines.web.hub import Follower, Hub, StoreAccess, TournamentView
@@ -44,7 +43,6 @@ from pipelines.web.security import (
 
 T = TypeVar("T")
 
-log = logging.getLogger("arbiter.serve")
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -182,14 +180,9 @@ class Server:
 
     def command(self, tournament_id: str, run: Callable[[Snapshot | None], T]) -> T:
         """`run(known)`: a command decided on the hub's state of the tournament (no replay of
-        its stream); when the stream moved on meanwhile, `run(None)` reads it afresh."""
-        known = self.hub.snapshot(tournament_id)
-        if known is not None:
-            try:
-                return run(known)
-            except WrongExpectedVersion as exc:
-                log.info("%s; deciding again on the stream as stored", exc)
-        return run(None)
+        its stream). When the stream moved on meanwhile, the command itself decides again on
+        the stream as stored (`pipelines.commands.base.decided_again`)."""
+        return run(self.hub.snapshot(tournament_id))
 
 
 def server_of(request: Request) -> Server:
