@@ -11,25 +11,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-ARBITER = str(Path(sys.executable).parent / "arbiter")
+from tests.process import arbiter_run as _run
+
 WRITERS = 4
 EACH = 5
-
-
-def _run(store: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ARBITER, "--store", store, *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def _adds(store: str, writer: int) -> list[subprocess.CompletedProcess[str]]:

@@ -17,22 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.process import ARBITER
+from tests.process import arbiter_run as arbiter
+
 BIN = Path(sys.executable).parent
-ARBITER = str(BIN / "arbiter")
 PAIRINGS = str(BIN / "arbiter-pairings")
-
-
-def arbiter(
-    store: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ARBITER, "--store", str(store), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def one_line(done: subprocess.CompletedProcess[str]) -> str:

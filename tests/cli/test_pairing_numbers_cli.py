@@ -9,18 +9,9 @@ Through the `arbiter` command in a subprocess: four players registered out of ra
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ARBITER = str(Path(sys.executable).parent / "arbiter")
-
-
-def _run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ARBITER, "--store", str(store), *args],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+from tests.process import arbiter_run as _run
 
 
 def test_hash_n_is_the_pairing_number(tmp_path: Path) -> None:

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.elo_text import small_elo
-
-ARBITER = str(Path(sys.executable).parent / "arbiter")
+from tests.process import arbiter_run
 
 
 def _ingest(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ARBITER, "--store", str(store), "ingest", "-f", "json", *args],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    return arbiter_run(store, "ingest", "-f", "json", *args)
 
 
 def test_links_in_a_folder_are_named_not_followed(tmp_path: Path) -> None:

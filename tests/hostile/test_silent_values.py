@@ -6,13 +6,11 @@ item 7): an h9 cell with a three-digit handicap, an .ELO rating of ``1e308``, a 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ARBITER = str(Path(sys.executable).parent / "arbiter")
+from tests.process import arbiter_run as run
 
 H9 = """\
 ; EV[Test]
@@ -34,16 +32,6 @@ ELO = """\
 
   11139 (40)>(24)    8011
 """
-
-
-def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ARBITER, "--store", str(store), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def tournaments(store: Path) -> list[object]:
