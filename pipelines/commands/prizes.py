@@ -23,7 +23,7 @@ from pipelines.commands.base import CommandError, append, decided_again, load, n
 from pipelines.commands.files import BadLine
 from projections.prizes import check_year, event_year
 
-__all__ = ["NoPrizeList", "checked", "read_table", "set_prizes"]
+__all__ = ["NoPrizeList", "checked", "parse_table", "read_table", "set_prizes"]
 
 
 class NoPrizeList(CommandError, NotFound):
@@ -86,15 +86,20 @@ def _where(loc: tuple[int | str, ...]) -> str:
 
 def read_table(path: Path) -> PrizeTable:
     """The prize list of a TOML file, validated."""
-    text = _text(path)
+    return parse_table(_text(path), str(path))
+
+
+def parse_table(text: str, source: str) -> PrizeTable:
+    """The prize list of TOML ``text`` (a file's, or a form's field called ``source``),
+    validated; a refusal names ``source:LINE:COL``."""
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = at.groups() if at else ("0", "0")
         message = re.sub(r"\s*\(at .*\)$", "", str(exc))
-        raise BadLine(f"{path}:{line}:{col}: {message}") from None
-    return checked(data, str(path), text)
+        raise BadLine(f"{source}:{line}:{col}: {message}") from None
+    return checked(data, source, text)
 
 
 def checked(data: Mapping[str, Any], source: str, text: str = "") -> PrizeTable:

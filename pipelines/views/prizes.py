@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
+from enum import Enum
 from typing import Any
 
-from events.prizes import Sharing
+from events.prizes import PrizeTable, Sharing
 from pipelines.commands.prizes import NoPrizeList
 from projections import html
 from projections.prizes import Award, allocate, entrants, event_year
 from projections.standings import StandingRow, standings
 from projections.state import TournamentState
 
-__all__ = ["awards", "prizes_html", "prizes_title", "prizes_view"]
+__all__ = ["awards", "prizes_html", "prizes_title", "prizes_view", "toml_text"]
 
 
 def awards(state: TournamentState, rows: list[StandingRow] | None = None) -> list[Award]:
@@ -95,3 +97,46 @@ def prizes_html(state: TournamentState, given: list[Award]) -> str:
         for a in given
     ]  # fmt: skip
     return html.page(prizes_title(state), head, body, name_col=1)
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    if isinstance(value, Enum):
+        return json.dumps(value.value, ensure_ascii=False)
+    if isinstance(value, int | str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def toml_text(table: PrizeTable) -> str:
+    r"""The prize list as ``prizes.toml`` text (the keys set, defaults left out): what the manage
+    page's prize form shows, and what `parse_table` reads back to the same list.
+
+    >>> from pipelines.commands.prizes import parse_table
+    >>> text = 'sharing = "hort"\n[[prize]]\nplace = 1\namount = 1000.5\n'
+    >>> print(toml_text(parse_table(text, "t")), end="")
+    sharing = "hort"
+    <BLANKLINE>
+    [[prize]]
+    place = 1
+    amount = 1000.5
+    >>> parse_table(toml_text(parse_table(text, "t")), "t") == parse_table(text, "t")
+    True
+    """
+    lines: list[str] = []
+    blocks: list[str] = []
+    for key in PrizeTable.model_fields:
+        value = getattr(table, key)
+        if key in ("category", "prize"):
+            for entry in value:
+                set_keys = entry.model_dump(exclude_defaults=True)
+                body = [f"{k} = {_toml_value(getattr(entry, k))}" for k in set_keys]
+                blocks.append("\n".join([f"[[{key}]]", *body]))
+        elif value is not None and value != PrizeTable.model_fields[key].default:
+            lines.append(f"{key} = {_toml_value(value)}")
+    return "\n\n".join(filter(None, ["\n".join(lines), *blocks])) + "\n"

@@ -10,13 +10,15 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from events.validate import calendar_date
 from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands import prizes as prize_commands
 from pipelines.commands import undo as undo_commands
+from pipelines.commands.files import BadLine
 from pipelines.commands.inputs import (
     ByeInput,
     EventChanges,
@@ -270,6 +272,34 @@ def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
     return _json(
         {"round": body.round, "board": body.board, "result": shown, "event": event.type}, 201
     )  # fmt: skip
+
+
+@router.put(
+    "/tournaments/{tournament_id}/prizes",
+    summary="Set the prize list: the keys of prizes.toml as JSON (docs/prizes.md); a new list "
+    "replaces the earlier one",
+)
+def set_prizes(
+    request: Request,
+    tournament_id: str,
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            description="The keys of prizes.toml (docs/prizes.md): sharing, round_to, "
+            "currency, category (a list of objects), prize (a list of objects).",
+            examples=[{"sharing": "equal", "prize": [{"place": 1, "amount": 1000}]}],
+        ),
+    ],
+) -> Response:
+    # The list is checked by the function the file and the form use, so every door refuses it
+    # in the same words (``prize 1: amount: ...``).
+    try:
+        table = prize_commands.checked(body, "prizes")
+    except BadLine as exc:
+        raise HTTPException(422, str(exc)) from None
+    with server_of(request).writing(request) as (store, _):
+        count = prize_commands.set_prizes(store, tournament_id, table)
+    return _json({"prizes": count, "sharing": table.sharing.value})
 
 
 @router.post("/tournaments/{tournament_id}/undo", summary="Take rounds back (archived)")

@@ -17,10 +17,11 @@ from starlette.datastructures import FormData
 from events.domain import Outcome
 from events.errors import ArbiterError
 from events.validate import InvalidField
-from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands import players, prizes, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
 from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInput
+from pipelines.views.prizes import toml_text
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
@@ -123,6 +124,14 @@ PLAYER_FORM = form_fields(PlayerChanges)
 """A registration: PlayerInput's fields, the name optional (an id on a list fills it)."""
 EVENT_FORM = form_fields(EventChanges)
 EDIT_FORM = form_fields(PlayerChanges)
+PRIZES_EXAMPLE = """\
+# The prize list, as prizes.toml (docs/prizes.md); Save sets it.
+sharing = "equal"
+
+[[prize]]
+place = 1
+amount = 100
+"""
 
 
 def _manage_page(
@@ -142,7 +151,12 @@ def _manage_page(
         player_form=PLAYER_FORM,
         event_form=EVENT_FORM,
         edit_form=EDIT_FORM,
-        **{"error": None, "notice": None, **extra},
+        **{
+            "error": None,
+            "notice": None,
+            "prizes_text": toml_text(view.state.prizes) if view.state.prizes else PRIZES_EXAMPLE,
+            **extra,
+        },
     )
 
 
@@ -157,13 +171,17 @@ async def manage(request: Request, tournament_id: str) -> Response:
     return _manage_page(request, tournament_id)
 
 
-def _act(request: Request, tournament_id: str, csrf: str, action: Any, done: str) -> Response:
+def _act(
+    request: Request, tournament_id: str, csrf: str, action: Any, done: str, **kept: Any
+) -> Response:
+    """Run ``action`` on the store; the manage page with its notice, or with the refusal and
+    the ``kept`` form values (a refused form keeps what was typed)."""
     server = server_of(request)
     try:
         with server.writing(request, csrf) as (store, _):
             action(store)
     except ArbiterError as exc:
-        return _manage_page(request, tournament_id, 400, error=str(exc))
+        return _manage_page(request, tournament_id, 400, error=str(exc), **kept)
     return _manage_page(request, tournament_id, notice=done)
 
 
@@ -246,6 +264,19 @@ async def manage_event(request: Request, tournament_id: str) -> Response:
         _act, request, tournament_id, csrf,
         lambda store: tournaments.edit(store, tournament_id, fields), "event data saved",
     )  # fmt: skip
+
+
+@router.post("/t/{tournament_id}/manage/prizes", response_class=HTMLResponse)
+def manage_prizes(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    text: Annotated[str, Form(alias="prizes", max_length=200_000)] = "",
+) -> Response:
+    def set_list(store: Any) -> None:
+        prizes.set_prizes(store, tournament_id, prizes.parse_table(text, "prize list"))
+
+    return _act(request, tournament_id, csrf_token, set_list, "prize list set", prizes_text=text)
 
 
 @router.post("/t/{tournament_id}/manage/undo", response_class=HTMLResponse)
