@@ -18,6 +18,7 @@ from events.errors import UserError
 from events.frozen import Frozen
 from events.params import PairingParams
 from events.prizes import PrizeTable
+from events.registration import Entry, Registration
 from events.scoring import Scoring
 
 
@@ -47,6 +48,13 @@ class TournamentCreated(EventBase):
     round_dates: dict[int, dt.date] = Field(default_factory=dict)
     pairing_params: PairingParams = Field(default_factory=PairingParams)
     """Each system's settings (stored as one flat object, see `events.params`)."""
+    registration: Registration = Registration.CLOSED
+    """Whether players may enter themselves on the event's page (`tournament edit
+    --registration`): closed, open (entered at once) or approval (the director approves)."""
+    check_in_opens: dt.datetime | None = None
+    check_in_closes: dt.datetime | None = None
+    """The check-in window before round 1 (`tournament edit --check-in FROM/TO`); when set, a
+    player not checked in is left out of round 1 (a zero-point absence, said so)."""
 
 
 class TournamentEdited(EventBase):
@@ -67,6 +75,9 @@ class TournamentEdited(EventBase):
     time_control: str | None = None
     rating_type: str | None = None
     round_dates: dict[int, dt.date] = Field(default_factory=dict)
+    registration: Registration | None = None
+    check_in_opens: dt.datetime | None = None
+    check_in_closes: dt.datetime | None = None
 
 
 class TiebreaksChanged(EventBase):
@@ -166,12 +177,47 @@ class ByeGranted(EventBase):
     player: int = Field(ge=1)
     round: int = Field(ge=1)
     kind: ByeKind
+    reason: str | None = Field(None, max_length=80)
+    """Why, when the pairing gave it rather than a request (``not checked in``)."""
 
     @model_validator(mode="after")
     def _requested(self) -> ByeGranted:
         if self.kind is ByeKind.PAIRING:
             raise ValueError("a pairing-allocated bye is part of RoundPaired, not ByeGranted")
         return self
+
+
+class RegistrationRequested(EventBase):
+    """A player entered himself on the event's page or through the API (`request` numbers the
+    requests of the tournament, 1, 2, ...); the entry as checked by the registration's rules."""
+
+    type: Literal["RegistrationRequested"] = "RegistrationRequested"
+    request: int = Field(ge=1)
+    entry: Entry
+
+
+class RegistrationApproved(EventBase):
+    """A request became a registration (`player`: the id it was given); appended with its
+    `PlayerRegistered` (by the director, or at once when registration is open)."""
+
+    type: Literal["RegistrationApproved"] = "RegistrationApproved"
+    request: int = Field(ge=1)
+    player: int = Field(ge=1)
+
+
+class RegistrationDeclined(EventBase):
+    type: Literal["RegistrationDeclined"] = "RegistrationDeclined"
+    request: int = Field(ge=1)
+    reason: str | None = Field(None, max_length=200)
+
+
+class CheckedIn(EventBase):
+    """A player is at the venue before round 1 (he checked in himself, or the director ticked
+    him)."""
+
+    type: Literal["CheckedIn"] = "CheckedIn"
+    player: int = Field(ge=1)
+    by_director: bool = False
 
 
 class RoundPaired(EventBase):
@@ -407,6 +453,10 @@ Event = Annotated[
     | PlayerWithdrawn
     | PlayerReentered
     | ByeGranted
+    | RegistrationRequested
+    | RegistrationApproved
+    | RegistrationDeclined
+    | CheckedIn
     | RoundPaired
     | ResultRecorded
     | ResultCorrected
@@ -443,6 +493,10 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
         PlayerWithdrawn,
         PlayerReentered,
         ByeGranted,
+        RegistrationRequested,
+        RegistrationApproved,
+        RegistrationDeclined,
+        CheckedIn,
         RoundPaired,
         ResultRecorded,
         ResultCorrected,

@@ -282,3 +282,40 @@ def aga_rating(value: float, game: Game) -> float:
     if not low <= value <= high:
         raise InvalidField("aga_rating", f"{value:g} is outside {low:g}..{high:g}", sep=" ")
     return value
+
+
+def check_in_window(value: str) -> tuple[dt.datetime, dt.datetime]:
+    """``FROM/TO``, the check-in window before round 1: FROM a date and time
+    (``YYYY-MM-DDTHH:MM``), TO a time that day or a date and time, after FROM.
+
+    >>> check_in_window("2026-03-01T09:00/09:45")
+    (datetime.datetime(2026, 3, 1, 9, 0), datetime.datetime(2026, 3, 1, 9, 45))
+    >>> check_in_window("2026-03-01T09:00/08:00")
+    Traceback (most recent call last):
+    ...
+    events.validate.InvalidField: check_in: closes 2026-03-01 08:00, before it opens (09:00)
+    """
+    raw = value.strip()
+    start, sep, end = raw.partition("/")
+    shape = "FROM/TO, e.g. 2026-03-01T09:00/09:45"
+    opens: dt.datetime | None = None
+    closes: dt.datetime | None = None
+    try:
+        if sep and "T" in start:
+            opens = dt.datetime.fromisoformat(start.strip())
+            text = end.strip()
+            if re.fullmatch(r"\d{1,2}:\d{2}", text):
+                closes = dt.datetime.combine(opens.date(), dt.time.fromisoformat(text.zfill(5)))
+            else:
+                closes = dt.datetime.fromisoformat(text)
+    except ValueError:
+        opens = None
+    if opens is None or closes is None:
+        raise InvalidField("check_in", f"{excerpt(value)} is not a check-in window ({shape})")
+    opens, closes = opens.replace(tzinfo=None), closes.replace(tzinfo=None)
+    if closes <= opens:
+        raise InvalidField(
+            "check_in",
+            f"closes {closes:%Y-%m-%d %H:%M}, before it opens ({opens:%H:%M})",
+        )
+    return opens, closes

@@ -10,13 +10,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from events.domain import Board, ByeKind, Colour, Game, Outcome, System
 from events.go import MIN_RANK, RankError, parse_rank
 from events.prizes import PrizeTable
+from events.registration import Entry
 from events.schema import (
     BoardsSwapped,
     ByeGranted,
+    CheckedIn,
     Event,
     PairForbidden,
     PlayerReentered,
@@ -25,6 +28,9 @@ from events.schema import (
     PlayerUpdated,
     PlayerWithdrawn,
     PrizesSet,
+    RegistrationApproved,
+    RegistrationDeclined,
+    RegistrationRequested,
     ResultCorrected,
     ResultRecorded,
     RoundPaired,
@@ -53,6 +59,8 @@ class PlayerState:
     withdrawn_from: int | None = None
     late_from: int | None = None
     """A late entry: the first round that was not yet paired when the player registered."""
+    checked_in: bool = False
+    """Checked in before round 1 (matters when the event has a check-in window)."""
 
     def active_in(self, round_no: int) -> bool:
         return self.withdrawn_from is None or round_no < self.withdrawn_from
@@ -141,6 +149,17 @@ class Pairing:
 
 
 @dataclass(slots=True)
+class RequestState:
+    """A self-registration: waiting, approved (as player ``player``) or declined."""
+
+    request: int
+    entry: Entry
+    status: Literal["waiting", "approved", "declined"] = "waiting"
+    player: int | None = None
+    reason: str | None = None
+
+
+@dataclass(slots=True)
 class TournamentState:
     settings: TournamentCreated
     tiebreaks: tuple[str, ...]
@@ -153,6 +172,8 @@ class TournamentState:
     """Pairs of players who must never meet (`arbiter forbid`) -> first round it applies to."""
     prizes: PrizeTable | None = None
     """The prize list (`arbiter prizes T set`), the latest one set; immutable."""
+    requests: dict[int, RequestState] = field(default_factory=dict)
+    """Self-registrations by request number (`RegistrationRequested`)."""
     version: int = -1
 
     def detached_copy(self) -> TournamentState:
@@ -170,6 +191,7 @@ class TournamentState:
             removed=set(self.removed),
             forbidden=dict(self.forbidden),
             prizes=self.prizes,
+            requests={n: copy.copy(r) for n, r in self.requests.items()},
             version=self.version,
         )
 
@@ -374,6 +396,14 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             state.players[pid].withdrawn_from = r
         case PlayerReentered(player=pid):
             state.players[pid].withdrawn_from = None
+        case RegistrationRequested(request=n, entry=entry):
+            state.requests[n] = RequestState(n, entry)
+        case RegistrationApproved(request=n, player=pid):
+            state.requests[n].status, state.requests[n].player = "approved", pid
+        case RegistrationDeclined(request=n, reason=reason):
+            state.requests[n].status, state.requests[n].reason = "declined", reason
+        case CheckedIn(player=pid):
+            state.players[pid].checked_in = True
         case ByeGranted(player=pid, round=r, kind=kind):
             state.byes.setdefault(r, {})[pid] = kind
         case RoundPaired(round=r, boards=boards):

@@ -9,6 +9,7 @@ printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
                  truncations
     reports      standings, crosstable, log
     prizes       prizes (set the prize list, who gets what)
+    registration registrations (approve, decline), check-in
     teams        team ..., lineup, and the team views of pair, standings and crosstable
     ingest       ingest, export
     checks       check (what FIDE or the EGD would send back)
@@ -61,6 +62,8 @@ COMMANDS: dict[str, Entry] = {
     "player": Entry("players", EVENTS, "Register and manage players."),
     "team": Entry("teams", EVENTS, "Teams of a team tournament."),
     "lineup": Entry("teams", EVENTS, "Set who plays a round for a team (roster positions, board 1 first)."),
+    "registrations": Entry("registration", EVENTS, "Entries players made on the event's page: list them, `approve N` or `decline N`."),
+    "check-in": Entry("registration", EVENTS, "Check players in before round 1 (the director, at any time before round 1 is paired)."),
     "forbid": Entry("rounds", EVENTS, "Never pair two players together (siblings, team mates), from the next round on."),
     "bye": Entry("rounds", EVENTS, "Give a player a requested bye (or record an absence) for a round not yet paired."),
     "pair": Entry("rounds", ROUNDS, "Pair the next round with the tournament's system (or --boards) and print it."),

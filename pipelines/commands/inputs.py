@@ -35,6 +35,7 @@ from pydantic import (
 
 from events import validate
 from events.domain import ByeKind, Game, System
+from events.registration import Registration
 from events.schema import TournamentEdited
 from events.text import excerpt
 from events.validate import InvalidField
@@ -345,14 +346,51 @@ class EventDataInput(Input):
 
 
 class EventChanges(EventDataInput):
-    """`tournament edit`: the event's data, and its name."""
+    """`tournament edit`: the event's data, its name, self-registration and check-in."""
 
     name: str | None = Field(None, description="New name.")
+    registration: str | None = Field(
+        None,
+        description="Players enter themselves on the event's page: open (registered at once), "
+        "approval (the director approves) or closed.",
+    )
+    check_in: str | None = Field(
+        None,
+        description="Check-in before round 1, FROM/TO (2026-03-01T09:00/09:45): round 1 leaves "
+        "out who did not check in.",
+    )
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str | None) -> str | None:
         return None if value is None else validate.text("name", value)
+
+    @field_validator("registration")
+    @classmethod
+    def _registration(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        known = [m.value for m in Registration]
+        if value.strip().lower() not in known:
+            raise InvalidField("registration", f"{value!r} is not one of {', '.join(known)}")
+        return value.strip().lower()
+
+    @field_validator("check_in")
+    @classmethod
+    def _check_in(cls, value: str | None) -> str | None:
+        if value is not None:
+            validate.check_in_window(value)
+        return value
+
+    def access_fields(self) -> dict[str, Any]:
+        """The registration mode and check-in window given, as `TournamentEdited` fields."""
+        fields: dict[str, Any] = {}
+        if self.registration is not None:
+            fields["registration"] = Registration(self.registration)
+        if self.check_in is not None:
+            opens, closes = validate.check_in_window(self.check_in)
+            fields["check_in_opens"], fields["check_in_closes"] = opens, closes
+        return fields
 
 
 # ------------------------------------------------------------------ tournaments

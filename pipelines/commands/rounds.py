@@ -22,7 +22,8 @@ from pipelines.commands.base import (
     new_event,
 )
 from pipelines.commands.inputs import ByeInput
-from projections.state import TournamentState
+from pipelines.commands.registration import left_out
+from projections.state import TournamentState, evolve
 
 __all__ = [
     "FORBID_SYSTEMS",
@@ -69,6 +70,16 @@ def pair(
         team_events = pair_teams(loaded, next_round)
         append(store, loaded, team_events, command="pair")
         return next(e for e in team_events if isinstance(e, RoundPaired))
+    absences = left_out(state, next_round)
+    if absences:  # round 1 of an event with a check-in: who did not check in sits it out
+        state = state.detached_copy()
+        for absence in absences:
+            evolve(state, absence)
+        if len(state.players) - len(state.byes.get(1, {})) < 2:
+            raise CommandError(
+                f"{tournament_id}: fewer than two players checked in "
+                f"(arbiter check-in {tournament_id} PLAYER ticks one in)"
+            )
     try:
         if bye is not None:
             known_player(state, bye)
@@ -77,7 +88,7 @@ def pair(
         template, fields = exc.template()
         raise CommandError.naming(f"{braced(tournament_id)}: {template}", *fields) from exc
     event = RoundPaired(round=next_round, boards=tuple(boards))
-    append(store, loaded, [event], command="pair")
+    append(store, loaded, [*absences, event], command="pair")
     return event
 
 

@@ -296,6 +296,7 @@ def edit(store: Store, tournament_id: str, changes: EventChanges | Mapping[str, 
         fields["rating_type"] = data.rating_type
     if checked.name is not None:
         fields["name"] = checked.name
+    fields |= checked.access_fields()
     if not fields:
         raise CommandError(f"{tournament_id}: nothing to change (give at least one option)")
     append(store, loaded, [new_event(TournamentEdited, tournament_id, **fields)])

@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from events.domain import Game
+from events.domain import ByeKind, Game
 from events.store import RecordedEvent, Store
 from pipelines.commands.base import STREAM_PREFIX
 from pipelines.commands.inputs import EventDataInput
+from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
 from pipelines.commands.tournaments import current_data
 from pipelines.views.output import Format
 from projections.crosstable import Crosstable
@@ -114,6 +115,8 @@ def not_paired_view(state: TournamentState, round_no: int) -> list[dict[str, Any
         kind = state.byes.get(round_no, {}).get(pid)
         if not p.active_in(round_no):
             what = f"withdrawn (from round {p.withdrawn_from})"
+        elif kind is ByeKind.ZERO and round_no == 1 and missed_check_in(state, pid):
+            what = NOT_CHECKED_IN
         elif kind is not None:
             what = _NOT_PAIRED.get(kind.value, kind.value)
         elif p.late_from is not None and round_no < p.late_from:

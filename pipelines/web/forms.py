@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -17,11 +18,12 @@ from starlette.datastructures import FormData
 from events.domain import Outcome
 from events.errors import ArbiterError
 from events.validate import InvalidField
-from pipelines.commands import players, prizes, results, rounds, tournaments
+from pipelines.commands import players, prizes, registration, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
 from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInput
 from pipelines.views.prizes import toml_text
+from pipelines.views.registration import check_in_view, requests_view
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
@@ -155,9 +157,19 @@ def _manage_page(
             "error": None,
             "notice": None,
             "prizes_text": toml_text(view.state.prizes) if view.state.prizes else PRIZES_EXAMPLE,
+            "requests": [r for r in requests_view(view.state) if r["status"] == "waiting"],
+            "check": check_in_view(view.state),
+            "check_in_qr": _qr(str(request.base_url) + f"t/{quote(tournament_id)}/check-in"),
             **extra,
         },
     )
+
+
+def _qr(url: str) -> str:
+    """The QR code of ``url`` as inline SVG (printed for the venue: it opens the check-in)."""
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=4, title=url))
 
 
 @router.get("/t/{tournament_id}/manage", response_class=HTMLResponse)
@@ -277,6 +289,50 @@ def manage_prizes(
         prizes.set_prizes(store, tournament_id, prizes.parse_table(text, "prize list"))
 
     return _act(request, tournament_id, csrf_token, set_list, "prize list set", prizes_text=text)
+
+
+@router.post("/t/{tournament_id}/manage/approve", response_class=HTMLResponse)
+def manage_approve(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    number: Annotated[int, Form(alias="request", ge=1)],
+    force: Annotated[bool, Form()] = False,
+) -> Response:
+    return _act(
+        request, tournament_id, csrf_token,
+        lambda store: registration.approve(store, tournament_id, number, force=force),
+        f"request {number} registered",
+    )  # fmt: skip
+
+
+@router.post("/t/{tournament_id}/manage/decline", response_class=HTMLResponse)
+def manage_decline(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    number: Annotated[int, Form(alias="request", ge=1)],
+    reason: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    return _act(
+        request, tournament_id, csrf_token,
+        lambda store: registration.decline(store, tournament_id, number, reason or None),
+        f"request {number} declined",
+    )  # fmt: skip
+
+
+@router.post("/t/{tournament_id}/manage/check-in", response_class=HTMLResponse)
+def manage_check_in(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    player: Annotated[int, Form(ge=1)],
+) -> Response:
+    return _act(
+        request, tournament_id, csrf_token,
+        lambda store: registration.check_in(store, tournament_id, player, by_director=True),
+        f"player {player} checked in",
+    )  # fmt: skip
 
 
 @router.post("/t/{tournament_id}/manage/undo", response_class=HTMLResponse)

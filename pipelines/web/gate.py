@@ -1,6 +1,7 @@
 """What a request must pass before its body is read: who sends it, and how large it is.
 
-* A write (POST, PUT, PATCH, DELETE) to any path but the login and logout forms is decided on
+* A write (POST, PUT, PATCH, DELETE) to any path but the open ones (`open_write`: login, logout,
+  a player's own registration and check-in) is decided on
   its bearer token or session cookie alone (`Server.admit`, on the hub's accounts): 401 without
   an account, 403 for an account without the right. Nothing of the body is read, no store is
   opened, no place is taken in the DuckDB file's queue. The handler checks again on the synced
@@ -26,7 +27,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipelines.web.security import bearer
-from pipelines.web.server import OPEN_WRITES, server_of
+from pipelines.web.server import open_write, server_of
 
 UPLOAD_PATHS = frozenset({"/api/ingest", "/officer/ingest"})
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -70,7 +71,7 @@ class Gate:
         path: str = scope["path"]
         limit = self.limits.of(path)
         request = Request(scope)
-        if scope["method"] in WRITE_METHODS and path not in OPEN_WRITES:
+        if scope["method"] in WRITE_METHODS and not open_write(path):
             try:
                 await self._admit(request)
             except HTTPException as exc:

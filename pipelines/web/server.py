@@ -80,6 +80,11 @@ class Notifier:
             return
 
 
+PUBLIC_WRITES = 20
+PUBLIC_WINDOW = 600.0
+"""At most 20 registrations (or 20 check-ins) from one address per event in 10 minutes."""
+
+
 @dataclass
 class Server:
     access: StoreAccess
@@ -88,6 +93,9 @@ class Server:
     hub: Hub = field(default_factory=Hub)
     sessions: Sessions = field(init=False)
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    public_limiter: LoginLimiter = field(
+        default_factory=lambda: LoginLimiter(PUBLIC_WRITES, PUBLIC_WINDOW)
+    )
     notifier: Notifier = field(default_factory=Notifier)
     templates: Jinja2Templates = field(
         default_factory=lambda: Jinja2Templates(directory=str(TEMPLATES))
@@ -178,6 +186,29 @@ class Server:
             finally:
                 self.hub.sync(store)
 
+    @contextmanager
+    def public_writing(
+        self, request: Request, what: str, form_csrf: str | None = None
+    ) -> Iterator[Store]:
+        """An open store for a write anyone may make (`open_write`): a form's CSRF token must
+        match its cookie, and each address makes at most `PUBLIC_WRITES` of ``what`` per
+        `PUBLIC_WINDOW` seconds (429 with Retry-After beyond). The events record the address."""
+        if form_csrf is not None and not csrf_ok(request.cookies.get(CSRF_COOKIE), form_csrf):
+            raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+        client = request.client.host if request.client else "?"
+        wait = self.public_limiter.begin(client, what)
+        if wait:
+            raise HTTPException(
+                429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)}
+            )
+        with self.access.open() as store:
+            self.hub.sync(store)
+            set_origin(Origin(f"public@{client}", "web", f"{request.method} {request.url.path}"))
+            try:
+                yield store
+            finally:
+                self.hub.sync(store)
+
     def command(self, tournament_id: str, run: Callable[[Snapshot | None], T]) -> T:
         """`run(known)`: a command decided on the hub's state of the tournament (no replay of
         its stream). When the stream moved on meanwhile, the command itself decides again on
@@ -210,8 +241,18 @@ def nobody(_: Account) -> bool:
     return False
 
 
-OPEN_WRITES = frozenset({"/login", "/logout"})
-"""Writes that need no account (their own checks: the password, the CSRF token)."""
+def open_write(path: str) -> bool:
+    """Writes that need no account, each with its own checks: the login and logout forms (the
+    password, the CSRF token), and a player's own registration and check-in (the event's
+    settings, a rate limit per address; `public_writing`)."""
+    match path.strip("/").split("/"):
+        case ["login"] | ["logout"]:
+            return True
+        case ["t", _, "register" | "check-in"]:
+            return True
+        case ["api", "tournaments", _, "registrations" | "check-ins"]:
+            return True
+    return False
 
 
 def write_rule(path: str) -> Rule:
