@@ -14,6 +14,8 @@ fresh store. Compared field by field, original against re-import:
   egc2013.xml), never a constant;
 - every round's boards: white, black, handicap, komi, result (the forfeit ``+-`` included),
   the pairing bye; the half-point bye counts half a point (3 rounds: 1.5 points);
+- each player's rounds in the crosstable: opponent, colour, result, points (the half-point
+  bye ``H``, the forfeit, the pairing bye, the zero-point bye's empty round);
 - the standings (place, name, points, MMS, SOSM, SOSOSM) and the next round's pairing.
 
 What OpenGotha cannot hold (its only requested bye is the absence; a game keeps its winner
@@ -64,6 +66,7 @@ def _reports(tid: str) -> list[str]:
         f"player list {tid} --format json",
         *(f"pairings {tid} --round {r} --format json" for r in (1, 2, 3)),
         f"standings {tid} --format json",
+        f"crosstable {tid} --format json",
         f"pair {tid} --format json",
     ]
 
@@ -90,6 +93,21 @@ def _standings(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [
         (r["rank"], r["player"]["name"], r["points"], tuple(sorted(r["tiebreaks"].items())))
         for r in rows
+    ]
+
+
+def _crosstable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            r["player"]["name"],
+            g["round"],
+            g.get("opponent"),
+            g.get("colour"),
+            g["result"],
+            g["points"],
+        )
+        for r in rows
+        for g in r["rounds"]
     ]
 
 
@@ -158,8 +176,8 @@ def test_a_live_macmahon_event_comes_back_from_opengotha_xml(tmp_path: Path) -> 
     (tid,) = [f["tournament"] for f in report["files"] if f["status"] == "ingested"]
     before = _batch(first, tmp_path, "a", _reports("lg"))
     after = _batch(second, tmp_path, "b", _reports(tid))
-    (show, listed, *rounds, table, paired) = before
-    (show2, listed2, *rounds2, table2, paired2) = after
+    (show, listed, *rounds, table, cross, paired) = before
+    (show2, listed2, *rounds2, table2, cross2, paired2) = after
 
     fields = ("name", "start", "end", "place", "chief_arbiter", "system", "rounds")
     assert [show2[0][f] for f in fields] == [show[0][f] for f in fields]
@@ -177,6 +195,13 @@ def test_a_live_macmahon_event_comes_back_from_opengotha_xml(tmp_path: Path) -> 
     assert _standings(table2) == _standings(table)
     assert {r["player"]["name"]: r["points"] for r in table}["Delta, Dee"] == 1.5
     assert _boards(paired2) == _boards(paired)
+    # each player's rounds: opponent, colour, result ('H' the half-point bye, '+' the forfeit
+    # win, the PAB), points; the withdrawal itself is the one fact lost (named above)
+    assert _crosstable(cross2) == _crosstable(cross)
+    assert ("Delta, Dee", 1, None, None, "H", 0.5) in _crosstable(cross)
+    assert [(r["player"]["name"], r["withdrawn_from"]) for r in cross if r["withdrawn_from"]] == [
+        ("India, Ida", 3)
+    ]
 
     again = tmp_path / "again.xml"
     second("export", tid, "-f", "opengotha", "-o", str(again))
