@@ -381,10 +381,10 @@ def _game_losses(state: TournamentState, r: int, b: BoardState) -> list[str]:
 
 
 def _rating(p: PlayerState, rank: int) -> dict[str, Any]:
-    """The rating OpenGotha would write: the player's own (``MAN``, set by the organiser),
-    else the one OpenGotha derives from his rank (``INI``)."""
+    """The rating OpenGotha would write: the player's own (``EGF`` with an EGD pin, else
+    ``MAN``: set by the organiser), else the one OpenGotha derives from his rank (``INI``)."""
     if p.rating is not None:
-        return {"rating": p.rating, "rating_origin": "MAN"}
+        return {"rating": p.rating, "rating_origin": "EGF" if p.ids.get("egd_pin") else "MAN"}
     return {"rating": rating_from_rank(rank), "rating_origin": "INI"}
 
 

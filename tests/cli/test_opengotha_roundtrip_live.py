@@ -9,9 +9,9 @@ fresh store. Compared field by field, original against re-import:
   ``beginDate``, ``endDate``, ``location``, ``director``), ``system``, ``rounds``;
 - the parameters: the re-import exported again writes the same ``TournamentParameterSet``
   (general, handicap, placement criteria, pairing, every attribute);
-- players: name, rank, club, federation, rating; the file's ``rating`` is the one OpenGotha
-  derives from the rank (``ratingOrigin="INI"``; expected values from OpenGotha's own
-  egc2013.xml), never a constant;
+- players: name, rank, club, federation, rating; the file's ``rating`` is the player's own
+  (``MAN``), else the one OpenGotha derives from the rank (``ratingOrigin="INI"``; expected
+  values from OpenGotha's own egc2013.xml), never a constant;
 - every round's boards: white, black, handicap, komi, result (the forfeit ``+-`` included),
   the pairing bye; the half-point bye counts half a point (3 rounds: 1.5 points);
 - each player's rounds in the crosstable: opponent, colour, result, points (the half-point
@@ -37,17 +37,17 @@ from tests.cli.games_cli import Cli, json_outputs
 from tests.conftest import require_testdata
 
 PLAYERS = [
-    ("Alpha, Ann", "4d", "Par", "FR"),
-    ("Bravo, Ben", "3d", "Lyo", "FR"),
-    ("Charlie, Cy", "2d", "Par", "DE"),
-    ("Delta, Dee", "1d", "Ber", "DE"),
-    ("Echo, Eve", "1k", "Lyo", "FR"),
-    ("Foxtrot, Fay", "3k", "Par", "NL"),
-    ("Golf, Gus", "5k", "Ber", "DE"),
-    ("Hotel, Hal", "8k", "Ams", "NL"),
-    ("India, Ida", "12k", "Lyo", "FR"),
-    ("Juliet, Jo", "16k", "Par", "FR"),
-    ("Kilo, Kai", "20k", "Ams", "NL"),
+    ("Alpha, Ann", "4d", "Par", "FR", "2380"),
+    ("Bravo, Ben", "3d", "Lyo", "FR", ""),
+    ("Charlie, Cy", "2d", "Par", "DE", ""),
+    ("Delta, Dee", "1d", "Ber", "DE", ""),
+    ("Echo, Eve", "1k", "Lyo", "FR", ""),
+    ("Foxtrot, Fay", "3k", "Par", "NL", ""),
+    ("Golf, Gus", "5k", "Ber", "DE", ""),
+    ("Hotel, Hal", "8k", "Ams", "NL", ""),
+    ("India, Ida", "12k", "Lyo", "FR", ""),
+    ("Juliet, Jo", "16k", "Par", "FR", ""),
+    ("Kilo, Kai", "20k", "Ams", "NL", ""),
 ]
 RESULTS = {1: ["W+", "B+", "W+", "B+", "W+"], 2: ["B+", "+-", "W+R", "B+", "W+"], 3: ["W+"] * 4}
 
@@ -145,7 +145,8 @@ def test_a_live_macmahon_event_comes_back_from_opengotha_xml(tmp_path: Path) -> 
     go = require_testdata("go")
     players = tmp_path / "players.csv"
     players.write_text(
-        "name,rank,club,federation\n" + "".join(f'"{n}",{r},{c},{f}\n' for n, r, c, f in PLAYERS)
+        "name,rank,club,federation,rating\n"
+        + "".join(f'"{n}",{r},{c},{f},{g}\n' for n, r, c, f, g in PLAYERS)
     )
     lines = [
         "tournament create --name 'Live Go Open' --id lg --game go --system macmahon --rounds 4 "
@@ -239,7 +240,8 @@ def test_a_live_macmahon_event_comes_back_from_opengotha_xml(tmp_path: Path) -> 
         for p in reference.iter("Player")
         if p.get("ratingOrigin") == "INI"
     }
-    checked = [p for p in written.values() if p["rank"] in derived]
+    assert (written["Alpha"]["rating"], written["Alpha"]["ratingOrigin"]) == ("2380", "MAN")
+    checked = [p for p in written.values() if p["rank"] in derived and p["name"] != "Alpha"]
     assert len(checked) >= 8
     assert all(p["rating"] == derived[p["rank"]] and p["ratingOrigin"] == "INI" for p in checked)
 
@@ -275,7 +277,8 @@ def test_a_go_swiss_in_play_comes_back_and_pairs_the_same(tmp_path: Path) -> Non
     boards (no results yet); the same results then give the same round 3."""
     players = tmp_path / "players.csv"
     players.write_text(
-        "name,rank,club,federation\n" + "".join(f'"{n}",{r},{c},{f}\n' for n, r, c, f in PLAYERS)
+        "name,rank,club,federation,rating\n"
+        + "".join(f'"{n}",{r},{c},{f},{g}\n' for n, r, c, f, g in PLAYERS)
     )
     sheets = {}
     for rnd in (1, 2):
