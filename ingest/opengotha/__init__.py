@@ -21,6 +21,7 @@ from ingest.opengotha.records import (
     PairingParameters,
     RawElement,
     player_key,
+    rating_from_rank,
 )
 from ingest.opengotha.to_events import opengotha_to_events
 
@@ -39,6 +40,7 @@ __all__ = [
     "RawElement",
     "opengotha_to_events",
     "player_key",
+    "rating_from_rank",
     "read_opengotha",
     "read_opengotha_bytes",
 ]

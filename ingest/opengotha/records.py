@@ -28,6 +28,7 @@ __all__ = [
     "PairingParameters",
     "RawElement",
     "player_key",
+    "rating_from_rank",
 ]
 
 ROUNDS_IN_MASK = 20
@@ -205,3 +206,19 @@ def player_key(name: str, first_name: str) -> str:
     'MINIERIDAVIDE'
     """
     return (name + first_name).replace(" ", "").upper()
+
+
+MIN_RATING = -900
+MAX_RATING = 2949
+"""OpenGotha's bounds of a rating."""
+
+
+def rating_from_rank(rank: int) -> int:
+    """The rating OpenGotha gives a player from his rank alone (``ratingOrigin="INI"``):
+    100 points a grade, 1d = 2100, 30k = -900 (OpenGotha 3.49 and later; the corpus files
+    pair ``3D`` with ``2300 INI`` and ``30K`` with ``-900 INI``).
+
+    >>> rating_from_rank(0), rating_from_rank(-20), rating_from_rank(-30)
+    (2100, 100, -900)
+    """
+    return min(max((rank + 30) * 100 - 900, MIN_RATING), MAX_RATING)

@@ -24,7 +24,13 @@ from events.schema import (
 )
 from events.scoring import Scoring
 from ingest.conversion import Conversion, join_name
-from ingest.opengotha.records import GoResult, OGGame, OGTournament
+from ingest.opengotha.records import (
+    GoResult,
+    OGGame,
+    OGPlayer,
+    OGTournament,
+    rating_from_rank,
+)
 from ingest.opengotha.teams import team_events, team_settings
 
 __all__ = ["opengotha_to_events"]
@@ -87,7 +93,15 @@ def _created(t: OGTournament) -> TournamentCreated:
         start_date=_date(other.get("beginDate")),
         end_date=_date(other.get("endDate")),
         city=(other.get("location") or "").strip() or None,
+        chief_arbiter=(other.get("director") or "").strip() or None,
     )
+
+
+def _rating(p: OGPlayer) -> int | None:
+    """The player's rating; none where OpenGotha only derived it from his rank (``INI``)."""
+    if p.rating <= 0 or (p.rating_origin == "INI" and p.rating == rating_from_rank(p.rank)):
+        return None
+    return p.rating
 
 
 def _register(t: OGTournament, conversion: Conversion) -> dict[str, int]:
@@ -112,7 +126,7 @@ def _register(t: OGTournament, conversion: Conversion) -> dict[str, int]:
                 player=number[p.key],
                 name=join_name(p.name, p.first_name),
                 rank=format_rank(p.rank),
-                rating=p.rating if p.rating > 0 else None,
+                rating=_rating(p),
                 federation=p.country or None,
                 club=p.club or None,
                 ids=ids,

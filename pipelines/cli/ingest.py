@@ -184,14 +184,18 @@ def export_command(
     ] = None,
 ) -> None:
     """Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."""
-    from projections.exports.from_log import export_tournament
+    from pipelines.engines.macmahon_from_opengotha import go_sets
+    from projections.exports.from_log import export_losses, export_tournament
 
     with open_store() as store:
         loaded = commands.load(store, tournament)
     events: Sequence[RecordedEvent] = loaded.events
     if file_format is FileFormat.TRF:
         events = _round_one_colour_stated(events)
-    data = export_tournament(events, file_format)
+    sets = go_sets(events) if file_format is FileFormat.OPENGOTHA else None
+    data = export_tournament(events, file_format, sets)
+    for line in export_losses(events, file_format):
+        err.print(line, markup=False)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

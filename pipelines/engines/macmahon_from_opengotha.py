@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
-from ingest.opengotha import OGTournament
+from events.domain import Game, System
+from events.store import RecordedEvent
+from ingest.opengotha import (
+    GeneralParameters,
+    HandicapParameters,
+    OGTournament,
+    PairingParameters,
+)
 from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult, GoTournament
 from pairing.macmahon.params import (
     Criterion,
@@ -14,8 +24,16 @@ from pairing.macmahon.params import (
     MacMahonParams,
     SeedSystem,
 )
+from pipelines.engines.live_go import go_params
+from projections.state import TournamentState, project
 
-__all__ = ["params_from_opengotha", "tournament_from_opengotha"]
+__all__ = [
+    "go_sets",
+    "live_parameter_sets",
+    "opengotha_parameter_sets",
+    "params_from_opengotha",
+    "tournament_from_opengotha",
+]
 
 
 def tournament_from_opengotha(source: OGTournament) -> GoTournament:
@@ -118,3 +136,89 @@ def params_from_opengotha(source: OGTournament, edition: Edition = Edition.V2024
             prefer_mms_diff_rather_than_same_club=pairing.prefer_mms_diff_rather_than_same_club,
         )
     return MacMahonParams.model_validate(values)
+
+
+PLACEMENT_SLOTS = 6
+"""OpenGotha writes six placement criteria, ``NULL`` after the last one in use."""
+
+
+def opengotha_parameter_sets(
+    params: MacMahonParams, criteria: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The parameter sets of an OpenGotha file that pairs as ``params`` does: the inverse of
+    `params_from_opengotha`. ``criteria``: the placement criteria by OpenGotha's names (the
+    tournament's chain), default the engine's own."""
+    names = list(criteria or (c.value for c in params.placement_criteria))
+    return {
+        "general": GeneralParameters(
+            number_of_rounds=params.number_of_rounds,
+            number_of_categories=params.number_of_categories,
+            category_lower_limits=params.category_lower_limits,
+            mm_floor=params.mm_floor,
+            mm_bar=params.mm_bar,
+            mm_zero=params.mm_zero,
+            nbw2_absent=params.nbw2_absent,
+            nbw2_bye=params.nbw2_bye,
+            mms2_absent=params.mms2_absent,
+            mms2_bye=params.mms2_bye,
+            round_down_nbw_mms=params.round_down_nbw_mms,
+            count_not_played_as_half_point=params.count_not_played_as_half_point,
+        ),
+        "handicap": HandicapParameters(
+            based_on_mms=params.handicap_base is HandicapBase.MMS,
+            no_hd_rank_threshold=params.no_handicap_rank_threshold,
+            correction=params.handicap_correction,
+            ceiling=params.handicap_ceiling,
+        ),
+        "placement_criteria": tuple(
+            (names + ["NULL"] * PLACEMENT_SLOTS)[: max(PLACEMENT_SLOTS, len(names))]
+        ),
+        "pairing": PairingParameters(
+            standard_nx1_factor=Decimal(params.nx1_factor.numerator)
+            / Decimal(params.nx1_factor.denominator),
+            avoid_duplicate_game=params.avoid_duplicate_game,
+            random=params.random,
+            balance_wb=params.balance_wb,
+            avoid_mixing_categories=params.avoid_mixing_categories,
+            minimize_score_difference=params.minimize_score_difference,
+            dudd_weight=params.dudd_weight,
+            compensate_dudd=params.compensate_dudd,
+            dudd_upper_mode=params.dudd_upper_mode.value,
+            dudd_lower_mode=params.dudd_lower_mode.value,
+            maximize_seeding=params.maximize_seeding,
+            last_round_for_seed_system1=params.last_round_for_seed_system1,
+            seed_system1=params.seed_system1.value,
+            seed_system2=params.seed_system2.value,
+            additional_placement_crit_system1=params.additional_criterion1.value,
+            additional_placement_crit_system2=params.additional_criterion2.value,
+            bar_threshold_active=params.bar_threshold_active,
+            rank_threshold=params.rank_threshold,
+            nb_wins_threshold_active=params.nb_wins_threshold_active,
+            minimize_handicap=params.minimize_handicap,
+            avoid_same_geo=params.avoid_same_geo,
+            prefer_mms_diff_rather_than_same_country=(
+                params.prefer_mms_diff_rather_than_same_country
+            ),
+            prefer_mms_diff_rather_than_same_club=params.prefer_mms_diff_rather_than_same_club,
+        ),
+    }
+
+
+def live_parameter_sets(state: TournamentState) -> dict[str, Any]:
+    """The parameter sets of a go Mac-Mahon or Swiss event as its engine pairs it (empty for
+    another system); the placement criteria are the tournament's chain where OpenGotha has
+    them.
+
+    :raises UserError: go settings the engine refuses.
+    """
+    if state.game is not Game.GO or state.system not in (System.MACMAHON, System.SWISS):
+        return {}
+    params = go_params(state, swiss=state.system is System.SWISS)
+    by_code = {c.value.upper(): c.value for c in Criterion if c is not Criterion.NUL}
+    chain = tuple(by_code[c] for c in state.tiebreaks if c in by_code)
+    return opengotha_parameter_sets(params, chain)
+
+
+def go_sets(events: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """`live_parameter_sets` of a tournament stream."""
+    return live_parameter_sets(project(e.event for e in events))

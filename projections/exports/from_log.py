@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,11 +22,11 @@ from events.text import clean_text
 from ingest.detect import FileFormat
 from projections.exports.elo import elo_from_log, write_elo
 from projections.exports.h9 import h9_from_log, write_h9
-from projections.exports.opengotha import dump_opengotha, opengotha_from_log
+from projections.exports.opengotha import dump_opengotha, opengotha_from_log, opengotha_losses
 from projections.exports.tou import tou_from_log, write_tou
 from projections.exports.trf import trf_from_log, write_trf
 
-__all__ = ["export_tournament"]
+__all__ = ["export_losses", "export_tournament"]
 
 
 FORMAT_GAMES: dict[FileFormat, Game] = {
@@ -68,8 +68,11 @@ def without_controls(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
     ]
 
 
-def export_tournament(events: Sequence[RecordedEvent], fmt: FileFormat) -> bytes:
+def export_tournament(
+    events: Sequence[RecordedEvent], fmt: FileFormat, sets: Mapping[str, Any] | None = None
+) -> bytes:
     """The encoded file of a tournament stream in ``fmt``; texts made one-line first.
+    ``sets``: OpenGotha's parameter sets of a go event's engine (`opengotha_from_log`).
 
     :raises UserError: a format made for another game (a chess event as h9 ...).
     """
@@ -97,4 +100,11 @@ def export_tournament(events: Sequence[RecordedEvent], fmt: FileFormat) -> bytes
         case FileFormat.TRF:
             return write_trf(trf_from_log(events)).encode("utf-8")
         case FileFormat.OPENGOTHA:
-            return dump_opengotha(opengotha_from_log(events))
+            return dump_opengotha(opengotha_from_log(events, sets))
+
+
+def export_losses(events: Sequence[RecordedEvent], fmt: FileFormat) -> list[str]:
+    """What the file in ``fmt`` cannot hold of the stream, one warning line each."""
+    if fmt is FileFormat.OPENGOTHA:
+        return opengotha_losses(events)
+    return []

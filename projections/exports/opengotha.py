@@ -2,8 +2,12 @@
 
 `opengotha_from_log` rebuilds the records (``ingest.opengotha.records``) from a go tournament
 stream: players, games and byes come from the log; parameter sets, teams and per-player
-details that only OpenGotha keeps come back from the import's ``opengotha`` metadata, with
-OpenGotha's defaults for a tournament run in arbiter.
+details that only OpenGotha keeps come back from the import's ``opengotha`` metadata. A
+tournament run in arbiter gets its name, dates, place, director and komi in the general set,
+its engine's parameters (given by the caller) in the parameter sets, each player's rating as
+OpenGotha would write it, and its requested half-point byes as OpenGotha's absences
+(``participating``). What OpenGotha cannot hold (a zero- or full-point bye, a withdrawal, how a
+game was won) is written in its nearest terms and named by `opengotha_losses`, one line each.
 
 ``read_opengotha_bytes(write_opengotha(t)) == t`` for every tournament the reader returns.
 Output is UTF-8, elements in the DTD's order, attributes as OpenGotha 3.51 writes them.
@@ -12,15 +16,16 @@ Output is UTF-8, elements in the DTD's order, attributes as OpenGotha 3.51 write
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from events.domain import Outcome
+from events.domain import ByeKind, Outcome
 from events.go import format_rank, parse_rank
 from events.store import RecordedEvent
 from ingest.conversion import split_name
 from ingest.opengotha.records import (
+    ROUNDS_IN_MASK,
     ClubsGroup,
     GeneralParameters,
     GoResult,
@@ -33,11 +38,15 @@ from ingest.opengotha.records import (
     PairingParameters,
     RawElement,
     player_key,
+    rating_from_rank,
 )
 from projections.exports.log_view import view_of
-from projections.state import TournamentState
+from projections.state import BoardState, PlayerState, TournamentState
 
-__all__ = ["dump_opengotha", "opengotha_from_log", "write_opengotha"]
+__all__ = ["dump_opengotha", "opengotha_from_log", "opengotha_losses", "write_opengotha"]
+
+DATA_VERSION = "201"
+"""The root's ``dataVersion`` of OpenGotha 3.x files; OpenGotha reads players' keys by it."""
 
 _OG_CRITERIA = frozenset(
     {
@@ -69,22 +78,35 @@ _OG_CRITERIA = frozenset(
 """OpenGotha's placement criteria by their XML names."""
 
 
-def _live_parameters(state: TournamentState) -> dict[str, Any]:
-    """The parameter sets of a tournament run in arbiter: its rounds, Mac-Mahon bar and floor,
-    komi and placement criteria (its tie-break chain), so that a re-import pairs and ranks
-    the same. An imported tournament's own sets (its metadata) take precedence."""
+def _live_parameters(state: TournamentState, sets: Mapping[str, Any]) -> dict[str, Any]:
+    """The root and parameter sets of a tournament run in arbiter: ``sets`` (its engine's
+    parameters as OpenGotha's sets, from the caller), else its rounds, Mac-Mahon bar and
+    floor and placement criteria (its tie-break chain); the general set carries the name,
+    dates, place, director and komi as OpenGotha keeps them."""
     go = state.settings.pairing_params.go
-    general: dict[str, Any] = {"number_of_rounds": state.total_rounds}
-    if go.mm_bar is not None:
-        general["mm_bar"] = go.mm_bar
-    if go.mm_floor is not None:
-        general["mm_floor"] = go.mm_floor
+    s = state.settings
+    other = [("name", s.name), ("shortName", s.tournament_id)]
+    other += [(k, v) for k, v in (("location", s.city), ("director", s.chief_arbiter)) if v]
+    other += [
+        (k, d.isoformat())
+        for k, d in (("beginDate", s.start_date), ("endDate", s.end_date))
+        if d is not None
+    ]
     if go.komi is not None:
-        general["other"] = (("komi", f"{go.komi:g}"),)
-    criteria = [c for c in state.tiebreaks if c in _OG_CRITERIA]
-    live: dict[str, Any] = {"general": general}
-    if criteria:
-        live["placement_criteria"] = tuple((criteria + ["NULL"] * 6)[: max(6, len(criteria))])
+        other.append(("komi", f"{go.komi:g}"))
+    live: dict[str, Any] = {"attributes": (("dataVersion", DATA_VERSION),), **sets}
+    general = live.get("general")
+    if general is None:
+        values: dict[str, Any] = {"number_of_rounds": state.total_rounds}
+        if go.mm_bar is not None:
+            values["mm_bar"] = go.mm_bar
+        if go.mm_floor is not None:
+            values["mm_floor"] = go.mm_floor
+        general = GeneralParameters.model_validate(values)
+        criteria = [c for c in state.tiebreaks if c in _OG_CRITERIA]
+        if criteria and "placement_criteria" not in live:
+            live["placement_criteria"] = tuple((criteria + ["NULL"] * 6)[: max(6, len(criteria))])
+    live["general"] = general.model_copy(update={"other": tuple(other)})
     return live
 
 
@@ -291,21 +313,105 @@ def write_opengotha(tournament: OGTournament, path: str | Path) -> None:
     Path(path).write_bytes(dump_opengotha(tournament))
 
 
-def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
+def _who(p: PlayerState) -> str:
+    number = p.pairing_number if p.pairing_number is not None else p.id
+    return f"opengotha: {p.name} (#{number})"
+
+
+def _participating(
+    state: TournamentState, p: PlayerState, stated: Sequence[bool]
+) -> tuple[tuple[bool, ...], list[str]]:
+    """OpenGotha's participation mask of a player, and what it cannot say, one line each.
+
+    A round with a board is played; a half-point bye is OpenGotha's absence (scored with the
+    absent values, as arbiter's go placement scores it). A paired round without a board
+    (zero-point bye, after a withdrawal, before a late entry) is "not paired", which scores
+    nothing in both. A round not yet paired that the player will miss is an absence: the only
+    way OpenGotha has to keep him out of its pairing.
+    """
+    seated = {
+        r for r, rnd in state.rounds.items() for b in rnd.boards if p.id in (b.white, b.black)
+    }
+    mask: list[bool] = []
+    losses: list[str] = []
+    for r in range(1, state.total_rounds + 1):
+        paired = r in state.rounds
+        kind = state.byes.get(r, {}).get(p.id)
+        if r in seated:  # an imported file may mark a player absent who still played
+            mask.append(stated[r - 1] if r <= len(stated) else True)
+        elif kind is ByeKind.HALF:
+            mask.append(False)
+        elif kind is not None:
+            mask.append(paired and kind is ByeKind.ZERO)
+            written = (
+                "not paired (it scores the same)"
+                if mask[-1]
+                else "an absence, which OpenGotha scores with genNBW2ValueAbsent/genMMS2ValueAbsent"
+            )
+            losses.append(
+                f"{_who(p)}: {kind.value} bye in round {r} written as {written}; "
+                "OpenGotha's only requested bye is the absence"
+            )
+        else:
+            mask.append(paired or p.active_in(r))
+    if p.withdrawn_from is not None and p.withdrawn_from <= state.total_rounds:
+        losses.append(
+            f"{_who(p)}: withdrawn from round {p.withdrawn_from}, written as not paired in "
+            "the rounds paired and absent in the rounds to come; OpenGotha has no withdrawal"
+        )
+    rest = [
+        stated[i] if i < len(stated) else True
+        for i in range(state.total_rounds, max(ROUNDS_IN_MASK, len(stated)))
+    ]
+    return tuple(mask + rest), losses
+
+
+def _game_losses(state: TournamentState, r: int, b: BoardState) -> list[str]:
+    """What a game's ``Game`` element cannot say: how it was won, a margin, its own komi."""
+    assert b.black is not None
+    names = f"{state.players[b.white].name} - {state.players[b.black].name}"
+    where = f"opengotha: round {r} board {b.board} ({names})"
+    lost = []
+    if b.how is not None or b.white_score is not None or b.black_score is not None:
+        lost.append(f"{where}: OpenGotha keeps the winner only, not how or by how much")
+    komi = state.settings.pairing_params.go.komi
+    if b.komi is not None and b.komi != komi:
+        lost.append(f"{where}: komi {b.komi:g} written as the tournament's ({komi})")
+    return lost
+
+
+def _rating(p: PlayerState, rank: int) -> dict[str, Any]:
+    """The rating OpenGotha would write: the player's own (``EGF`` with an EGD pin, else
+    ``MAN``: set by the organiser), else the one OpenGotha derives from his rank (``INI``)."""
+    if p.rating is not None:
+        return {"rating": p.rating, "rating_origin": "EGF" if p.ids.get("egd_pin") else "MAN"}
+    return {"rating": rating_from_rank(rank), "rating_origin": "INI"}
+
+
+def _encode(
+    events: Sequence[RecordedEvent], sets: Mapping[str, Any]
+) -> tuple[OGTournament, list[str]]:
     view = view_of(events)
     state = view.state
+    imported = view.created_meta.get("opengotha")
     keys: dict[int, str] = {}
     players: list[OGPlayer] = []
+    losses: list[str] = []
     for p in view.players():
         extra: dict[str, Any] = dict(view.player_meta.get(p.id, {}).get("opengotha", {}))
         surname, first_name = split_name(p.name)
+        rank = parse_rank(p.rank) if p.rank else -20
         extra.setdefault("key", player_key(surname, first_name))
         extra.setdefault("egf_pin", p.ids.get("egd_pin", ""))
         extra.setdefault("ffg_licence", p.ids.get("ffg", ""))
         extra.setdefault("aga_id", p.ids.get("aga", ""))
-        if p.rating is not None:
+        if imported is None:
+            extra.update(_rating(p, rank))
+            extra.setdefault("grade", format_rank(rank))
+        elif p.rating is not None:
             extra.setdefault("rating", p.rating)
-        rank = parse_rank(p.rank) if p.rank else -20
+        mask, lost = _participating(state, p, extra.get("participating", ()))
+        losses += lost
         players.append(
             OGPlayer.model_validate(
                 {
@@ -315,6 +421,7 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
                     "rank": rank,
                     "club": p.club or "",
                     "country": p.federation or "",
+                    "participating": mask,
                 }
             )
         )
@@ -328,9 +435,10 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
                 byes.append(OGBye(round=r, player=keys[b.white]))
                 continue
             table, known, by_default = (
-                stated[index] if index < len(stated) else (index, True, False)
+                stated[index] if index < len(stated) else (index + 1, True, False)
             )
             result, forfeit = GoResult.of(b.outcome or Outcome.UNKNOWN)
+            losses += _game_losses(state, r, b)
             games.append(
                 OGGame(
                     round=r,
@@ -343,12 +451,23 @@ def opengotha_from_log(events: Sequence[RecordedEvent]) -> OGTournament:
                     by_default=bool(by_default) or forfeit,
                 )
             )
-    return OGTournament.model_validate(
-        {
-            **_live_parameters(state),
-            **view.created_meta.get("opengotha", {}),
-            "players": players,
-            "games": games,
-            "byes": byes,
-        }
+    base = imported if imported is not None else _live_parameters(state, sets)
+    tournament = OGTournament.model_validate(
+        {**base, "players": players, "games": games, "byes": byes}
     )
+    return tournament, losses
+
+
+def opengotha_from_log(
+    events: Sequence[RecordedEvent], sets: Mapping[str, Any] | None = None
+) -> OGTournament:
+    """The OpenGotha records of a go tournament stream. ``sets``: the parameter sets of the
+    event's engine (general, handicap, placement criteria, pairing) for an event run in
+    arbiter; an imported event keeps its file's own."""
+    return _encode(events, sets or {})[0]
+
+
+def opengotha_losses(events: Sequence[RecordedEvent]) -> list[str]:
+    """What the OpenGotha file of the stream cannot hold, one line per player and fact
+    (a zero- or full-point bye, a withdrawal): written in OpenGotha's nearest terms."""
+    return _encode(events, {})[1]
