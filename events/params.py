@@ -39,6 +39,9 @@ class ChessSettings(Frozen):
     """The top seed's colour in round 1; ``None``: white, or read back from an import."""
     rules: str | None = None
     """The edition of the Dutch rules: ``2017`` (C.04.3 as in force 2017-2025); ``None``: 2025."""
+    acceleration: str | None = None
+    """``baku``: FIDE's Baku acceleration (C.04.7) on the Dutch, Burstein and Dubov systems;
+    ``None``: none (Burstein: its own round-1 acceleration, as bbpPairings)."""
 
     @field_validator("initial_colour", mode="before")
     @classmethod
@@ -173,6 +176,8 @@ class PairingParams(Frozen):
             flat["initial_colour"] = self.chess.initial_colour.word
         if self.chess.rules is not None:
             flat["rules"] = self.chess.rules
+        if self.chess.acceleration is not None:
+            flat["acceleration"] = self.chess.acceleration
         for part in (self.go, self.carrom, self.rating, self.team):
             for name in type(part).model_fields:
                 value = getattr(part, name)

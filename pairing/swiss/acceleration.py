@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from events.acceleration import baku_points
 from pairing.swiss.model import Scoring, SwissPlayer
 
 __all__ = ["baku"]
@@ -19,17 +20,11 @@ def baku(
     accelerated rounds and a draw's in the second; the accelerated rounds are the first half
     of the tournament. Each player's values cover the rounds up to the one to pair.
     """
-    last_rank = (len(players) - 1) // 2
-    last_round = (total_rounds - 1) // 2
-    last_full = last_round // 2
     out: list[SwissPlayer] = []
     for index, player in enumerate(players):
-        if index > last_rank:
+        values = baku_points(index, len(players), total_rounds, scoring.win, scoring.draw)
+        if not values:
             out.append(player)
             continue
-        values = [
-            scoring.win if r <= last_full else scoring.draw
-            for r in range(min(last_round, rounds_played) + 1)
-        ]
-        out.append(replace(player, accelerations=tuple(values)))
+        out.append(replace(player, accelerations=tuple(values[: rounds_played + 1])))
     return out

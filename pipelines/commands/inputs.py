@@ -449,6 +449,11 @@ class TournamentInput(EventDataInput):
     rules: str | None = Field(
         None, description="Chess Dutch: rules edition, 2025 (default) or 2017 (C.04.3 2017-2025)."
     )
+    accelerate: str | None = Field(
+        None,
+        description="Chess Swiss (Dutch, Burstein, Dubov): baku, FIDE's Baku acceleration "
+        "(C.04.7: the top half gets virtual points in the first rounds, for pairing only).",
+    )
     boards: WholeNumber | None = Field(
         None, ge=1, le=64, description="Team events: boards per match."
     )

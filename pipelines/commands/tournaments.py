@@ -104,7 +104,7 @@ def _scoring(text: str | None, game: Game) -> Scoring:
 
 def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
     """The scoring and the system's settings a new tournament asks for, checked."""
-    from pipelines.engines.chess_rules import dutch_rules
+    from pipelines.engines.chess_rules import acceleration, dutch_rules
 
     game, system = t.game, t.system
     if t.handicaps is not None and t.handicaps.lower() not in ("max", "min"):
@@ -122,6 +122,9 @@ def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
                 {
                     "initial_colour": t.initial_colour,
                     "rules": None if t.rules is None else dutch_rules(t.rules, game, system),
+                    "acceleration": (
+                        None if t.accelerate is None else acceleration(t.accelerate, game, system)
+                    ),
                 }
             ),
             go=GoSettings(

@@ -16,6 +16,7 @@ from events.result_codes import ResultCode
 from pairing.knockout import KnockoutGame, KnockoutRequest
 from pairing.othello import OthelloGame, OthelloInput, OthelloPlayer, discs_of_result
 from pairing.roundrobin import RoundRobinError, RoundRobinRequest, rounds_per_cycle
+from pairing.swiss.acceleration import baku
 from pairing.swiss.colour import infer_initial_colour
 from pairing.swiss.model import HistoryEntry, Scoring, SwissInput, SwissPlayer
 from pipelines.engines.adapters import Prepared
@@ -61,6 +62,8 @@ def swiss_input(state: TournamentState, round_no: int) -> tuple[SwissInput, dict
                 number=number, rating=state.players[pid].rating or 0, history=tuple(history)
             )
         )
+    if state.settings.pairing_params.chess.acceleration == "baku":
+        players = baku(players, Scoring.of(state.scoring), state.total_rounds, round_no - 1)
     absent = {ranks[pid] for pid in state.byes.get(round_no, {})}
     absent |= {ranks[pid] for pid, p in state.players.items() if not p.active_in(round_no)}
     stated = state.settings.pairing_params.chess.initial_colour

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from events.acceleration import baku_points
 from events.domain import ByeKind, Game
 from events.store import RecordedEvent, Store
 from pipelines.commands.base import STREAM_PREFIX
@@ -13,7 +14,7 @@ from pipelines.commands.inputs import EventDataInput
 from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
 from pipelines.commands.tournaments import current_data
 from pipelines.views.output import Format
-from projections.crosstable import Crosstable
+from projections.crosstable import Crosstable, format_value
 from projections.game_terms import board_result, komi_text
 from projections.standings import StandingRow
 from projections.state import TournamentState
@@ -51,12 +52,27 @@ def _seat(state: TournamentState, pid: int, ranks: dict[int, int], round_no: int
     """A player on a board as a round's listing shows him (chess-results' columns): pairing
     number, name, title, rating (go: rank and club) and his points before the round."""
     p = state.players[pid]
-    return {
+    seat = {
         **player_ref(state, pid, ranks),
         "title": p.title,
         "rating": p.rating,
         "points_before": state.points(pid, through_round=round_no - 1),
     }
+    virtual = virtual_points(state, ranks[pid], round_no)
+    if virtual:
+        seat["virtual_points"] = virtual
+    return seat
+
+
+def virtual_points(state: TournamentState, number: int, round_no: int) -> float:
+    """The Baku acceleration's virtual points of pairing number ``number`` in round
+    ``round_no`` (0 when the event is not accelerated): shown with the pairings, never in the
+    standings."""
+    if state.settings.pairing_params.chess.acceleration != "baku":
+        return 0
+    win, draw = state.scoring.win, state.scoring.draw
+    values = baku_points(number - 1, len(state.players), state.total_rounds, win, draw)
+    return values[round_no - 1] if round_no <= len(values) else 0
 
 
 def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
@@ -82,6 +98,18 @@ def pairings_rows(state: TournamentState, round_no: int, fmt: Format) -> list[di
     """A round's boards for `fmt`: JSON keeps the data; text and CSV print go boards with
     ranks, clubs, handicap and komi in words."""
     rows = pairings_view(state, round_no)
+    if fmt is not Format.JSON and state.settings.pairing_params.chess.acceleration:
+        return [
+            {
+                **row,
+                **{
+                    side: {**ref, "name": f"{ref['name']} (+{format_value(ref['virtual_points'])})"}
+                    for side in ("white", "black")
+                    if (ref := row[side]) is not None and ref.get("virtual_points")
+                },
+            }
+            for row in rows
+        ]
     if fmt is Format.JSON or state.game is not Game.GO:
         return rows
     out = []

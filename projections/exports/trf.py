@@ -24,6 +24,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
 
+from events.acceleration import baku_points
 from events.domain import ByeKind, Colour, System
 from events.result_codes import ResultCode
 from events.scoring import Scoring
@@ -333,6 +334,20 @@ def _forbidden(view: LogView, numbers: dict[int, int]) -> list[Record]:
     return out
 
 
+def _accelerations(state: TournamentState, numbers: list[int]) -> list[Record]:
+    """``XXA`` for each player Baku acceleration gives virtual points (pairing numbers in
+    order, as the engines count the halves)."""
+    if state.settings.pairing_params.chess.acceleration != "baku":
+        return []
+    win, draw = state.scoring.win, state.scoring.draw
+    out: list[Record] = []
+    for index, number in enumerate(numbers):
+        values = baku_points(index, len(numbers), state.total_rounds, win, draw)
+        if values:
+            out.append(XxaRecord(number, tuple(_points(v) for v in values)))
+    return out
+
+
 def _in_play(state: TournamentState) -> list[int]:
     """The paired rounds after the last complete one (`TournamentState.complete_round`)."""
     return [r for r in range(state.complete_round + 1, state.last_round + 1) if r in state.rounds]
@@ -395,6 +410,7 @@ def trf_from_log(events: Sequence[RecordedEvent]) -> TrfFile:
         )
     records.extend(_boards_in_play(state, numbers))
     records.extend(_forbidden(view, numbers))
+    records.extend(_accelerations(state, [numbers[p.id] for p in players]))
     if state.system.is_team:
         from projections.exports.trf_teams import team_header, team_records
 
