@@ -19,6 +19,7 @@ from pipelines.web.hub import ListEntry, TournamentView
 from pipelines.web.pages import player_card, public_page, tournament_context
 from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import as_rows, format_value
+from projections.game_terms import komi_text
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,7 +28,10 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     server = server_of(request)
     viewer = server.viewer(request)
     return server.templates.TemplateResponse(
-        request, template, {"viewer": viewer, "fmt": format_value, **context}, status_code=status
+        request,
+        template,
+        {"viewer": viewer, "fmt": format_value, "komi": komi_text, **context},
+        status_code=status,
     )
 
 
