@@ -16,7 +16,7 @@ from projections.crosstable import format_value, own_result
 from projections.game_terms import board_result, komi_text
 from projections.state import Pairing, TournamentState
 
-__all__ = ["player_card", "public_page", "tournament_context"]
+__all__ = ["default_page", "finished", "player_card", "public_page", "tournament_context"]
 
 
 _GO_WORDS = {"1": "won", "+": "won", "0": "lost", "-": "lost", "½": "jigo"}
@@ -117,27 +117,51 @@ def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
     }
 
 
-def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
+def finished(state: TournamentState) -> bool:
+    """Every round paired and complete: no round to come, none in play."""
+    total = state.total_rounds
+    return total > 0 and state.last_round == total and state.complete_round == total
+
+
+def tournament_context(
+    view: TournamentView, shown: int, standings_first: bool = False
+) -> dict[str, Any]:
+    """The tournament page's data: round `shown` (its boards and the players it does not
+    pair), or with `standings_first` (a finished event's default page) the standings on top
+    and the rounds one click away."""
+    state = view.state
     return {
         "view": view,
         "s": view.summary(),
-        "round_no": shown,
-        "boards": view.pairings(shown) if shown else [],
+        "round_no": 0 if standings_first else shown,
+        "finished": finished(state),
+        "boards": view.pairings(shown) if shown and not standings_first else [],
+        "not_paired": not_paired_view(state, shown)
+        if shown in state.rounds and not standings_first
+        else [],
         "rows": view.standings(),
-        "codes": list(view.state.tiebreaks),
+        "grades": {r.player: r.grade for r in view.crosstable().rows},
+        "codes": list(state.tiebreaks),
         "fmt": format_value,
         "komi": komi_text,
     }
 
 
-def public_page(templates: Jinja2Templates, view: TournamentView, shown: int) -> bytes:
+def public_page(
+    templates: Jinja2Templates, view: TournamentView, shown: int, standings_first: bool = False
+) -> bytes:
     """The anonymous tournament page of one version and round, rendered once."""
     page: bytes = view._cached(
-        ("page", shown),
+        ("page", shown, standings_first),
         lambda: (
             templates.get_template("tournament.html")
-            .render({"viewer": None, **tournament_context(view, shown)})
+            .render({"viewer": None, **tournament_context(view, shown, standings_first)})
             .encode()
         ),
     )
     return page
+
+
+def default_page(templates: Jinja2Templates, view: TournamentView) -> bytes:
+    """`/t/{id}` without a round: the round in play, or a finished event's standings."""
+    return public_page(templates, view, view.state.last_round, finished(view.state))

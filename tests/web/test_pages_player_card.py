@@ -69,15 +69,15 @@ def test_chess_card_reads_each_game_from_the_players_side(tmp_path: Path) -> Non
     finally:
         server.stop()
     head, *games = berg
-    assert head == ["Rd", "Bd", "No.", "Opponent", "Rtg", "Col", "Result"]
+    assert head == ["Rd", "Bd", "No.", "Col", "Opponent", "Result", "Rtg"]
     assert games == [
-        ["1", "1", "3", "Lie, Kari", "2150", "W", "1"],
-        ["2", str(second["board"]), "2", "IM Dahl, Ola", "2300", "B", "0"],
+        ["1", "1", "3", "W", "Lie, Kari", "1", "2150"],
+        ["2", str(second["board"]), "2", "B", "IM Dahl, Ola", "0", "2300"],
     ]
-    assert loser[1][-2:] == ["W", "−"]
-    assert winner[1][-2:] == ["B", "+"]
-    assert ek[1][3:] == ["half-point bye", "", "", "½ bye"]
-    assert [g[3:] for g in lie[1:] if g[3] == "pairing bye"] == [["pairing bye", "", "", "1 bye"]]
+    assert (loser[1][3], loser[1][5]) == ("W", "−")
+    assert (winner[1][3], winner[1][5]) == ("B", "+")
+    assert ek[1][3:] == ["", "half-point bye", "½ bye", ""]
+    assert [g[3:] for g in lie[1:] if g[4] == "pairing bye"] == [["", "pairing bye", "1 bye", ""]]
     # The JSON twin keeps the board's result (White's side) and adds the player's own.
     assert [(g["result"], g["own"]) for g in api["games"]] == [("1-0", "1"), ("1-0", "0")]
 
@@ -98,8 +98,8 @@ def test_go_card_says_won_or_lost_with_the_code_as_typed(tmp_path: Path) -> None
         b = _card(server.url, "go", black["id"])  # type: ignore[index]
     finally:
         server.stop()
-    assert w[0] == ["Rd", "Bd", "No.", "Opponent", "Rank", "Col", "Result", "Hcp", "Komi"]
+    assert w[0] == ["Rd", "Bd", "No.", "Col", "Opponent", "Result", "Rank", "Hcp", "Komi"]
     handicap = str(board["handicap"] or "")
     komi = "" if board["komi"] is None else f"{board['komi']:g}"
-    assert w[1][3:] == [black["name"], black["rank"], "W", "lost B+R", handicap, komi]  # type: ignore[index]
-    assert b[1][3:] == [white["name"], white["rank"], "B", "won B+R", handicap, komi]  # type: ignore[index]
+    assert w[1][3:] == ["W", black["name"], "lost B+R", black["rank"], handicap, komi]  # type: ignore[index]
+    assert b[1][3:] == ["B", white["name"], "won B+R", white["rank"], handicap, komi]  # type: ignore[index]
