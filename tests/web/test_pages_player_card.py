@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.conftest import require_testdata
 from tests.web.serving import cli, serve
 from tests.web.test_round_page import _rows
 
@@ -103,3 +104,57 @@ def test_go_card_says_won_or_lost_with_the_code_as_typed(tmp_path: Path) -> None
     komi = "" if board["komi"] is None else f"{board['komi']:g}"
     assert w[1][3:] == ["W", black["name"], "lost B+R", black["rank"], handicap, komi]  # type: ignore[index]
     assert b[1][3:] == ["B", white["name"], "won B+R", white["rank"], handicap, komi]  # type: ignore[index]
+
+
+TRF = ("chess", "real", "torneo_san_viator_B_2018_madrid.trf")
+_OWN = {"1": "1", "0": "0", "=": "½", "+": "+", "-": "−", "H": "½ bye", "F": "1 bye",
+        "U": "1 bye", "Z": "0 bye"}  # fmt: skip
+
+
+def _trf_rounds(path: Path) -> dict[str, list[tuple[str | None, str, str]]]:
+    """Each player's rounds as the TRF file writes them: (opponent's name or None, colour
+    letter W/B or '', the result as the card must print it)."""
+    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.startswith("001")]
+    names = {int(x[4:8]): x[14:47].strip() for x in lines}
+    out: dict[str, list[tuple[str | None, str, str]]] = {}
+    for x in lines:
+        blocks = [x[i : i + 8] for i in range(91, len(x.rstrip()), 10)]
+        out[x[14:47].strip()] = [
+            (
+                None if b[:4].strip() in ("", "0000") else names[int(b[:4])],
+                b[5].upper().replace("-", ""),
+                _OWN[b[7]],
+            )
+            for b in blocks
+        ]
+    return out
+
+
+def test_corpus_cards_read_as_the_trf_file(tmp_path: Path) -> None:
+    """A real Swiss (TRF) ingested: every player's card prints each round as the file has it,
+    from the player's side (the file's own results are the expectation)."""
+    path = require_testdata(*TRF)
+    store = str(tmp_path / "s.duckdb")
+    cli(store, "ingest", str(path))
+    tid = json.loads(cli(store, "tournament", "list", "-f", "json"))[0]["id"]
+    ids = {p["name"]: p["id"] for p in json.loads(cli(store, "player", "list", tid, "-f", "json"))}
+    expected = _trf_rounds(path)
+    server = serve(store, tmp_path)
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            cards = {
+                name: _rows(client.get(f"/t/{tid}/players/{ids[name]}").text, "games")[1:]
+                for name in expected
+            }
+    finally:
+        server.stop()
+    compared = 0
+    for name, rounds in expected.items():
+        assert len(cards[name]) == len(rounds), name
+        for row, (opponent, colour, own) in zip(cards[name], rounds, strict=True):
+            where = f"{name} round {row[0]}: {row}"
+            assert (row[3], row[5]) == (colour, own), where
+            if opponent is not None:  # the name cell may carry a title in front
+                assert row[4] == opponent or row[4].endswith(" " + opponent), where
+            compared += 1
+    assert compared == 7 * len(expected) > 900  # 7 rounds of every player
