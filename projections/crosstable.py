@@ -94,21 +94,27 @@ def _symbol(points: float | None, state: TournamentState) -> str:
     return f"{points:g}"
 
 
+def own_result(p: Pairing, state: TournamentState) -> str:
+    """A round's result from the player's own side: ``1``, ``½``, ``0``, ``+`` or ``-`` for
+    a forfeit won or lost, ``*`` before the result; for a round without a game, its points
+    (``1``, ``½``, ``0``)."""
+    outcome = p.outcome
+    if p.opponent is not None and outcome is not None and outcome.is_forfeit:
+        colour = p.colour or Colour.BLACK
+        won = outcome is (
+            Outcome.WHITE_WINS_FORFEIT if colour is Colour.WHITE else Outcome.BLACK_WINS_FORFEIT
+        )
+        return "+" if won else "-"
+    return _symbol(p.points, state)
+
+
 def _cell(p: Pairing, state: TournamentState, numbers: dict[int, int]) -> Cell:
     if p.opponent is None:
         kind = p.bye or ByeKind.ZERO
         return Cell(p.round, None, None, _BYE_TEXT[kind], p.points)
     colour = p.colour or Colour.BLACK
-    outcome = p.outcome
-    if outcome is not None and outcome.is_forfeit:
-        won = outcome is (
-            Outcome.WHITE_WINS_FORFEIT if colour is Colour.WHITE else Outcome.BLACK_WINS_FORFEIT
-        )
-        result = "+" if won else "-"
-    else:
-        result = _symbol(p.points, state)
     scores = _scores(state, p, colour)
-    return Cell(p.round, numbers[p.opponent], colour, result, p.points, scores)
+    return Cell(p.round, numbers[p.opponent], colour, own_result(p, state), p.points, scores)
 
 
 def _scores(state: TournamentState, p: Pairing, colour: Colour) -> tuple[float, float] | None:

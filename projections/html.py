@@ -86,8 +86,12 @@ def crosstable_html(table: Crosstable) -> str:
     Points come right after the name, so that on a phone a player's row shows number, place,
     name and points in the first screen; the rounds and tie-breaks scroll sideways.
     """
-    rows = as_rows(table, titles=True)
-    pts = rows[0].index("Pts")
-    moved = [[*row[:3], row[pts], *row[3:pts], *row[pts + 1 :]] for row in rows]
-    head, *body = moved
+    head, *body = points_after_name(as_rows(table, titles=True))
     return _page(table.title, head, body, name_col=2)
+
+
+def points_after_name(rows: Sequence[Sequence[str]]) -> list[list[str]]:
+    """A crosstable's text rows (`as_rows`) with the points column moved right after the
+    name (number, place, name, points, then the rest), as a phone should see it."""
+    pts = list(rows[0]).index("Pts")
+    return [[*row[:3], row[pts], *row[3:pts], *row[pts + 1 :]] for row in rows]

@@ -26,6 +26,8 @@ table { border-collapse: collapse; white-space: nowrap; font-variant-numeric: ta
 th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: right; }
 th { background: var(--head); position: sticky; top: 0; cursor: pointer; user-select: none; }
 td.t, th.t { text-align: left; }
+td.n, thead th:nth-child(2) { position: sticky; left: 0; background: Canvas; }
+thead th:nth-child(2) { z-index: 2; background: linear-gradient(var(--head), var(--head)), Canvas; }
 tr.prov td { color: GrayText; }
 @media (max-width: 600px) {
   body { padding: 6px; font-size: 14px; } th, td { padding: 3px 5px; }

@@ -9,42 +9,107 @@ from typing import Any
 from fastapi import HTTPException
 from fastapi.templating import Jinja2Templates
 
+from events.domain import ByeKind, Game
+from pipelines.views.tournament import not_paired_view
 from pipelines.web.hub import TournamentView
-from projections.crosstable import format_value
-from projections.game_terms import komi_text
+from projections.crosstable import format_value, own_result
+from projections.game_terms import board_result, komi_text
+from projections.state import Pairing, TournamentState
 
-__all__ = ["player_card", "public_page", "tournament_context"]
+__all__ = ["default_page", "finished", "player_card", "public_page", "tournament_context"]
+
+
+_GO_WORDS = {"1": "won", "+": "won", "0": "lost", "-": "lost", "½": "jigo"}
+
+
+def _own_text(state: TournamentState, g: Pairing, code: str | None) -> str:
+    """A game's result from the player's side as the card prints it: chess ``1``, ``½``,
+    ``0``, ``+``, ``−``; go ``won B+R`` / ``lost B+R`` with the code as typed; empty while
+    the game has no result."""
+    symbol = own_result(g, state)
+    if symbol == "*":
+        return ""
+    if state.game is Game.GO:
+        word = _GO_WORDS.get(symbol, symbol)
+        return word if not code or code == word else f"{word} {code}"
+    return "−" if symbol == "-" else symbol
+
+
+def _no_game_text(state: TournamentState, g: Pairing, why: str) -> str:
+    """A round without a game: ``½ bye``, ``1 bye``, ``0 bye`` for a bye (requested or the
+    pairing's), the points alone for an absence or a withdrawal."""
+    symbol = own_result(g, state)
+    if g.bye is ByeKind.PAIRING or why.endswith("bye"):
+        return f"{symbol} bye"
+    return "" if symbol == "*" else symbol
+
+
+def _why_not_paired(state: TournamentState, player_id: int, round_no: int) -> str:
+    if round_no not in state.rounds:
+        return "absent"
+    if player_id in state.rounds[round_no].by_player:
+        return "pairing bye"
+    rows = not_paired_view(state, round_no)
+    return next((r["why"] for r in rows if r["player"]["id"] == player_id), "absent")
+
+
+def _opponent(state: TournamentState, pid: int, ranks: dict[int, int]) -> dict[str, Any]:
+    o = state.players[pid]
+    return {
+        "id": o.id,
+        "name": o.name,
+        "rating": o.rating,
+        "start_rank": ranks.get(pid),
+        "title": o.title,
+        "rank": o.rank,
+    }
 
 
 def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
-    """A player's registration, place, points and games (the card's JSON and page data)."""
+    """A player's registration, place, points and games (the card's JSON and page data).
+
+    Each game carries ``result`` (the board's, White's side first, as before) and ``own``:
+    the result from this player's side (see `_own_text`); a round without a game carries
+    ``note`` (why: ``half-point bye``, ``absent``, ...) and ``own`` (``½ bye``).
+    """
     state = view.state
     p = state.players.get(player_id)
     if p is None:
         raise HTTPException(404, f"{state.id}: no player {player_id}")
     row = next((r for r in view.standings() if r.player == player_id), None)
+    ranks = state.start_ranks()
     games = []
     for g in state.pairings(player_id):
-        opponent = state.players.get(g.opponent) if g.opponent is not None else None
-        games.append(
-            {
-                "round": g.round,
-                "board": g.board,
-                "colour": g.colour.value if g.colour else None,
-                "opponent": None
-                if opponent is None
-                else {"id": opponent.id, "name": opponent.name, "rating": opponent.rating},
-                "result": g.outcome.value if g.outcome else (g.bye.value if g.bye else None),
-                "points": g.points,
-            }
-        )
+        board = state.rounds[g.round].board(g.board) if g.board is not None else None
+        entry: dict[str, Any] = {
+            "round": g.round,
+            "board": g.board,
+            "colour": g.colour.value if g.colour else None,
+            "opponent": None if g.opponent is None else _opponent(state, g.opponent, ranks),
+            "result": g.outcome.value if g.outcome else (g.bye.value if g.bye else None),
+            "points": g.points,
+        }
+        if g.opponent is None:
+            entry["note"] = _why_not_paired(state, player_id, g.round)
+            entry["own"] = _no_game_text(state, g, entry["note"])
+        else:
+            code = board_result(state.game, board) if board is not None else None
+            entry["code"] = code
+            entry["own"] = _own_text(state, g, code)
+            if state.game is Game.GO and board is not None:
+                entry["handicap"] = board.handicap
+                entry["komi"] = board.komi
+        games.append(entry)
     return {
         "id": p.id,
         "name": p.name,
         "rating": p.rating,
+        "rank_grade": p.rank,
+        "start_rank": ranks.get(player_id),
         "federation": p.federation,
         "title": p.title,
         "club": p.club,
+        "withdrawn_from": p.withdrawn_from,
         "rank": row.rank if row else None,
         "points": row.points if row else 0.0,
         "tiebreaks": row.tiebreaks if row else {},
@@ -52,27 +117,51 @@ def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
     }
 
 
-def tournament_context(view: TournamentView, shown: int) -> dict[str, Any]:
+def finished(state: TournamentState) -> bool:
+    """Every round paired and complete: no round to come, none in play."""
+    total = state.total_rounds
+    return total > 0 and state.last_round == total and state.complete_round == total
+
+
+def tournament_context(
+    view: TournamentView, shown: int, standings_first: bool = False
+) -> dict[str, Any]:
+    """The tournament page's data: round `shown` (its boards and the players it does not
+    pair), or with `standings_first` (a finished event's default page) the standings on top
+    and the rounds one click away."""
+    state = view.state
     return {
         "view": view,
         "s": view.summary(),
-        "round_no": shown,
-        "boards": view.pairings(shown) if shown else [],
+        "round_no": 0 if standings_first else shown,
+        "finished": finished(state),
+        "boards": view.pairings(shown) if shown and not standings_first else [],
+        "not_paired": not_paired_view(state, shown)
+        if shown in state.rounds and not standings_first
+        else [],
         "rows": view.standings(),
-        "codes": list(view.state.tiebreaks),
+        "grades": {r.player: r.grade for r in view.crosstable().rows},
+        "codes": list(state.tiebreaks),
         "fmt": format_value,
         "komi": komi_text,
     }
 
 
-def public_page(templates: Jinja2Templates, view: TournamentView, shown: int) -> bytes:
+def public_page(
+    templates: Jinja2Templates, view: TournamentView, shown: int, standings_first: bool = False
+) -> bytes:
     """The anonymous tournament page of one version and round, rendered once."""
     page: bytes = view._cached(
-        ("page", shown),
+        ("page", shown, standings_first),
         lambda: (
             templates.get_template("tournament.html")
-            .render({"viewer": None, **tournament_context(view, shown)})
+            .render({"viewer": None, **tournament_context(view, shown, standings_first)})
             .encode()
         ),
     )
     return page
+
+
+def default_page(templates: Jinja2Templates, view: TournamentView) -> bytes:
+    """`/t/{id}` without a round: the round in play, or a finished event's standings."""
+    return public_page(templates, view, view.state.last_round, finished(view.state))

@@ -16,9 +16,11 @@ from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingRes
 from events.domain import Game
 from events.text import excerpt, text_problem
 from pipelines.web.hub import ListEntry, TournamentView
-from pipelines.web.pages import player_card, public_page, tournament_context
+from pipelines.web.pages import finished, player_card, public_page, tournament_context
 from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import as_rows, format_value
+from projections.game_terms import komi_text
+from projections.html import points_after_name
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,7 +29,10 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     server = server_of(request)
     viewer = server.viewer(request)
     return server.templates.TemplateResponse(
-        request, template, {"viewer": viewer, "fmt": format_value, **context}, status_code=status
+        request,
+        template,
+        {"viewer": viewer, "fmt": format_value, "komi": komi_text, **context},
+        status_code=status,
     )
 
 
@@ -59,16 +64,17 @@ def _round_of(view: TournamentView, requested: int | None) -> int:
 async def tournament(request: Request, tournament_id: str, round: int | None = None) -> Response:
     view = tournament_view(request, tournament_id)
     shown = _round_of(view, round)
+    standings_first = round is None and finished(view.state)
     server = server_of(request)
     if server.viewer(request) is None:
-        return HTMLResponse(public_page(server.templates, view, shown))
-    return _page(request, "tournament.html", **tournament_context(view, shown))
+        return HTMLResponse(public_page(server.templates, view, shown, standings_first))
+    return _page(request, "tournament.html", **tournament_context(view, shown, standings_first))
 
 
 @router.get("/t/{tournament_id}/crosstable", response_class=HTMLResponse)
 async def crosstable(request: Request, tournament_id: str) -> HTMLResponse:
     view = tournament_view(request, tournament_id)
-    head, *rows = as_rows(view.crosstable(), titles=True)
+    head, *rows = points_after_name(as_rows(view.crosstable(), titles=True))
     return _page(request, "crosstable.html", view=view, s=view.summary(), head=head, rows=rows)
 
 
@@ -138,15 +144,26 @@ def _entry(request: Request, name: str, as_of: str | None) -> ListEntry:
 @router.get("/ratings/{name}", response_class=HTMLResponse)
 async def rating_list(request: Request, name: str) -> Response:
     entry = _entry(request, name, None)
-    return _list_file(entry, "index.html")
+    return _list_file(request, entry, "index.html")
 
 
 @router.get("/ratings/{name}/{as_of}/{file_name}")
 async def rating_list_file(request: Request, name: str, as_of: str, file_name: str) -> Response:
-    return _list_file(_entry(request, name, as_of), file_name)
+    return _list_file(request, _entry(request, name, as_of), file_name)
 
 
-def _list_file(entry: ListEntry, file_name: str) -> Response:
+def _framed(request: Request, page: str, base: str) -> str:
+    """A list's page (written by the run, self-contained) in the site's frame: the `<base>`
+    of its own files, the site's header (a way back to `/`) on top."""
+    server = server_of(request)
+    context = {"viewer": server.viewer(request)}
+    style = server.templates.get_template("_top_style.html").render(context)
+    header = server.templates.get_template("_top.html").render(context)
+    page = page.replace("<head>", f"<head>{base}<style>{style}</style>", 1)
+    return page.replace("<body>", "<body>" + header, 1)
+
+
+def _list_file(request: Request, entry: ListEntry, file_name: str) -> Response:
     """A file the run wrote (the page, a chart, diff.csv), from the list's own folder only."""
     folder = Path(entry.output).resolve()
     missing = HTTPException(404, f"no file {excerpt(file_name)} in list {entry.name} {entry.as_of}")
@@ -158,6 +175,5 @@ def _list_file(entry: ListEntry, file_name: str) -> Response:
     if file_name == "index.html":
         text = path.read_text(encoding="utf-8")
         href = escape(f"/ratings/{quote(entry.name)}/{entry.as_of.isoformat()}/", quote=True)
-        base = f'<base href="{href}">'
-        return HTMLResponse(text.replace("<head>", "<head>" + base, 1))
+        return HTMLResponse(_framed(request, text, f'<base href="{href}">'))
     return FileResponse(path)

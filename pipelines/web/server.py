@@ -30,7 +30,7 @@ from events.store import Store
 from pipelines.commands.base import Snapshot
 from pipelines.web.accounts import Account
 from pipelines.web.hub import Follower, Hub, StoreAccess, TournamentView
-from pipelines.web.pages import public_page
+from pipelines.web.pages import default_page
 from pipelines.web.security import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -114,9 +114,7 @@ class Server:
 
     def start(self) -> None:
         """Read the log into the hub, then follow it; `ready` is set when done."""
-        self.hub.warmers.append(
-            lambda view: public_page(self.templates, view, view.state.last_round)
-        )
+        self.hub.warmers.append(lambda view: default_page(self.templates, view))
         with self.access.open() as store:
             self.hub.sync(store)
         self.hub.subscribe(self.notifier.changed)
