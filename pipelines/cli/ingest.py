@@ -182,6 +182,12 @@ def export_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding", help="h9: the file's encoding (default utf-8; latin-1 for old tools)."
+        ),
+    ] = None,
 ) -> None:
     """Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."""
     from projections.exports.from_log import export_tournament
@@ -191,7 +197,7 @@ def export_command(
     events: Sequence[RecordedEvent] = loaded.events
     if file_format is FileFormat.TRF:
         events = _round_one_colour_stated(events)
-    data = export_tournament(events, file_format)
+    data = export_tournament(events, file_format, encoding=encoding)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
