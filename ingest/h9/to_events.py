@@ -31,6 +31,12 @@ def _city(place: str | None) -> str | None:
     return city.strip() or None
 
 
+def _country(place: str | None) -> str | None:
+    """``PC[FR, Paris]``: the country code (OpenGotha leaves it empty: ``PC[,Paris]``)."""
+    country, comma, _ = (place or "").partition(",")
+    return country.strip() or None if comma else None
+
+
 def h9_to_events(table: H9File) -> Conversion:
     """The stream of a parsed h9 table.
 
@@ -66,6 +72,7 @@ def h9_to_events(table: H9File) -> Conversion:
     )
     created = conversion.events[0]
     assert isinstance(created, TournamentCreated)
+    created = created.model_copy(update={"federation": _country(table.tag("PC"))})
     conversion.events[0] = _placed(created, table)
     head: list[list[str]] = []
     for entry in table.entries:
