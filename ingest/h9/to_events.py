@@ -85,7 +85,12 @@ def h9_to_events(table: H9File) -> Conversion:
     conversion.metadata[0] = {"h9_head": head}
     for index, p in enumerate(table.players, start=1):
         # What the writer gives back while the table is unchanged: the file's own columns.
-        kept = {"place": p.place, "criteria": p.criteria, "after": p.after, "comment": p.comment}
+        kept = {
+            "place": p.place,
+            "criteria": list(p.criteria),
+            "after": list(p.after),
+            "comment": p.comment,
+        }
         conversion.metadata[index] = {"h9": kept}
     conversion.warnings.extend(table.warnings)
     return conversion

@@ -70,13 +70,14 @@ def write_h9(table: H9File, encoding: str = H9_ENCODING, *, replace: bool = Fals
     if replace:
         return render_h9(table).encode(encoding, errors="replace")
     lines = [_entry(entry) for entry in table.entries]
-    for number, line in enumerate(lines, start=1):
+    for number, (entry, line) in enumerate(zip(table.entries, lines, strict=True), start=1):
         try:
             line.encode(encoding)
         except UnicodeEncodeError as exc:
+            what = f"player {' '.join(entry.name)}" if isinstance(entry, H9Player) else "header"
             raise H9EncodingError(
-                f"h9 line {number}: {line.strip()[:40]!r} has {line[exc.start]!r}, which "
-                f"{encoding} cannot hold (write it in UTF-8, the default)"
+                f"h9 line {number} ({what}): {encoding} cannot hold {line[exc.start]!r}; "
+                "write the file in UTF-8 (the default)"
             ) from None
     return "".join(line + "\n" for line in lines).encode(encoding)
 
