@@ -1,9 +1,9 @@
 """An EGD table (h9) that loses nothing (issue 33 part 2), through the `arbiter` command.
 
-A go Mac-Mahon event and a go Swiss run live (ranks, four rounds, a requested half-point bye,
-a pairing bye, a forfeit, a withdrawal) are exported as h9 and ingested into a fresh store:
-the same name, dates, place, system, players and ranks, every round's games with their
-handicap, komi and result, byes as byes, the withdrawal, and the same standings. The file
+A go Mac-Mahon event and a go Swiss run live (ranks, four rounds, requested half-, zero- and
+full-point byes, a pairing bye, a forfeit, a withdrawal) are exported as h9 and ingested into
+a fresh store: the same name, dates, place, system, players and ranks, every round's games
+with their handicap, komi and result, byes as byes, the withdrawal, and the same standings. The file
 itself is the EGD's: header tags, players in place order with their place numbers and the
 placement columns the live event's standings print. Every real h9 table of the corpus,
 ingested and exported, keeps the place numbers and placement columns the file gave.
@@ -37,7 +37,9 @@ PLAYERS = [
 """Eleven players (an odd field: round 1 has a pairing bye); Dvořák's 'ř' is not in latin-1."""
 
 BYE, WITHDRAWN = 3, 5
-"""Schmidt asks for a half-point bye in round 2; Kowalski withdraws from round 3 on."""
+"""Schmidt asks for a half-point bye in round 2; Kowalski withdraws from round 3 on; in round
+3 Berg asks for a zero-point bye and Rossi for a full-point bye."""
+GAMES = {1: 5, 2: 5, 3: 4, 4: 5}
 
 
 def _batch(cli: Cli, script: Path, lines: list[str]) -> list[Any]:
@@ -48,8 +50,7 @@ def _batch(cli: Cli, script: Path, lines: list[str]) -> list[Any]:
 
 
 def _play(cli: Cli, tmp: Path, system: str) -> None:
-    """Four rounds of five games each: 11 players, a pairing bye in round 1, Schmidt's bye in
-    round 2, Kowalski gone from round 3."""
+    """Four rounds (`GAMES`): 11 players, a pairing bye in round 1, the requested byes."""
     extra = " --bar 3d --floor 12k" if system == "macmahon" else ""
     csv = tmp / "players.csv"
     csv.write_text(
@@ -61,12 +62,14 @@ def _play(cli: Cli, tmp: Path, system: str) -> None:
         f"--end 2026-10-04{extra}",
         f"player import live {csv}",
         f"bye live {BYE} 2 --kind half",
+        "bye live 7 3 --kind zero",
+        "bye live 8 3 --kind full",
     ]
     for rnd in range(1, 5):
         if rnd == 3:
             lines.append(f"player withdraw live {WITHDRAWN} --from-round 3")
         # board 1 of round 1 is won by forfeit; then black and white wins alternate
-        codes = ["W+F" if rnd == 1 else "B+", "W+", "B+", "W+", "B+"]
+        codes = ["W+F" if rnd == 1 else "B+", "W+", "B+", "W+", "B+"][: GAMES[rnd]]
         sheet = tmp / f"r{rnd}.txt"
         sheet.write_text("".join(f"{board} {code}\n" for board, code in enumerate(codes, 1)))
         lines += ["pair live", f"results live --round {rnd} --file {sheet}"]
@@ -159,8 +162,9 @@ def test_a_live_go_event_comes_back_from_h9(tmp_path: Path, system: str) -> None
     for row, (_, name, _, values) in zip(rows, standings, strict=True):
         assert " ".join(row[1:3]) == name.replace(",", "")
         assert [float(v) for v in row[6:9]] == [values[code] for code in chain]
-    # The pairing bye is '0+' with its note, the half-point bye '0=', the forfeit a '!' cell.
-    assert sum("0+" in r for r in rows) == 1
+    # Byes as the EGD writes them: '0+' (pairing, with its note; full), '0=' (half), forfeits '!'.
+    assert sum("0+" in r for r in rows) == 2
+    assert sum("; zero-point bye in round 3" in line for line in _lines(text)) == 1
     assert sum("; pairing bye in round 1" in line for line in _lines(text)) == 1
     assert sum("0=" in r for r in rows) == 1
     assert sum(1 for r in rows for cell in r if "!" in cell) == 2
