@@ -13,7 +13,7 @@ back as they were: a flag string per seat, ``c`` colour written, ``h`` handicap 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -23,6 +23,7 @@ from events.schema import (
     ByeGranted,
     Event,
     PlayerRegistered,
+    PlayerWithdrawn,
     ResultRecorded,
     RoundPaired,
     TournamentCreated,
@@ -89,8 +90,17 @@ def go_table_to_events(
     end: date | None,
     city: str | None,
     komi: float | None,
+    pairing_byes: frozenset[tuple[int, int]] = frozenset(),
+    zero_byes: frozenset[tuple[int, int]] = frozenset(),
+    withdrawals: Mapping[int, int] | None = None,
 ) -> Conversion:
-    """The stream of a go table whose cross-table checks passed (the readers make them)."""
+    """The stream of a go table whose cross-table checks passed (the readers make them).
+
+    ``pairing_byes`` are the (round, row) whose ``0+`` the pairing gave (a bye board of the
+    round, not a requested bye), ``zero_byes`` the ``0-`` that were requested zero-point byes,
+    ``withdrawals`` the round each withdrawn row stopped playing from (by row).
+    """
+    withdrawn = dict(withdrawals or {})
     by_number = {row.number: row for row in rows}
     events: list[Event] = [
         TournamentCreated(
@@ -124,13 +134,21 @@ def go_table_to_events(
         boards: list[Board] = []
         outcomes: list[Outcome | None] = []
         flags: list[list[str]] = []
+        byes: list[int] = []
+        events.extend(
+            PlayerWithdrawn(player=p, from_round=r) for p, r in withdrawn.items() if r == round_no
+        )
         for row in rows:
             if index >= len(row.cells):
                 continue
             cell = row.cells[index]
             if not cell.is_game:
                 kind = _BYES.get(cell.result)
-                if kind is not None:
+                if (round_no, row.number) in zero_byes and cell.result is GameResult.LOSS:
+                    kind = ByeKind.ZERO
+                if (round_no, row.number) in pairing_byes and kind is ByeKind.FULL:
+                    byes.append(row.number)
+                elif kind is not None:
                     events.append(ByeGranted(player=row.number, round=round_no, kind=kind))
                 continue
             if cell.opponent < row.number:
@@ -151,14 +169,20 @@ def go_table_to_events(
             )
             outcomes.append(_outcome(white_cell))
             flags.append([cell_flags(white_cell), cell_flags(black_cell)])
+        for player in byes:
+            boards.append(Board(board=len(boards) + 1, white=player, black=None))
+            flags.append(["", ""])
         if not boards:
             continue
         metadata[len(events)] = {"go_cells": flags}
         events.append(RoundPaired(round=round_no, boards=tuple(boards)))
-        games += len(boards)
+        games += len(outcomes)
         events.extend(
             ResultRecorded(round=round_no, board=b, outcome=o)
             for b, o in enumerate(outcomes, start=1)
             if o is not None
         )
+    events.extend(
+        PlayerWithdrawn(player=p, from_round=r) for p, r in withdrawn.items() if r > rounds
+    )
     return Conversion(events, metadata, games=games)

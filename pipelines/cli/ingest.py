@@ -182,6 +182,12 @@ def export_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding", help="h9: the file's encoding (default utf-8; latin-1 for old tools)."
+        ),
+    ] = None,
 ) -> None:
     """Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."""
     from pipelines.engines.macmahon_from_opengotha import go_sets
@@ -193,7 +199,7 @@ def export_command(
     if file_format is FileFormat.TRF:
         events = _round_one_colour_stated(events)
     sets = go_sets(events) if file_format is FileFormat.OPENGOTHA else None
-    data = export_tournament(events, file_format, sets)
+    data = export_tournament(events, file_format, sets, encoding=encoding)
     for line in export_losses(events, file_format):
         err.print(line, markup=False)
     if output is None:

@@ -8,6 +8,7 @@ and gets the format's usual layout.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from events.store import RecordedEvent
 from events.text import clean_text
 from ingest.detect import FileFormat
 from projections.exports.elo import elo_from_log, write_elo
-from projections.exports.h9 import h9_from_log, write_h9
+from projections.exports.h9 import H9_ENCODING, h9_from_log, write_h9
 from projections.exports.opengotha import dump_opengotha, opengotha_from_log, opengotha_losses
 from projections.exports.tou import tou_from_log, write_tou
 from projections.exports.trf import trf_from_log, write_trf
@@ -69,13 +70,26 @@ def without_controls(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
 
 
 def export_tournament(
-    events: Sequence[RecordedEvent], fmt: FileFormat, sets: Mapping[str, Any] | None = None
+    events: Sequence[RecordedEvent],
+    fmt: FileFormat,
+    sets: Mapping[str, Any] | None = None,
+    encoding: str | None = None,
 ) -> bytes:
     """The encoded file of a tournament stream in ``fmt``; texts made one-line first.
     ``sets``: OpenGotha's parameter sets of a go event's engine (`opengotha_from_log`).
 
-    :raises UserError: a format made for another game (a chess event as h9 ...).
+    ``encoding`` (h9 only) replaces the format's default.
+
+    :raises UserError: a format made for another game (a chess event as h9 ...), an encoding
+        asked for another format, unknown, or unable to hold a name.
     """
+    if encoding is not None:
+        if fmt is not FileFormat.H9:
+            raise UserError(f"--encoding: only h9 files take an encoding, not {fmt.value}")
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise UserError(f"--encoding: unknown encoding '{encoding}'") from None
     created = events[0].event if events else None
     made_for = FORMAT_GAMES.get(fmt)
     if isinstance(created, TournamentCreated) and made_for not in (None, created.game):
@@ -94,7 +108,7 @@ def export_tournament(
             # files, and Papp reads them.
             return write_elo(elo_from_log(events), ascii_only=False)
         case FileFormat.H9:
-            return write_h9(h9_from_log(events))
+            return write_h9(h9_from_log(events), encoding or H9_ENCODING)
         case FileFormat.TOU:
             return write_tou(tou_from_log(events))
         case FileFormat.TRF:
