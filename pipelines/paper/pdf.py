@@ -5,13 +5,16 @@ platypus table breaks between rows only), slips and cards drawn as blocks that n
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -31,7 +34,24 @@ __all__ = ["PAPERS", "to_pdf"]
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
 """Paper sizes in points: A4 595×842, Letter 612×792."""
 
-FONT, BOLD = "Helvetica", "Helvetica-Bold"
+DEJAVU = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu-sans-fonts"))
+"""Where Debian/Ubuntu and Fedora put DejaVu Sans: Greek, Cyrillic and every accented letter."""
+
+
+def _fonts() -> tuple[str, str]:
+    """DejaVu Sans (embedded) when the system has it, else the PDF's own Helvetica (Western
+    European letters only)."""
+    for folder in DEJAVU:
+        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+        if regular.is_file() and bold.is_file():
+            if "DejaVuSans" not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont("DejaVuSans", str(regular)))
+                pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(bold)))
+            return "DejaVuSans", "DejaVuSans-Bold"
+    return "Helvetica", "Helvetica-Bold"
+
+
+FONT, BOLD = _fonts()
 MARGIN = 12 * mm
 HEAD = 20 * mm  # the event's header at the top of each page
 FOOT = 10 * mm  # "page i of n"

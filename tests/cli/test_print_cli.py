@@ -241,3 +241,20 @@ def test_errors(events: Path, tmp_path: Path, args: tuple[str, ...], message: st
     assert out.read_bytes() == b"mine"  # nothing written
     _ok(events, "print", CHESS_ID, "cards", "-o", str(out), "--force")
     assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_greek_names(tmp_path: Path) -> None:
+    """A Greek event's name and players print as letters (DejaVu Sans embedded), not boxes."""
+    from pipelines.paper.pdf import DEJAVU
+
+    if not any((folder / "DejaVuSans.ttf").is_file() for folder in DEJAVU):
+        pytest.skip("no DejaVu Sans on this system: the PDF falls back to Helvetica")
+    path = require_testdata("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    event = next(line[4:].strip() for line in lines if line.startswith("012"))
+    store = tmp_path / "s.duckdb"
+    _ok(store, "ingest", str(path))
+    tid = json.loads(_ok(store, "tournament", "list", "-f", "json"))[0]["id"]
+    texts, sizes = _print(store, tmp_path / "p.pdf", tid, "players")
+    _check_pages(texts, sizes, event, A4)
+    assert "ΚΡΗΤΙΚΗΣ" in event
