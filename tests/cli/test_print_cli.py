@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from playwright.sync_api import Browser
 
 from tests.conftest import require_testdata
 from tests.process import arbiter_run
@@ -258,3 +259,25 @@ def test_greek_names(tmp_path: Path) -> None:
     texts, sizes = _print(store, tmp_path / "p.pdf", tid, "players")
     _check_pages(texts, sizes, event, A4)
     assert "ΚΡΗΤΙΚΗΣ" in event
+
+
+def test_html_prints_in_chromium(events: Path, tmp_path: Path, browser: Browser) -> None:
+    """The HTML version printed by a real Chromium: the paper size from its @page rule, "page
+    i of n" and the header row on every page, each player's row whole on one page."""
+    out = tmp_path / "alpha.html"
+    args = ("pairings-alpha", "-f", "html", "--paper", "letter", "-o", str(out))
+    _ok(events, "print", CHESS_ID, *args)
+    page = browser.new_page()
+    try:
+        page.goto(out.as_uri())
+        (tmp_path / "alpha.pdf").write_bytes(page.pdf(prefer_css_page_size=True))
+    finally:
+        page.close()
+    texts, sizes = _pages(tmp_path / "alpha.pdf")
+    assert len(texts) >= 3
+    _check_pages(texts, sizes, "XXX Torneo San Viator", LETTER)
+    assert all("Name No Board Colour Opponent" in t for t in texts)
+    lines = _lines(texts)
+    for white, black in Trf(require_testdata(*TRF)).games(7):
+        _once(lines, f"{white} ", "White", black)
+        _once(lines, f"{black} ", "Black", white)
