@@ -14,14 +14,20 @@ ARBITER = str(Path(sys.executable).parent / "arbiter")
 
 
 def arbiter_run(
-    store: str | Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
+    store: str | Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``arbiter --store STORE ARGS``: its exit status, stdout and stderr (never raises)."""
+    """``arbiter --store STORE ARGS`` (in folder `cwd`): its exit status, stdout and stderr
+    (never raises)."""
     return subprocess.run(
         [ARBITER, "--store", str(store), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         check=False,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
     )

@@ -1,0 +1,115 @@
+"""`arbiter print`: the paper an arbiter hands out, as PDF or printable HTML."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli.common import TournamentArg, err, open_store, user_errors
+from pipelines.commands.base import CommandError, load
+from pipelines.paper.documents import Doc, build, round_documents
+from projections.standings import as_of
+
+app = typer.Typer()
+"""This module's commands (`pipelines.cli` loads it when one of them is run)."""
+
+
+class Paper(StrEnum):
+    A4 = "a4"
+    LETTER = "letter"
+
+
+class PrintFormat(StrEnum):
+    PDF = "pdf"
+    HTML = "html"
+
+
+def _document(text: str) -> Doc:
+    try:
+        return Doc(text.strip().lower())
+    except ValueError:
+        known = ", ".join(d.value for d in Doc)
+        raise CommandError(f"unknown document '{text}' (one of: {known})") from None
+
+
+def _write(path: Path, data: bytes, force: bool) -> None:
+    """`data` to `path` in one step (a temporary file renamed): never half a file."""
+    if path.exists() and not force:
+        raise CommandError(f"{path}: already exists (--force overwrites it)")
+    if not path.parent.is_dir():
+        raise CommandError(f"{path}: no such folder '{path.parent}'")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@app.command("print")
+@user_errors
+def print_document(
+    tournament: TournamentArg,
+    document: Annotated[
+        str,
+        typer.Argument(
+            metavar="DOCUMENT",
+            help="pairings, pairings-alpha, slips, cards, wallchart, standings or players.",
+        ),
+    ],
+    round_no: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            "-r",
+            min=1,
+            help="The round (default: the last paired round; wall chart and standings: "
+            "the event as it was after this round).",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The file to write (default: T-DOCUMENT-rN.pdf here)."),
+    ] = None,
+    paper: Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size.")] = Paper.A4,
+    fmt: Annotated[
+        PrintFormat, typer.Option("--format", "-f", case_sensitive=False, help="PDF or HTML.")
+    ] = PrintFormat.PDF,
+    force: Annotated[bool, typer.Option(help="Overwrite the output file.")] = False,
+) -> None:
+    """Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML).
+
+    The event's header and "page i of n" on every page; a board or a player's row is never
+    split between pages; long tables repeat their header row."""
+    kind = _document(document)
+    per_round = kind in round_documents
+    with open_store() as store:
+        state = load(store, tournament, at_round=None if per_round else round_no).state
+    if per_round:
+        rnd = round_no or state.last_round
+        if rnd not in state.rounds:
+            last = state.last_round or "none"
+            raise CommandError(f"{tournament}: round {rnd} is not paired (last paired: {last})")
+        suffix = f"-r{rnd}"
+    else:
+        rnd = as_of(state).after
+        suffix = "" if kind is Doc.PLAYERS else f"-r{rnd}"
+    path = output or Path(f"{tournament}-{kind.value}{suffix}.{fmt.value}")
+    doc = build(state, kind, rnd)
+    if fmt is PrintFormat.HTML:
+        from pipelines.paper.html import to_html
+
+        data = to_html(doc, paper.value).encode()
+    else:
+        from pipelines.paper.pdf import to_pdf  # reportlab: loaded for this command only
+
+        data = to_pdf(doc, paper.value)
+    _write(path, data, force)
+    err.print(f"{tournament}: {doc.title} written to {path}", markup=False)

@@ -1,0 +1,256 @@
+"""The printed documents as plain data: what each one shows, read from the views the other
+commands print (`pipelines.views.tournament`, the standings and the crosstable). Nothing here
+computes a rule; the renderers (`pdf`, `html`) only lay it out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from events.domain import Game
+from pipelines.views.tournament import (
+    event_data_row,
+    not_paired_view,
+    pairings_view,
+    players_view,
+    standings_text,
+)
+from projections import crosstable as xt
+from projections.game_terms import komi_text
+from projections.standings import as_of
+from projections.standings import standings as compute_standings
+from projections.state import TournamentState
+
+__all__ = ["Card", "Doc", "Document", "Slip", "Table", "build", "round_documents"]
+
+
+class Doc(StrEnum):
+    """The documents `arbiter print` makes."""
+
+    PAIRINGS = "pairings"
+    PAIRINGS_ALPHA = "pairings-alpha"
+    SLIPS = "slips"
+    CARDS = "cards"
+    WALLCHART = "wallchart"
+    STANDINGS = "standings"
+    PLAYERS = "players"
+
+
+round_documents = frozenset({Doc.PAIRINGS, Doc.PAIRINGS_ALPHA, Doc.SLIPS, Doc.CARDS})
+"""The documents of one paired round (the others show the event after its last complete round)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table: its header row, its rows of text cells and each column's alignment."""
+
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: str  # one letter a column: l(eft), r(ight), c(entre)
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """A result slip: one board of a round, the results to tick and the signatures."""
+
+    board: int
+    white: str
+    black: str
+    results: tuple[str, ...]
+    note: str  # go: handicap and komi
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A board (table) card: the number players look for."""
+
+    board: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One printed document: the event's header, then tables, slips or cards."""
+
+    kind: Doc
+    title: str  # "Pairings, round 4"
+    event: str  # the event's name
+    details: str  # place, dates, chief arbiter
+    landscape: bool = False
+    tables: tuple[Table, ...] = ()
+    slips: tuple[Slip, ...] = ()
+    cards: tuple[Card, ...] = ()
+
+
+def _details(state: TournamentState) -> str:
+    data = event_data_row(state)
+    dates = " – ".join(d for d in (data["start"], data["end"]) if d)
+    parts = [data["place"], dates]
+    if data["chief_arbiter"]:
+        parts.append(f"Chief arbiter: {data['chief_arbiter']}")
+    return " · ".join(p for p in parts if p)
+
+
+def _num(value: float | None) -> str:
+    return xt.format_value(value)
+
+
+def _who(seat: dict[str, Any] | None, go: bool) -> str:
+    """A player as the lists name him: ``GM Berg, Anna`` (go: ``Sato, Ken 3d``)."""
+    if seat is None:
+        return "bye"
+    if go:
+        return " ".join(x for x in (seat["name"], seat.get("rank")) if x)
+    return " ".join(x for x in (seat.get("title"), seat["name"]) if x)
+
+
+def _strength(seat: dict[str, Any] | None, go: bool) -> str:
+    if seat is None:
+        return ""
+    value = seat.get("rank") if go else seat.get("rating")
+    return "" if value is None else str(value)
+
+
+def _pairings(state: TournamentState, rnd: int) -> tuple[Table, ...]:
+    go = state.game is Game.GO
+    boards = pairings_view(state, rnd)
+    head = ["Bd", "No", "White", "Rank" if go else "Rtg", "Pts", "Result", "Pts", "Black"]
+    head += ["Rank" if go else "Rtg", "No"] + (["Hcp", "Komi"] if go else [])
+    rows = []
+    for b in boards:
+        w, bl = b["white"], b["black"]
+        row = [str(b["board"]), str(w["start_rank"]), _who(w, False), _strength(w, go)]
+        row += [_num(w["points_before"]), b["result"] or ""]
+        if bl is None:
+            row += ["", "bye", "", ""]
+        else:
+            row += [_num(bl["points_before"]), _who(bl, False), _strength(bl, go)]
+            row.append(str(bl["start_rank"]))
+        if go:
+            row += [str(b.get("handicap") or ""), komi_text(b.get("komi")) or ""]
+        rows.append(tuple(row))
+    tables = [Table("", tuple(head), tuple(rows), "rrlrrcrlrr" + ("rr" if go else ""))]
+    missing = not_paired_view(state, rnd)
+    if missing:
+        out = tuple(
+            (str(m["player"]["start_rank"]), m["player"]["name"], m["why"]) for m in missing
+        )
+        tables.append(Table("Not paired", ("No", "Name", "Why"), out, "rll"))
+    return tuple(tables)
+
+
+def _pairings_alpha(state: TournamentState, rnd: int) -> tuple[Table, ...]:
+    go = state.game is Game.GO
+    seats: list[tuple[str, ...]] = []
+    for b in pairings_view(state, rnd):
+        w, bl = b["white"], b["black"]
+        seats.append((w["name"], str(w["start_rank"]), str(b["board"]), "White", _who(bl, go)))
+        if bl is not None:
+            seats.append((bl["name"], str(bl["start_rank"]), str(b["board"]), "Black", _who(w, go)))
+    for m in not_paired_view(state, rnd):
+        p = m["player"]
+        seats.append((p["name"], str(p["start_rank"]), "", "", m["why"]))
+    seats.sort(key=lambda s: (s[0].casefold(), int(s[1])))
+    head = ("Name", "No", "Board", "Colour", "Opponent")
+    return (Table("", head, tuple(seats), "lrrll"),)
+
+
+def _slips(state: TournamentState, rnd: int) -> tuple[Slip, ...]:
+    go = state.game is Game.GO
+    choices = ("White wins", "Black wins", "Jigo") if go else ("1-0", "½-½", "0-1")
+    out = []
+    for b in pairings_view(state, rnd):
+        w, bl = b["white"], b["black"]
+        if bl is None:
+            continue
+        note = ""
+        if go:
+            komi = komi_text(b.get("komi"))
+            note = f"Handicap {b.get('handicap') or 0}" + (f", komi {komi}" if komi else "")
+
+        def label(seat: dict[str, Any]) -> str:
+            return f"{_who(seat, go)} ({seat['start_rank']})"
+
+        out.append(Slip(b["board"], label(w), label(bl), choices, note))
+    return tuple(out)
+
+
+def _cards(state: TournamentState, rnd: int) -> tuple[Card, ...]:
+    return tuple(Card(b["board"]) for b in pairings_view(state, rnd) if b["black"] is not None)
+
+
+def _wallchart(state: TournamentState) -> tuple[Table, ...]:
+    table = xt.crosstable(state, order="start")
+    head, *rows = xt.as_rows(table, titles=True)
+    align = "rrlrl" + "c" * table.rounds + "r" * (1 + len(table.tiebreaks))
+    return (Table("", tuple(head), tuple(tuple(r) for r in rows), align),)
+
+
+def _standings(state: TournamentState) -> tuple[Table, ...]:
+    rows = compute_standings(state)
+    shown = standings_text(rows)
+    codes = list(shown[0]["tiebreaks"]) if shown else []
+    head = ("Rank", "No", "Name", "Rank" if state.game is Game.GO else "Rtg", "Fed", "Pts", *codes)
+    go = state.game is Game.GO
+    body = tuple(
+        (
+            str(r["rank"]),
+            str(r["player"]["start_rank"]),
+            r["player"]["name"],
+            str(state.players[r["player"]["id"]].rank or "") if go else str(r["rating"] or ""),
+            r["federation"] or "",
+            _num(r["points"]),
+            *(_num(r["tiebreaks"][c]) for c in codes),
+        )
+        for r in shown
+    )
+    return (Table("", head, body, "rrlrlr" + "r" * len(codes)),)
+
+
+def _players(state: TournamentState) -> tuple[Table, ...]:
+    go = state.game is Game.GO
+    rows = sorted(players_view(state), key=lambda p: (-(p["rating"] or 0), p["start_rank"]))
+    head = ("No", "Title", "Name", "Rank" if go else "Rating", "Fed", "Club")
+    body = tuple(
+        (
+            str(p["start_rank"]),
+            p["title"] or "",
+            p["name"],
+            str((p["rank"] if go else p["rating"]) or ""),
+            p["federation"] or "",
+            state.players[p["id"]].club or "",
+        )
+        for p in rows
+    )
+    return (Table("", head, body, "rllrll"),)
+
+
+def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
+    """Document `kind` of the tournament; `rnd` is the round of a round's document (it must
+    be paired: the caller checks), ignored by the others (they say the round they are after)."""
+    name, details = state.settings.name, _details(state)
+    after = as_of(state).caption
+    match kind:
+        case Doc.PAIRINGS:
+            return Document(
+                kind, f"Pairings, round {rnd}", name, details, tables=_pairings(state, rnd)
+            )
+        case Doc.PAIRINGS_ALPHA:
+            title = f"Pairings by name, round {rnd}"
+            return Document(kind, title, name, details, tables=_pairings_alpha(state, rnd))
+        case Doc.SLIPS:
+            return Document(
+                kind, f"Result slips, round {rnd}", name, details, slips=_slips(state, rnd)
+            )
+        case Doc.CARDS:
+            return Document(
+                kind, f"Board cards, round {rnd}", name, details, cards=_cards(state, rnd)
+            )
+        case Doc.WALLCHART:
+            title = f"Wall chart, {after}"
+            return Document(kind, title, name, details, landscape=True, tables=_wallchart(state))
+        case Doc.STANDINGS:
+            return Document(kind, f"Standings, {after}", name, details, tables=_standings(state))
+        case Doc.PLAYERS:
+            return Document(kind, "Players by rating", name, details, tables=_players(state))
