@@ -102,6 +102,8 @@ def test_register_approve_check_in_pair_in_a_browser(
     assert "RegistrationRequested" in log
     assert "RegistrationApproved" in log
     assert log.count("CheckedIn") == 3
+    phone.goto(served.url + "/t/oslo")
+    expect(phone.locator("body")).to_contain_text("not checked in")
 
 
 def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
