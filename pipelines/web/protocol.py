@@ -6,6 +6,11 @@ server's connections after 20 s). Here a connection must send its complete heade
 `header_timeout` seconds of being opened, and again of each response's end; otherwise the
 server closes it. The timer stops when the headers are complete: a slow body, a long answer
 or a live stream (`/t/{id}/live`) is not cut.
+
+When the server stops, an answer still being streamed (a live page's events) ends as if its
+client had gone: the connection is closed, so the stream ends quietly at once instead of being
+cancelled after the graceful-shutdown wait with an ``Exception in ASGI application`` traceback
+per open page (the browser's EventSource reconnects by itself).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 __all__ = ["HeaderDeadline", "with_header_timeout"]
 
@@ -43,6 +48,12 @@ class HeaderDeadline(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        cycle: RequestResponseCycle | None = self.cycle  # None before a first request
+        if cycle is not None and cycle.response_started and not cycle.response_complete:
+            self.transport.close()
 
     def _arm(self) -> None:
         self._disarm()
