@@ -3,7 +3,10 @@
 DuckDB locks the file per process, so commands open the store, do their work and close it; a
 second process retries the open with backoff for a bounded time and then gets `StoreBusy`.
 Processes that want the file queue for it in arrival order (`events.ticket_lock`), and a
-long-running command gives way to them between two of its store operations (`_turn`).
+long-running command gives way to them between two of its store operations (`_turn`), once
+it has had the file for `TURN` seconds: a command's read, check and append (a few tens of
+milliseconds) happen in one turn, so eight writers queued on one tournament do not each lose
+the race between their read and their append.
 Inside the process one lock serialises every session, so a writing transaction is the only
 statement stream on the file while it runs: positions come from a counter kept in the same
 transaction as the append, so they are never reused, not even after a truncation, and they
@@ -40,6 +43,8 @@ __all__ = ["DEFAULT_STORE", "DuckDBRecorder", "default_store_path"]
 _LOCK_PID = re.compile(r"PID (\d+)")
 
 DEFAULT_STORE = "arbiter.duckdb"
+TURN = 0.5
+"""Seconds a process keeps the file before it gives way to processes queued meanwhile."""
 
 
 def default_store_path() -> str:
@@ -97,6 +102,7 @@ class DuckDBRecorder:
         except BaseException:
             self._leave_queue()
             raise
+        self._turn_began = time.monotonic()
         self._lock = threading.Lock()
         self._configure()
         try:
@@ -135,9 +141,14 @@ class DuckDBRecorder:
         """This store's lock, after giving way to any process queued for the file meanwhile:
         a long-running command (an ingest, a rating run) lets a director's `standings` or
         `result` in between two of its store operations instead of holding the file for its
-        whole run. It then queues again, behind them."""
+        whole run. It then queues again, behind them. A turn lasts `TURN` seconds at least, so
+        a command's read and its append are not split by other writers."""
         with self._lock:
-            if self._queued and ticket_lock.others_waiting(self.path):
+            if (
+                self._queued
+                and time.monotonic() - self._turn_began >= TURN
+                and ticket_lock.others_waiting(self.path)
+            ):
                 self._give_way()
             yield
 
@@ -151,6 +162,7 @@ class DuckDBRecorder:
             raise StoreBusy(self.path, holder or None)
         self._queued = True
         self._con = _connect(self.path, self._busy_timeout)
+        self._turn_began = time.monotonic()
         self._configure()
 
     @contextlib.contextmanager

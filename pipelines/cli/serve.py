@@ -43,6 +43,13 @@ def serve(
             "networks, e.g. 127.0.0.1 for a proxy on this host); default: none trusted."
         ),
     ] = "",
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds a connection has to send its request headers; a slower one is closed.",
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve live pairings, standings, crosstables and rating lists, and the API.
 
@@ -56,6 +63,7 @@ def serve(
     import uvicorn
 
     from pipelines.web.app import create_app
+    from pipelines.web.protocol import with_header_timeout
 
     proxies = trusted_proxies(forwarded_allow_ips)
     application = create_app(
@@ -71,6 +79,7 @@ def serve(
         timeout_graceful_shutdown=2,
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
+        http=with_header_timeout(header_timeout),
     )
 
 
