@@ -6,7 +6,9 @@ against an opponent the player defeated may be left out, as long as the rest sti
 opponents' mix and the minimum number of games (in a round robin the mix must also allow a
 norm over the whole event). Every subset is tried: leaving out games only removes games, so
 with at least nine kept there are at most C(13,0)+...+C(13,4) = 1,093 of them in a 13-round
-event, per title.
+event, per title, and a bound (the lowest-rated wins left out give the best average for a
+score; leaving out games never adds title-holders) skips every size of subset that cannot
+make the norm, so a 20-round event costs little more.
 
 The best subset of a title: the most games, then the highest performance, then the fewest
 and earliest-numbered rounds left out.
@@ -17,7 +19,16 @@ from __future__ import annotations
 from itertools import combinations
 
 from projections.norms.model import Applicant, Check, CountedGame, EventFacts, NormResult
-from projections.norms.rules import MIN_GAMES, NORM_TITLES, REQUIREMENTS, check, holds, performance
+from projections.norms.rules import (
+    MIN_GAMES,
+    NORM_TITLES,
+    REQUIREMENTS,
+    TITLE_HOLDERS,
+    UNRATED,
+    check,
+    holds,
+    performance,
+)
 
 __all__ = ["best_subsets", "sought", "whole_event"]
 
@@ -56,30 +67,57 @@ def whole_event(applicant: Applicant, event: EventFacts, title: str) -> Check:
     )
 
 
-def _candidates(
-    applicant: Applicant, event: EventFacts
-) -> list[tuple[tuple[CountedGame, ...], tuple[int, ...]]]:
-    """Each subset worth a check (at least nine games kept) and the rounds it leaves out."""
+def _sizes(applicant: Applicant, event: EventFacts) -> list[tuple[int, int]]:
+    """Each (rounds 1..end kept, wins left out) pair that keeps at least nine games, the most
+    games kept first, then the longest prefix."""
+    n = len(applicant.games)
+    ends = [n] if event.predetermined else list(range(n, MIN_GAMES - 1, -1))
+    pairs = [(end, size) for end in ends for size in range(end - MIN_GAMES + 1)]
+    pairs = [(e, k) for e, k in pairs if (e, k) != (n, 0)]  # the whole event, checked first
+    return sorted(pairs, key=lambda p: (-(p[0] - p[1]), -p[0]))
+
+
+def _may_make(title: str, prefix: tuple[CountedGame, ...], wins: list[int], size: int) -> bool:
+    """A bound: can any ``size`` wins left out of ``prefix`` make the norm? Leaving out the
+    lowest-rated wins gives the highest average for that score (the floor of 1.4.6 keeps the
+    order), and leaving out games never adds title-holders."""
+    req = REQUIREMENTS[title]
+    kept = len(prefix) - size
+    titled = sum(1 for g in prefix if g.opponent.title in TITLE_HOLDERS)
+    qualifying = sum(1 for g in prefix if g.opponent.title in req.qualifying)
+    if titled < -(-kept // 2) or qualifying < max(3, -(-kept // 3)):
+        return False
+    lowest = set(sorted(wins, key=lambda i: prefix[i].opponent.rating or UNRATED)[:size])
+    best = [g for i, g in enumerate(prefix) if i not in lowest]
+    ra, _, _, _, rp = performance(title, best)
+    return ra >= req.average and rp >= req.performance
+
+
+def _search(applicant: Applicant, event: EventFacts, title: str) -> NormResult | None:
+    """The best subset that makes the norm ``title`` (the whole event left aside)."""
     games = applicant.games
-    if len(games) < MIN_GAMES:
-        return []
-    rounds = [g.round for g in games]
-    ends = [len(games)] if event.predetermined else list(range(len(games), MIN_GAMES - 1, -1))
-    out: list[tuple[tuple[CountedGame, ...], tuple[int, ...]]] = []
-    for end in ends:
+    best: tuple[tuple[int, int, int, tuple[int, ...]], NormResult] | None = None
+    for end, size in _sizes(applicant, event):
+        if best is not None and end - size < best[1].check.games:
+            break  # no longer subset is left
         prefix = games[:end]
-        tail = tuple(rounds[end:])
         wins = [i for i, g in enumerate(prefix) if g.points == 1]
-        for size in range(min(len(wins), end - MIN_GAMES) + 1):
-            for drop in combinations(wins, size):
-                if not drop and not tail:
-                    continue  # the whole event, checked first
-                left = set(drop)
-                kept = tuple(g for i, g in enumerate(prefix) if i not in left)
-                dropped = tuple(sorted({prefix[i].round for i in drop} | set(tail)))
-                out.append((kept, dropped))
-    out.sort(key=lambda c: -len(c[0]))  # stable: longest first, then the order built
-    return out
+        if size > len(wins) or not _may_make(title, prefix, wins, size):
+            continue
+        tail = {g.round for g in games[end:]}
+        for drop in combinations(wins, size):
+            left = set(drop)
+            kept = tuple(g for i, g in enumerate(prefix) if i not in left)
+            result = check(
+                title, applicant.federation, kept, federation_exempt=event.federation_exempt
+            )
+            if not result.made:
+                continue
+            dropped = tuple(sorted({prefix[i].round for i in drop} | tail))
+            key = (-result.games, -result.rp, len(dropped), dropped)
+            if best is None or key < best[0]:
+                best = (key, NormResult(result, dropped))
+    return None if best is None else best[1]
 
 
 def best_subsets(
@@ -88,7 +126,6 @@ def best_subsets(
     """Each sought title's check over the whole event, and the norms made (best subset)."""
     whole: dict[str, Check] = {}
     made: dict[str, NormResult] = {}
-    candidates: list[tuple[tuple[CountedGame, ...], tuple[int, ...]]] | None = None
     for title in sought(applicant):
         full = whole_event(applicant, event, title)
         whole[title] = full
@@ -97,24 +134,7 @@ def best_subsets(
             continue
         if event.predetermined and any(f.startswith(_MIX) for f in full.failures):
             continue  # 1.4.1f: a round robin's mix must allow a norm over the whole event
-        if candidates is None:
-            candidates = _candidates(applicant, event)
-        req = REQUIREMENTS[title]
-        best: tuple[tuple[int, int, int, tuple[int, ...]], NormResult] | None = None
-        for kept, dropped in candidates:
-            if best is not None and len(kept) < best[1].check.games:
-                break  # candidates come longest first: no longer subset is left
-            ra, _, _, _, rp = performance(title, kept)
-            if ra < req.average or rp < req.performance:
-                continue  # the cheap figures first: most subsets fail there
-            result = check(
-                title, applicant.federation, kept, federation_exempt=event.federation_exempt
-            )
-            if not result.made:
-                continue
-            key = (-result.games, -result.rp, len(dropped), dropped)
-            if best is None or key < best[0]:
-                best = (key, NormResult(result, dropped))
-        if best is not None:
-            made[title] = best[1]
+        found = _search(applicant, event, title)
+        if found is not None:
+            made[title] = found
     return whole, made
