@@ -11,6 +11,7 @@ printing over `pipelines.commands` (writes) and `pipelines.views` (reads).
     print        print (pairing lists, slips, cards, wall chart, standings, players as PDF/HTML)
     prizes       prizes (set the prize list, who gets what)
     registration registrations (approve, decline), check-in
+    norms        norms (FIDE title norms)
     teams        team ..., lineup, and the team views of pair, standings and crosstable
     ingest       ingest, export
     checks       check (what FIDE or the EGD would send back)
@@ -80,6 +81,7 @@ COMMANDS: dict[str, Entry] = {
     "log": Entry("reports", REPORTS, "The tournament's events, one per line: position, version, type, who, how, payload."),
     "prizes": Entry("prizes", REPORTS, "Prize lists: `prizes T set FILE` sets them (TOML), `prizes T` shows who gets what."),
     "print": Entry("print", REPORTS, "Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML)."),
+    "norms": Entry("norms", REPORTS, "Title norms (FIDE B.01 1.4): per player the games, the opponents' titles, federations and average, the performance, the norms made and the rounds left out to make them."),
     "check": Entry("checks", REPORTS, "Check a tournament as its rating body would before the file is uploaded. Exit 1 if anything is found."),
     "export": Entry("ingest", REPORTS, "Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."),
     "ingest": Entry("ingest", FEDERATION, "Ingest result files: each one atomically, each one once. Exit 1 if any file failed."),
