@@ -96,7 +96,9 @@ class _Pairing:
                     matcher.set(i, j, w)
             mates = matcher.solve()
             unmatched = [v for v in range(n) if mates[v] == v]
-            if len(unmatched) > 1:
+            # C2 is absolute: the one left out must be eligible for the PAB (the weights
+            # prefer such a player; when none can be, no valid pairing exists).
+            if len(unmatched) > 1 or not ctx.eligible_for_bye(order[unmatched[0]]):
                 raise _unpairable()
             bye_score = score[unmatched[0]]
             matcher.load(ctx.completion_rows(order, bye_score))
