@@ -250,6 +250,8 @@ def generate(
         for p, rounds in absent.items():
             if k in rounds:
                 history[p].append(RoundEntry(None, Colour.NONE, rounds[k]))
+        if all(len(entries) == k for entries in history.values()):
+            continue  # everybody absent: a round of byes only, nobody to pair
         try:
             paired = pair(tournament.file(history, ranked=False))
         except PairingError as exc:

@@ -124,6 +124,14 @@ def test_baku_acceleration_is_written_and_paired(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stdout
 
 
+def test_a_round_everybody_misses_is_written_and_not_paired(tmp_path: Path) -> None:
+    # Every player enters late (round 2): round 1 holds zero-point byes only.
+    out = _generate(tmp_path, "--dubov", "PlayersNumber=3\nRoundsNumber=2\nLateEntryRate=1\n", 1)
+    assert [row[0] for row in _blocks(out)] == ["  0000 - Z"] * 3
+    checked = _run("--dubov", str(out), "-c", "--strict")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 @pytest.mark.parametrize(
     ("config", "message"),
     [
