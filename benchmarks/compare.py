@@ -113,7 +113,8 @@ def _first_difference(text: str) -> tuple[int, list[str]] | None:
 
     Both checkers print ``NAME: Round #k`` per round and, for a round that differs, a
     ``Checker pairings … Tournament pairings`` table (ours lists every board, bbpPairings only
-    the differing ones); rows whose two sides agree are left out.
+    the differing ones); the boards only one side has are kept, ``checker W B`` (the engine
+    that re-paired the file) and ``file W B`` (the pairing the file holds).
     """
     current = 0
     lines = text.splitlines()
@@ -124,17 +125,21 @@ def _first_difference(text: str) -> tuple[int, list[str]] | None:
         elif line.lstrip().startswith("No valid pairing exists"):
             return current, [line.strip()]
         elif "Checker pairings" in line:
-            boards = []
+            checker: list[str] = []
+            tournament: list[str] = []
             for row in lines[i + 1 :]:
                 if not row.strip() or _ROUND.search(row) or _SUMMARY.search(row):
                     break
-                numbers = re.findall(r"\d+", row)
-                if len(numbers) == 4 and numbers[:2] == numbers[2:]:
-                    continue
-                half = len(numbers) // 2
-                left, right = " ".join(numbers[:half]), " ".join(numbers[half:])
-                boards.append(f"{left} | {right}")
-            return current, boards
+                # ``W B   W B`` (ours: ``W B``, one side may be empty; bbpPairings: ``W - B``)
+                sides = [s for s in re.split(r"\s{3,}", row.strip()) if s]
+                pairs = [" ".join(re.findall(r"\d+", side)) for side in sides]
+                checker += pairs[:1]
+                tournament += pairs[1:2]
+            only_checker = [b for b in checker if b not in tournament]
+            only_file = [b for b in tournament if b not in checker]
+            return current, [f"checker {b}" for b in only_checker] + [
+                f"file {b}" for b in only_file
+            ]
     return None
 
 
