@@ -130,11 +130,13 @@ def _first_difference(text: str) -> tuple[int, list[str]] | None:
             for row in lines[i + 1 :]:
                 if not row.strip() or _ROUND.search(row) or _SUMMARY.search(row):
                     break
-                # ``W B   W B`` (ours: ``W B``, one side may be empty; bbpPairings: ``W - B``)
-                sides = [s for s in re.split(r"\s{3,}", row.strip()) if s]
-                pairs = [" ".join(re.findall(r"\d+", side)) for side in sides]
-                checker += pairs[:1]
-                tournament += pairs[1:2]
+                if "-" in row:  # bbpPairings: ``  W - B      W - B``
+                    pairs = [f"{w} {b}" for w, b in re.findall(r"(\d+)\s*-\s*(\d+)", row)]
+                    checker += pairs[:1]
+                    tournament += pairs[1:2]
+                else:  # ours: ``W B`` in 18 columns, then ``W B`` (a side may be empty)
+                    checker += [row[:18].strip()] if row[:18].strip() else []
+                    tournament += [row[18:].strip()] if row[18:].strip() else []
             only_checker = [b for b in checker if b not in tournament]
             only_file = [b for b in tournament if b not in checker]
             return current, [f"checker {b}" for b in only_checker] + [
