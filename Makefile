@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench clean
+.PHONY: venv test lint demo bench compare clean
 
 # Every test runs, the large reference files too, on every core (pytest-xdist; TEST_JOBS=1
 # for one process); for a quick local loop: make test PYTEST_ARGS='-m "not slow"'.
@@ -34,6 +34,12 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
+
+# Agreement with the reference engines (docs/generator.md); not in `make test`: it needs
+# $BBP_PAIRINGS (bbpPairings v6) and/or $BBP_PAIRINGS_V5 and runs for COMPARE_ARGS' --budget.
+COMPARE_ARGS ?= -n 500
+compare: $(STAMP)
+	nice -n 10 $(BIN)/python -m benchmarks.compare $(COMPARE_ARGS)
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .mypy_cache .ruff_cache

@@ -96,7 +96,9 @@ class _Pairing:
                     matcher.set(i, j, w)
             mates = matcher.solve()
             unmatched = [v for v in range(n) if mates[v] == v]
-            if len(unmatched) > 1:
+            # C2 is absolute: the one left out must be eligible for the PAB (the weights
+            # prefer such a player; when none can be, no valid pairing exists).
+            if len(unmatched) > 1 or not ctx.eligible_for_bye(order[unmatched[0]]):
                 raise _unpairable()
             bye_score = score[unmatched[0]]
             matcher.load(ctx.completion_rows(order, bye_score))
@@ -222,7 +224,9 @@ class _Brackets:
         order, score, n = self.order, self.score, len(self.order)
         new_vertices: list[int] = []
         self.mdp_count = 0
-        self.single = n % 2 == 1 and group_start < n and self.bye_score == score[group_start]
+        # C9 applies when the bracket downfloats exactly one player and the PAB's score is
+        # not below the next group's (it may be above: lower players can all be ineligible).
+        self.single = n % 2 == 1 and group_start < n and self.bye_score >= score[group_start]
         for idx, v in enumerate(self.vertices):
             if idx < cur_end and matched[v]:
                 self.result[order[v].index] = order[stable[v]].index
@@ -231,6 +235,6 @@ class _Brackets:
                 new_vertices.append(v)
                 if idx < cur_end:
                     self.mdp_count += 1
-                if score[stable[v]] < self.bye_score:
+                if self.single and score[stable[v]] < score[group_start]:
                     self.single = False
         self.vertices = new_vertices

@@ -6,6 +6,9 @@
     arbiter-pairings --dutch-2017 in.trf -p          the Dutch system, 2017 rules (bbpPairings v5)
     arbiter-pairings --dubov in.trf -p               the Dubov system (2026 rules; XXZ = absent)
     arbiter-pairings --team in.trf -p [out.txt]      FIDE Team Swiss (C.04.6), TRF-2026 team records
+    arbiter-pairings --dutch -g [config] -o out.trf [-s seed]
+                                                     a random tournament paired by the engine
+                                                     (docs/generator.md: the config keys)
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
@@ -201,6 +204,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--strict", action="store_true", help="with -c: exit 4 when any round differs"
     )
+    mode.add_argument(
+        "-g",
+        nargs="?",
+        const="",
+        metavar="CONFIG",
+        help="generate a random tournament paired round by round by the engine (not --team); "
+        "CONFIG holds Key=value lines (PlayersNumber, RoundsNumber, DrawPercentage, "
+        "ForfeitRate, RetiredRate, HalfPointByeRate, ZeroPointByeRate, LateEntryRate, "
+        "HighestRating, LowestRating, HasWhiteAdvantage, WhiteAdvantage, PointsForWin, "
+        "PointsForDraw, PointsForLoss, PointsForForfeitLoss, PointsForPAB, Acceleration); "
+        "keys left out are drawn from the seed; see docs/generator.md",
+    )
+    parser.add_argument("-o", metavar="OUTPUT", help="with -g: the generated TRF file")
+    parser.add_argument(
+        "-s", type=int, metavar="SEED", help="with -g: the random seed (same seed, same file)"
+    )
     return parser
 
 
@@ -228,6 +247,8 @@ def _run(argv: Sequence[str] | None) -> int:
         print(VERSION)
         if args.input is None:
             return EXIT_OK
+    if args.g is not None:
+        return _generate(args)
     if args.input is None or (args.p is None and not args.c):
         return _error("give an input file and -p [output] or -c", EXIT_INVALID)
     path = Path(args.input)
@@ -260,6 +281,49 @@ def _run(argv: Sequence[str] | None) -> int:
     except UserError as exc:
         return _error(f"{path}: {one_line(exc)}", EXIT_INVALID)
     return _write(args.p, format_round(paired))
+
+
+_GENERATED: dict[str, tuple[str, bool]] = {
+    "--dutch": ("FIDE_DUTCH_2025", False),
+    "--dutch-2017": ("FIDE_DUTCH_2017", True),
+    "--burstein": ("FIDE_BURSTEIN", False),
+    "--dubov": ("FIDE_DUBOV", False),
+}
+"""The systems ``-g`` generates: flag -> the ``092`` text, and whether the file is written in
+bbpPairings v5's TRF16 records (``XXR``, ``XXC``, ``BBW``…) rather than TRF-2026's."""
+
+
+def _generate(args: argparse.Namespace) -> int:
+    """``-g [CONFIG] -o OUTPUT [-s SEED]``: a random tournament paired by the chosen engine."""
+    import random
+
+    from pipelines.engines.generator import generate
+    from pipelines.engines.generator_config import GeneratorConfig, read_config
+    from projections.exports.trf import write_trf
+
+    flag, engine = _engine(args)
+    if flag not in _GENERATED:
+        return _error(f"-g is not available with {flag}", EXIT_INVALID)
+    if args.o is None:
+        return _error("-g needs -o OUTPUT, the file to write", EXIT_INVALID)
+    if args.input is not None:
+        return _error("-g takes no input file (a model file is not supported)", EXIT_INVALID)
+    config = GeneratorConfig()
+    if args.g:
+        try:
+            data = read_input(Path(args.g))
+        except IngestError as exc:
+            return _error(str(exc), EXIT_FILE)
+        try:
+            config = read_config(args.g, data.decode("utf-8"))
+        except UnicodeDecodeError:
+            return _error(f"{args.g}: not UTF-8 text", EXIT_INVALID)
+    if args.s is not None and args.s < 0:
+        return _error(f"-s {args.s}: the seed must be 0 or more", EXIT_INVALID)
+    seed = args.s if args.s is not None else random.SystemRandom().randrange(2**32)
+    system, trf16 = _GENERATED[flag]
+    trf = generate(config, seed, system, engine.pair_file, trf16=trf16)
+    return _write(args.o, write_trf(trf))
 
 
 def _write(target: str, text: str) -> int:
