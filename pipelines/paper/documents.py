@@ -216,7 +216,8 @@ def _standings(state: TournamentState) -> tuple[Table, ...]:
 def _players(state: TournamentState) -> tuple[Table, ...]:
     go = state.game is Game.GO
     rows = sorted(players_view(state), key=lambda p: (-(p["rating"] or 0), p["start_rank"]))
-    head = ("No", "Title", "Name", "Rank" if go else "Rating", "Fed", "Club")
+    head = ("No", "Title", "Name", "Rank" if go else "Rating", "Fed", "Club", "Paid")
+    paid = {True: "yes", False: "no", None: ""}
     body = tuple(
         (
             str(p["start_rank"]),
@@ -225,10 +226,11 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
             str((p["rank"] if go else p["rating"]) or ""),
             p["federation"] or "",
             state.players[p["id"]].club or "",
+            paid[p["paid"]],
         )
         for p in rows
     )
-    return (Table("", head, body, "rllrll"),)
+    return (Table("", head, body, "rllrllc"),)
 
 
 def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
