@@ -106,6 +106,7 @@ class PlayerRegistered(EventBase):
     pairing_number: int | None = Field(
         None, ge=1, description="fixed start number (imported files); else by rating"
     )
+    paid: bool | None = Field(None, description="entry fee paid (None: not recorded)")
 
 
 class PlayerUpdated(EventBase):
@@ -127,6 +128,7 @@ class PlayerUpdated(EventBase):
     ids: dict[str, str] | None = Field(
         None, description="federation ids given (egd_pin, aga ...): merged into the player's"
     )
+    paid: bool | None = None
 
 
 class PlayerRemoved(EventBase):

@@ -59,6 +59,8 @@ class PlayerState:
     withdrawn_from: int | None = None
     late_from: int | None = None
     """A late entry: the first round that was not yet paired when the player registered."""
+    paid: bool | None = None
+    """Entry fee paid (None: not recorded)."""
     checked_in: bool = False
     """Checked in before round 1 (matters when the event has a check-in window)."""
 

@@ -12,7 +12,7 @@ import typer
 
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.commands.base import CommandError, load
-from pipelines.paper.documents import Doc, build, round_documents
+from pipelines.paper.documents import Doc, Document, build, round_documents
 from projections.standings import as_of
 
 app = typer.Typer()
@@ -33,7 +33,7 @@ def _document(text: str) -> Doc:
     try:
         return Doc(text.strip().lower())
     except ValueError:
-        known = ", ".join(d.value for d in Doc)
+        known = ", ".join(d.value for d in Doc if d not in (Doc.NORM_CERTIFICATE, Doc.NORM_REPORT))
         raise CommandError(f"unknown document '{text}' (one of: {known})") from None
 
 
@@ -103,13 +103,19 @@ def print_document(
         suffix = "" if kind is Doc.PLAYERS else f"-r{rnd}"
     path = output or Path(f"{tournament}-{kind.value}{suffix}.{fmt.value}")
     doc = build(state, kind, rnd)
+    write_document(doc, path, paper.value, fmt, force)
+    err.print(f"{tournament}: {doc.title} written to {path}", markup=False)
+
+
+def write_document(doc: Document, path: Path, paper: str, fmt: PrintFormat, force: bool) -> None:
+    """`doc` rendered as PDF or HTML on `paper`, written to `path` (refused when it exists,
+    unless `force`)."""
     if fmt is PrintFormat.HTML:
         from pipelines.paper.html import to_html
 
-        data = to_html(doc, paper.value).encode()
+        data = to_html(doc, paper).encode()
     else:
         from pipelines.paper.pdf import to_pdf  # reportlab: loaded for this command only
 
-        data = to_pdf(doc, paper.value)
+        data = to_pdf(doc, paper)
     _write(path, data, force)
-    err.print(f"{tournament}: {doc.title} written to {path}", markup=False)

@@ -156,6 +156,9 @@ class PlayerInput(Input):
     )
     egd_pin: str | None = Field(None, description="Go: EGD PIN (digits).")
     aga_id: str | None = Field(None, description="Go: AGA member id (digits).")
+    paid: bool | None = Field(
+        None, description="Entry fee paid (shown in the players list and the printed one)."
+    )
 
     EVENT_NAMES: ClassVar[dict[str, str]] = {"seed": "pairing_number"}
     """Fields stored under another name in `PlayerRegistered`/`PlayerUpdated`."""
@@ -214,6 +217,19 @@ class PlayerInput(Input):
     @classmethod
     def _sex(cls, value: str | None) -> str | None:
         return None if value is None else validate.sex(value)
+
+    @field_validator("paid", mode="before")
+    @classmethod
+    def _paid(cls, value: object) -> object:
+        """yes/no as a CSV or a form writes it (true/false, 1/0 too)."""
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in ("yes", "y", "true", "1"):
+                return True
+            if word in ("no", "n", "false", "0"):
+                return False
+            raise InvalidField("paid", f"{excerpt(value)} is not yes or no")
+        return value
 
     @field_validator("aga_rating")
     @classmethod

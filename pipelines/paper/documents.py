@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from events.domain import Game
+from events.errors import UserError
 from pipelines.views.tournament import (
     event_data_row,
     not_paired_view,
@@ -22,7 +23,7 @@ from projections.standings import as_of
 from projections.standings import standings as compute_standings
 from projections.state import TournamentState
 
-__all__ = ["Card", "Doc", "Document", "Slip", "Table", "build", "round_documents"]
+__all__ = ["Card", "Doc", "Document", "Slip", "Table", "build", "details_of", "round_documents"]
 
 
 class Doc(StrEnum):
@@ -35,6 +36,10 @@ class Doc(StrEnum):
     WALLCHART = "wallchart"
     STANDINGS = "standings"
     PLAYERS = "players"
+    NORM_CERTIFICATE = "norm-certificate"
+    """FIDE form IT1 for one player's norm (`arbiter norms T --certificate N`)."""
+    NORM_REPORT = "norm-report"
+    """FIDE form IT3, the tournament report of the norms made (`arbiter norms T --report`)."""
 
 
 round_documents = frozenset({Doc.PAIRINGS, Doc.PAIRINGS_ALPHA, Doc.SLIPS, Doc.CARDS})
@@ -83,7 +88,7 @@ class Document:
     cards: tuple[Card, ...] = ()
 
 
-def _details(state: TournamentState) -> str:
+def details_of(state: TournamentState) -> str:
     data = event_data_row(state)
     dates = " – ".join(d for d in (data["start"], data["end"]) if d)
     parts = [data["place"], dates]
@@ -211,7 +216,8 @@ def _standings(state: TournamentState) -> tuple[Table, ...]:
 def _players(state: TournamentState) -> tuple[Table, ...]:
     go = state.game is Game.GO
     rows = sorted(players_view(state), key=lambda p: (-(p["rating"] or 0), p["start_rank"]))
-    head = ("No", "Title", "Name", "Rank" if go else "Rating", "Fed", "Club")
+    head = ("No", "Title", "Name", "Rank" if go else "Rating", "Fed", "Club", "Paid")
+    paid = {True: "yes", False: "no", None: ""}
     body = tuple(
         (
             str(p["start_rank"]),
@@ -220,16 +226,17 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
             str((p["rank"] if go else p["rating"]) or ""),
             p["federation"] or "",
             state.players[p["id"]].club or "",
+            paid[p["paid"]],
         )
         for p in rows
     )
-    return (Table("", head, body, "rllrll"),)
+    return (Table("", head, body, "rllrllc"),)
 
 
 def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
     """Document `kind` of the tournament; `rnd` is the round of a round's document (it must
     be paired: the caller checks), ignored by the others (they say the round they are after)."""
-    name, details = state.settings.name, _details(state)
+    name, details = state.settings.name, details_of(state)
     after = as_of(state).caption
     match kind:
         case Doc.PAIRINGS:
@@ -254,3 +261,7 @@ def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
             return Document(kind, f"Standings, {after}", name, details, tables=_standings(state))
         case Doc.PLAYERS:
             return Document(kind, "Players by rating", name, details, tables=_players(state))
+        case Doc.NORM_CERTIFICATE | Doc.NORM_REPORT:
+            raise UserError(
+                f"{kind.value}: made by `arbiter norms {state.id} --certificate N` or `--report`"
+            )

@@ -43,6 +43,7 @@ def players_view(state: TournamentState) -> list[dict[str, Any]]:
             "fide_id": p.fide_id,
             "rank": p.rank,
             "withdrawn_from": p.withdrawn_from,
+            "paid": p.paid,
         }
         for p in ordered
     ]

@@ -146,3 +146,61 @@ def test_real_event_six_rounds_no_norm(tmp_path: Path) -> None:
     assert len(rows) == len(played) == 34
     assert {r["player"]["name"]: r["games"] for r in rows} == played
     assert all(r["norms"] == [] for r in rows)
+
+
+def _pdf_text(path: Path) -> list[str]:
+    """Each page's text (pypdfium2), and the page size in points."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        assert tuple(round(v) for v in pdf[0].get_size()) == (595, 842)  # A4
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def test_it1_certificate_and_it3_report(store: Path, tmp_path: Path) -> None:
+    """The forms carry the figures worked by hand above: IT1 of Nora's GM norm counts the
+    games of rounds 1-9 (rounds 10 and 11 left out), 7 points, Ra 2380, 78 %, Rp 2600 (dp
+    220); IT3 lists that one norm. A player without a norm, or a title not made, is refused
+    in one line and no file is written."""
+    rows = {r["player"]["name"]: r for r in norms_json(store, "norm-test-open")}
+    nora = rows["Hansen, Nora"]["player"]["id"]
+    it1 = tmp_path / "it1.pdf"
+    done = arbiter_run(store, "norms", "norm-test-open", "--certificate", str(nora), "-o", str(it1))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith(f"written to {it1}")
+    text = "\n".join(_pdf_text(it1))
+    for shown in ("IT1 Certificate of title norm: GM, Hansen, Nora", "Norm Test Open",
+                  "Games counted 9", "Rounds left out (1.4.1e/f) 10, 11", "Points 7",
+                  "Ra (1.4.7) 2380", "Score 78 %", "2600 (dp 220)", "Chief arbiter"):  # fmt: skip
+        assert shown in text, shown
+    assert text.count("Garcia, Ana") == 1  # round 1's opponent: a counted game
+    assert "Dahl, Ola" not in text  # round 10: left out
+    assert "Lie, Per" not in text  # round 11: left out
+
+    it3 = tmp_path / "it3.pdf"
+    done = arbiter_run(store, "norms", "norm-test-open", "--report", "-o", str(it3))
+    assert done.returncode == 0, done.stderr
+    report = "\n".join(_pdf_text(it3))
+    assert "IT3 Tournament report (title norms)" in report
+    assert "Hansen, Nora NOR GM 9 7 2380 2600 10, 11" in report
+    assert "Players 12" in report
+
+    none = rows["Garcia, Ana"]["player"]["id"]
+    done = arbiter_run(store, "norms", "norm-test-open", "--certificate", str(none),
+                       "-o", str(tmp_path / "x.pdf"))  # fmt: skip
+    assert done.returncode == 1
+    assert (
+        done.stderr.strip()
+        == f"error: norm-test-open: player {none} (Garcia, Ana) made no title norm"
+    )
+    done = arbiter_run(store, "norms", "norm-test-open", "--certificate", str(nora),
+                       "--title", "IM", "-o", str(tmp_path / "x.pdf"))  # fmt: skip
+    assert done.returncode == 1
+    assert "made no IM norm (made: GM)" in done.stderr
+    assert not (tmp_path / "x.pdf").exists()
+    done = arbiter_run(store, "norms", "norm-test-open", "--report", "-o", str(it3))
+    assert done.returncode == 1
+    assert "already exists (--force overwrites it)" in done.stderr
