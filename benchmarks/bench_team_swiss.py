@@ -37,17 +37,17 @@ def _history(mp: int, gp: Decimal, opponent: int, colour: Colour) -> TeamHistory
     )
 
 
-def team_file(teams: int, seed: int) -> str:
-    """A TRF-2026 team file after ``ROUNDS`` rounds."""
+def team_file(teams: int, seed: int, rounds: int = ROUNDS) -> str:
+    """A TRF-2026 team file after ``rounds`` rounds of ``rounds + 4`` (results from ``seed``)."""
     rng = random.Random(seed)
     history: dict[int, list[TeamHistory]] = {i: [] for i in range(1, teams + 1)}
     blocks = dict.fromkeys(history, "")
     points = dict.fromkeys(history, Decimal(0))
-    for played in range(ROUNDS):
+    for played in range(rounds):
         request = TeamSwissInput(
             teams=tuple(TeamEntry(number=i, history=tuple(h)) for i, h in history.items()),
             rounds_played=played,
-            total_rounds=ROUNDS + 4,
+            total_rounds=rounds + 4,
         )
         result = pair(request)
         for p in result.pairs:
@@ -66,7 +66,7 @@ def team_file(teams: int, seed: int) -> str:
             )
             blocks[result.pab] += "  0000 - U"
             points[result.pab] += 1
-    lines = ["012 bench", "152 W", f"142 {ROUNDS + 4}", "192 FIDE_TEAM_TYPEA_MP_GP"]
+    lines = ["012 bench", "152 W", f"142 {rounds + 4}", "192 FIDE_TEAM_TYPEA_MP_GP"]
     lines.append("362 TW  2.0   TD  1.0   TL  0.0")
     # TRF: name 15-47, rating 49-52, points 81-84, rank 86-89, round 1 from column 92
     lines += [

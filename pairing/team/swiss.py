@@ -39,6 +39,8 @@ class _Team:
     number: int
     score: Decimal
     secondary: Decimal
+    standing: Decimal
+    """The primary score without acceleration: the published board order (`_board_key`)."""
     colours: tuple[Colour, ...]
     """Board-1 colours of the played matches, oldest first."""
     matches: int
@@ -69,14 +71,16 @@ class _Round:
         teams = [t for t in request.teams if t.number not in request.absent]
         self.teams = {t.number: self._team(t) for t in teams}
 
-    def _score(self, entry: TeamEntry, rounds: int, primary: bool = True) -> Decimal:
+    def _score(
+        self, entry: TeamEntry, rounds: int, primary: bool = True, accelerated: bool = True
+    ) -> Decimal:
         """Score after ``rounds`` rounds, with the acceleration of round ``rounds + 1``."""
         use_mp = (self.request.primary is PrimaryScore.MATCH_POINTS) == primary
         total = sum(
             (h.match_points if use_mp else h.game_points for h in entry.history[:rounds]),
             Decimal(0),
         )
-        if rounds < len(entry.accelerations):
+        if accelerated and rounds < len(entry.accelerations):
             mp, gp = entry.accelerations[rounds]
             total += mp if use_mp else gp
         return total
@@ -88,6 +92,7 @@ class _Round:
             number=entry.number,
             score=self._score(entry, played),
             secondary=self._score(entry, played, primary=False),
+            standing=self._score(entry, played, accelerated=False),
             colours=tuple(h.colour for h in history if h.kind.played),
             matches=sum(1 for h in history if h.opponent is not None),
             floated_last=self._floated(entry, played),
@@ -172,9 +177,7 @@ def pair(request: TeamSwissInput) -> TeamRound:
     numbers = sorted(state.teams)
     pab = _choose_pab(state, numbers) if len(numbers) % 2 else None
     order = sorted((n for n in numbers if n != pab), key=lambda n: (-state.teams[n].score, n))
-    pairs = _pair_all(state, order)
-    rank = {n: i for i, n in enumerate(order)}
-    pairs.sort(key=lambda p: min(rank[p[0]], rank[p[1]]))
+    pairs = sorted(_pair_all(state, order), key=lambda p: _board_key(state, *p))
     return TeamRound(pairs=tuple(_colour(state, a, b) for a, b in pairs), pab=pab)
 
 
@@ -196,6 +199,15 @@ def _choose_pab(state: _Round, numbers: list[int]) -> int:
         if state.perfect(n for n in numbers if n != team.number):
             return team.number
     raise TeamSwissError("no team can receive the pairing-allocated bye (C.04.6 3.4)")
+
+
+def _board_key(state: _Round, a: int, b: int) -> tuple[Decimal, Decimal, int]:
+    """Published board order, as the Swiss engines publish theirs (`pairing.swiss.colour`):
+    the higher team's score, then the lower team's score (both without acceleration), then the
+    higher team's TPN. The higher team has the larger score, then the smaller TPN."""
+    ta, tb = state.teams[a], state.teams[b]
+    higher, lower = (ta, tb) if (ta.standing, -a) > (tb.standing, -b) else (tb, ta)
+    return (-higher.standing, -lower.standing, higher.number)
 
 
 def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
