@@ -172,3 +172,26 @@ def test_a_forfeit_is_left_out_with_one_warning_line(tmp_path: Path) -> None:
     # Board 2 alone, black first with its mark as Papp writes it: black 24 discs, white 40.
     assert len(games) == 1
     assert "(24)<(40)" in games[0]
+
+
+def test_the_wof_id_at_the_command_line_and_in_a_csv(tmp_path: Path) -> None:
+    """`--wof-id` and a `wof_id` CSV column: one rule (digits, othello only, once per event);
+    the id typed is the one the .ELO export writes."""
+    cli = Cli(tmp_path / "s.duckdb")
+    cli("tournament", "create", "--id", T, "--name", "Ids", "--game", "othello", "--rounds", "1")
+    assert cli.refused("player", "add", T, "--name", "Eik, Ola", "--wof-id", "12ab") == (
+        "error: --wof-id: '12ab' is not a WOF id (1 to 7 digits)"
+    )
+    csv = tmp_path / "players.csv"
+    csv.write_text('name,federation,wof_id\n"Gamza, Dagna",POL,210103\n')
+    cli("player", "import", T, str(csv))
+    assert cli.refused("player", "add", T, "--name", "Berg, Anna", "--wof-id", "210103") == (
+        "error: --wof-id 210103 is already player 1 (Gamza, Dagna)"
+    )
+    bad = tmp_path / "bad.csv"
+    bad.write_text('name,wof_id\n"Berg, Anna",x1\n')
+    line = cli.refused("player", "import", T, str(bad))
+    assert line.endswith("wof_id: 'x1' is not a WOF id (1 to 7 digits)"), line
+    assert _player_lines(cli("export", T, "-f", "elo")) == [
+        ["210103", "Gamza", "Dagna", "POL", "0"]
+    ]
