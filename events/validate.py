@@ -38,6 +38,7 @@ __all__ = [
     "sex",
     "text",
     "title",
+    "wof_id",
 ]
 
 CHESS_RATING_MAX = 3000
@@ -188,6 +189,21 @@ def aga_id(value: str, game: Game | None = None) -> str:
     '17452'
     """
     return _go_id("aga_id", "an AGA id", value, game)
+
+
+def wof_id(value: str, game: Game | None = None) -> str:
+    """A World Othello Federation player id (othello only): 1 to 7 digits (the .ELO archive's
+    ids run to 7), stored without leading zeros as the .ELO reader stores it.
+
+    >>> wof_id(" 05537 ")
+    '5537'
+    """
+    if game is not None and game is not Game.OTHELLO:
+        raise InvalidField("wof_id", f"is an othello id; this is a {game.value} event", sep=" ")
+    raw = value.strip()
+    if not re.fullmatch(r"\d{1,7}", raw) or int(raw) == 0:
+        raise InvalidField("wof_id", f"{excerpt(value)} is not a WOF id (1 to 7 digits)")
+    return str(int(raw))
 
 
 def _go_id(field: str, what: str, value: str, game: Game | None) -> str:

@@ -10,7 +10,9 @@ from pathlib import Path
 from events.errors import ArbiterError, PairingError, RetryableError, UserError
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-ROW = re.compile(r"^\| `(?P<tree>[│├└ ]*)(?P<path>[a-z0-9_.]+\.[A-Za-z0-9]+)`[^|]*\| (?P<code>\d+) \|")
+ROW = re.compile(
+    r"^\| `(?P<tree>[│├└ ]*)(?P<path>[a-z0-9_.]+\.[A-Za-z0-9]+)`[^|]*\| (?P<code>\d+) \|"
+)
 PRODUCT = ("events", "ingest", "pairing", "projections", "ratings", "pipelines")
 
 

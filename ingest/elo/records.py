@@ -21,6 +21,7 @@ from ingest.errors import IngestError, IngestWarning
 __all__ = [
     "ANONYMOUS",
     "HEADER_KEYS",
+    "PROVISIONAL_BASE",
     "EloComment",
     "EloEntry",
     "EloFile",
@@ -28,6 +29,9 @@ __all__ = [
     "EloHeader",
     "EloPlayer",
     "Outcome",
+    "bye_id",
+    "bye_text",
+    "provisional",
 ]
 
 HEADER_KEYS = ("Tournament", "Country", "Date", "Sender")
@@ -35,6 +39,37 @@ UNKNOWN_ID = "??????"
 """The id of a player the file does not identify."""
 ANONYMOUS = UNKNOWN_ID
 """The name such a player is registered under (the file names nobody)."""
+PROVISIONAL_BASE = 900_000
+"""A new player's (``+``) id from PROVISIONAL_BASE up is provisional: arbiter's export writes it
+for a player registered without a WOF id (no id of the archive, 1977-2026, is in 900000..999999),
+and the reader takes it back as no WOF id."""
+
+
+def bye_text(wof_id: int) -> str:
+    """The WOF files' comment for a round's bye (``%7148 had a bye``), after the round's games."""
+    return f"%{wof_id} had a bye"
+
+
+def bye_id(text: str) -> int | None:
+    """The id of a `bye_text` comment (``% 6843 had a bye`` too), else ``None``.
+
+    >>> bye_id("%7148 had a bye"), bye_id("% 6843 had a bye"), bye_id("%Round 3")
+    (7148, 6843, None)
+    """
+    match = _BYE.fullmatch(text.strip())
+    return int(match.group(1)) if match else None
+
+
+_BYE = re.compile(r"%\s*(\d+)\s+had\s+a\s+bye", re.IGNORECASE)
+
+
+def provisional(wof_id: int | None, new: bool) -> bool:
+    """A ``+`` id in the provisional block (`PROVISIONAL_BASE`): not a WOF id.
+
+    >>> provisional(900003, True), provisional(900003, False), provisional(210103, True)
+    (True, False, False)
+    """
+    return new and wof_id is not None and PROVISIONAL_BASE <= wof_id < 1_000_000
 
 
 class Outcome(Enum):

@@ -7,7 +7,11 @@ every game has one and nobody plays twice in a round; otherwise each game goes t
 round after both players' previous games (file order), which is how the games were played.
 Colours: the Othello ``B``/``W`` mark puts the players in their real seats; without a mark the
 first-named player sits in the white seat, and ``elo_colours`` in the round's metadata says
-which board had which mark, so the export writes each line as it was.
+which board had which mark, so the export writes each line as it was. A new player's provisional
+id (``+900003``, `records.PROVISIONAL_BASE`, what arbiter's export writes for a player without a
+WOF id) is no WOF id: the player is registered with none. Byes: a ``%ID had a bye`` comment
+after a round's games (the WOF files' way, `records.bye_text`) is a pairing bye of that round, read
+when the rounds come from the comments; it scores as the othello scoring scores a bye.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from decimal import Decimal
 
 from pydantic import TypeAdapter
 
-from events.domain import Colour, Game, Outcome, System
+from events.domain import ByeKind, Colour, Game, Outcome, System
 from events.schema import (
     Event,
     PlayerRegistered,
@@ -27,7 +31,15 @@ from events.schema import (
 )
 from events.scoring import Scoring
 from ingest.conversion import Conversion, PointsCheck, check_points, join_name
-from ingest.elo.records import ANONYMOUS, EloFile, EloGame, EloPlayer
+from ingest.elo.records import (
+    ANONYMOUS,
+    EloComment,
+    EloFile,
+    EloGame,
+    EloPlayer,
+    bye_id,
+    provisional,
+)
 from ingest.elo.records import Outcome as EloOutcome
 
 __all__ = ["elo_to_events"]
@@ -64,7 +76,8 @@ class _Players:
 
     def _register(self, p: EloPlayer) -> int:
         number = len(self.events) + 1
-        ids = {"wof": str(p.wof_id)} if p.wof_id is not None else {}
+        known = p.wof_id is not None and not provisional(p.wof_id, p.new)
+        ids = {"wof": str(p.wof_id)} if known else {}
         rating = p.rating
         self.events.append(
             PlayerRegistered(
@@ -130,6 +143,25 @@ def _inferred_rounds(seats: Sequence[tuple[int, int]]) -> list[int]:
     return rounds
 
 
+def _byes(elo: EloFile, players: _Players, busy: set[tuple[int, int]]) -> dict[int, list[int]]:
+    """The players of each round's ``%ID had a bye`` comments (the round of the games before
+    the comment); one who plays in that round, or has a bye in it already, is left out."""
+    byes: dict[int, list[int]] = {}
+    current: int | None = None
+    for entry in elo.entries:
+        if isinstance(entry, EloGame):
+            current = entry.round
+        elif isinstance(entry, EloComment) and current is not None:
+            wof_id = bye_id(entry.text)
+            if wof_id is None:
+                continue
+            number = players.number(wof_id)
+            if (current, number) not in busy:
+                busy.add((current, number))
+                byes.setdefault(current, []).append(number)
+    return byes
+
+
 def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     """The tournament stream of a parsed ``.ELO`` file.
 
@@ -145,6 +177,9 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     seats = [players.seats(g) for g in games]
     stated = _stated_rounds(games, seats)
     rounds = stated if stated is not None else _inferred_rounds(seats)
+    busy = {(r, n) for r, pair in zip(rounds, seats, strict=True) for n in pair}
+    byes = _byes(elo, players, busy) if stated is not None else {}
+    bye_points = Scoring.for_game_kind(Game.OTHELLO).for_bye(ByeKind.PAIRING)
 
     by_round: dict[int, list[int]] = {}
     for index, r in enumerate(rounds):
@@ -179,6 +214,9 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
             halves = _HALVES[g.outcome]
             points[first] = points.get(first, 0) + halves
             points[second] = points.get(second, 0) + 2 - halves
+        for number in byes.get(r, []):
+            boards.append({"board": len(boards) + 1, "white": number})
+            points[number] = points.get(number, 0) + int(bye_points * 2)
         round_meta[len(round_events)] = {"elo_colours": "".join(marks)}
         round_events.append(RoundPaired.model_validate({"round": r, "boards": boards}))
         round_events.extend(_RESULTS.validate_python(results))

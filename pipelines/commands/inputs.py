@@ -156,13 +156,14 @@ class PlayerInput(Input):
     )
     egd_pin: str | None = Field(None, description="Go: EGD PIN (digits).")
     aga_id: str | None = Field(None, description="Go: AGA member id (digits).")
+    wof_id: str | None = Field(None, description="Othello: WOF player id (digits).")
     paid: bool | None = Field(
         None, description="Entry fee paid (shown in the players list and the printed one)."
     )
 
     EVENT_NAMES: ClassVar[dict[str, str]] = {"seed": "pairing_number"}
     """Fields stored under another name in `PlayerRegistered`/`PlayerUpdated`."""
-    EVENT_IDS: ClassVar[dict[str, str]] = {"egd_pin": "egd_pin", "aga_id": "aga"}
+    EVENT_IDS: ClassVar[dict[str, str]] = {"egd_pin": "egd_pin", "aga_id": "aga", "wof_id": "wof"}
     """Fields stored in the events' ``ids``, under these keys."""
 
     @field_validator("name", "club")
@@ -202,6 +203,11 @@ class PlayerInput(Input):
     @classmethod
     def _aga_id(cls, value: str | None, info: ValidationInfo) -> str | None:
         return None if value is None else validate.aga_id(value, _game(info))
+
+    @field_validator("wof_id")
+    @classmethod
+    def _wof_id(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else validate.wof_id(value, _game(info))
 
     @field_validator("rank")
     @classmethod

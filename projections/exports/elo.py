@@ -6,6 +6,15 @@ the import's ``elo_colours`` metadata; a live tournament writes the black player
 ``B``, as Papp does. ``%Round`` comments are written unless the import had inferred the rounds
 (the source had none).
 
+A player registered without a WOF id is written as the WOF files write a player new to the
+database (a live event's; an imported file's players are written as it had them): ``+``
+before a provisional id, here ``PROVISIONAL_BASE`` + the player's number (the
+block 900000..999999 holds no id in the archive, 1977-2026), so that every player keeps an id of
+their own and two such players are never merged into one ``??????``; the reader takes such an
+id back as no WOF id. A pairing bye is the WOF files' comment ``%ID had a bye`` after the round's
+games. The format has no forfeit, no requested bye and no withdrawal: they are left out of the file,
+and `elo_losses` says so, one line each.
+
 `write_elo` follows Papp's layout: the four ``%%`` header lines, a blank line, then the
 entries in order. Player lines are ``%_% [+]ID, fields...``; games with discs use Papp's
 ``%6ld (%02d)%c(%02d) %6ld B`` form, games without discs the old ``ID > ID`` form.
@@ -17,12 +26,13 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import date
 
-from events.domain import Colour, Outcome
+from events.domain import ByeKind, Colour, Outcome
 from events.store import RecordedEvent
 from ingest.conversion import split_name
 from ingest.elo.records import (
     ANONYMOUS,
     HEADER_KEYS,
+    PROVISIONAL_BASE,
     UNKNOWN_ID,
     EloComment,
     EloEntry,
@@ -30,11 +40,20 @@ from ingest.elo.records import (
     EloGame,
     EloHeader,
     EloPlayer,
+    bye_text,
 )
 from ingest.elo.records import Outcome as EloOutcome
 from projections.exports.log_view import view_of
 
-__all__ = ["elo_file_name", "elo_from_log", "render_elo", "to_ascii", "write_elo"]
+__all__ = [
+    "PROVISIONAL_BASE",
+    "elo_file_name",
+    "elo_from_log",
+    "elo_losses",
+    "render_elo",
+    "to_ascii",
+    "write_elo",
+]
 
 
 def to_ascii(text: str) -> str:
@@ -121,11 +140,11 @@ def write_elo(elo: EloFile, *, ascii_only: bool = True) -> bytes:
 
 _WHITE_SIDE: dict[Outcome, EloOutcome] = {
     Outcome.WHITE_WINS: EloOutcome.FIRST_WINS,
-    Outcome.WHITE_WINS_FORFEIT: EloOutcome.FIRST_WINS,
     Outcome.BLACK_WINS: EloOutcome.SECOND_WINS,
-    Outcome.BLACK_WINS_FORFEIT: EloOutcome.SECOND_WINS,
     Outcome.DRAW: EloOutcome.DRAW,
 }
+"""The played results; a forfeit has no ``.ELO`` form (`elo_losses`)."""
+_FORFEITS = frozenset({Outcome.WHITE_WINS_FORFEIT, Outcome.BLACK_WINS_FORFEIT})
 _MIRROR = {
     EloOutcome.FIRST_WINS: EloOutcome.SECOND_WINS,
     EloOutcome.SECOND_WINS: EloOutcome.FIRST_WINS,
@@ -136,6 +155,35 @@ _MIRROR = {
 def _wof_id(ids: dict[str, str]) -> int | None:
     value = ids.get("wof")
     return int(value) if value is not None and value.isdecimal() else None
+
+
+def elo_losses(events: Sequence[RecordedEvent]) -> list[str]:
+    """What the ``.ELO`` file of the stream cannot hold, one line each: a forfeited game, a
+    requested (full, half or zero-point) bye, a withdrawal."""
+    view = view_of(events)
+    state = view.state
+    names = {p.id: p.name for p in state.players.values()}
+    forfeits = [
+        f"round {r} board {b.board}: forfeit {names[b.white]} - {names[b.black]} is not "
+        "written (the .ELO format has no forfeit)"
+        for r in sorted(state.rounds)
+        for b in state.rounds[r].boards
+        if b.black is not None and b.outcome in _FORFEITS
+    ]
+    requested = [
+        f"round {r}: {kind.value} bye of {names[pid]} is not written (the .ELO format has only "
+        "the pairing bye)"
+        for r in sorted(state.byes)
+        for pid, kind in sorted(state.byes[r].items())
+        if kind is not ByeKind.PAIRING
+    ]
+    withdrawn = [
+        f"{p.name} withdrawn from round {p.withdrawn_from}: not written (the .ELO format has no "
+        "withdrawal)"
+        for p in view.players()
+        if p.withdrawn_from is not None
+    ]
+    return forfeits + requested + withdrawn
 
 
 def _dates(start: date, end: date | None) -> str:
@@ -155,13 +203,26 @@ def elo_from_log(events: Sequence[RecordedEvent]) -> EloFile:
     start = settings.start_date or events[0].recorded_at.date()
     entries: list[EloEntry] = []
     ids = {p.id: _wof_id(p.ids) for p in state.players.values()}
+    # A player without a WOF id: new to the database, with a provisional id (module doc).
+    # An imported file's ``??????`` players stay as the file wrote them; its new players (``+``,
+    # provisional id read back as none) are new players again.
+    new = {
+        pid
+        for pid, wof in ids.items()
+        if wof is None and (not source or view.player_meta.get(pid, {}).get("wof_new"))
+    }
+    ids.update({pid: PROVISIONAL_BASE + pid for pid in new})
     discs: dict[int, float] = {}
     games: list[EloEntry] = []
     for r in sorted(state.rounds):
         marks = str(view.round_meta.get(r, {}).get("elo_colours", ""))
         if source.get("rounds_stated", True):
             games.append(EloComment(f"%Round {r}"))
+        byes: list[EloEntry] = []
         for index, b in enumerate(state.rounds[r].boards):
+            bye_of = ids[b.white] if b.black is None else None
+            if bye_of is not None:  # (an imported ?????? player has no bye: nothing to name)
+                byes.append(EloComment(bye_text(bye_of)))
             if b.black is None or b.outcome is None or b.outcome not in _WHITE_SIDE:
                 continue
             mark = marks[index] if index < len(marks) else "B"
@@ -187,6 +248,7 @@ def elo_from_log(events: Sequence[RecordedEvent]) -> EloFile:
                     r,
                 )
             )
+        games.extend(byes)
     for p in view.players():
         meta = view.player_meta.get(p.id, {})
         if meta.get("elo_listed") is False or p.name == ANONYMOUS:
@@ -200,7 +262,8 @@ def elo_from_log(events: Sequence[RecordedEvent]) -> EloFile:
             fields.append(_number(discs[p.id]))
             if p.rating:
                 fields.append(str(p.rating))
-        entries.append(EloPlayer(ids[p.id], bool(meta.get("wof_new")), tuple(fields)))
+        is_new = bool(meta.get("wof_new")) or p.id in new
+        entries.append(EloPlayer(ids[p.id], is_new, tuple(fields)))
     entries.extend(games)
     header = EloHeader(
         tournament=settings.name,

@@ -21,7 +21,7 @@ from events.schema import TournamentCreated
 from events.store import RecordedEvent
 from events.text import clean_text
 from ingest.detect import FileFormat
-from projections.exports.elo import elo_from_log, write_elo
+from projections.exports.elo import elo_from_log, elo_losses, write_elo
 from projections.exports.h9 import H9_ENCODING, h9_from_log, write_h9
 from projections.exports.opengotha import dump_opengotha, opengotha_from_log, opengotha_losses
 from projections.exports.tou import tou_from_log, write_tou
@@ -121,4 +121,6 @@ def export_losses(events: Sequence[RecordedEvent], fmt: FileFormat) -> list[str]
     """What the file in ``fmt`` cannot hold of the stream, one warning line each."""
     if fmt is FileFormat.OPENGOTHA:
         return opengotha_losses(events)
+    if fmt is FileFormat.ELO:
+        return elo_losses(events)
     return []
