@@ -126,7 +126,7 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import PostgresServer, pg_binaries
+    from tests.postgres import bench_database
 
     if not ARCHIVE.exists():
         return {"skipped": f"archive not found: {ARCHIVE}"}
@@ -135,19 +135,12 @@ def run() -> dict[str, Any]:
         folder = Path(tmp)
         (folder / "duck").mkdir()
         figures["duckdb"] = measure(str(folder / "duck" / "store.duckdb"), folder / "duck")
-        bin_dir = pg_binaries()
-        if bin_dir is None:
-            figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-        else:
-            server = PostgresServer(bin_dir, durable=True)
-            try:
-                server.init()
-                server.start(bulk_load=True)
+        with bench_database(bulk_load=True) as url:
+            if url is None:
+                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
+            else:
                 (folder / "pg").mkdir()
-                figures["postgresql"] = measure(server.create_database(), folder / "pg")
-            finally:
-                server.stop("fast")
-                server.remove()
+                figures["postgresql"] = measure(url, folder / "pg")
     figures["load_average_after"] = os.getloadavg()
     return figures
 

@@ -276,26 +276,19 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import PostgresServer, pg_binaries
+    from tests.postgres import bench_database
 
     figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
         folder = Path(tmp)
         (folder / "duck").mkdir()
         figures["duckdb"] = measure(str(folder / "duck" / "store.duckdb"), folder / "duck")
-        bin_dir = pg_binaries()
-        if bin_dir is None:
-            figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-        else:
-            server = PostgresServer(bin_dir, durable=True)
-            try:
-                server.init()
-                server.start()
+        with bench_database() as url:
+            if url is None:
+                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
+            else:
                 (folder / "pg").mkdir()
-                figures["postgresql"] = measure(server.create_database(), folder / "pg")
-            finally:
-                server.stop("fast")
-                server.remove()
+                figures["postgresql"] = measure(url, folder / "pg")
     figures["load_average_after"] = os.getloadavg()
     return figures
 

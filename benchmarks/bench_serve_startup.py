@@ -108,7 +108,7 @@ def start_up(url: str, folder: Path) -> dict[str, float | None]:
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import PostgresServer, pg_binaries
+    from tests.postgres import bench_database
 
     figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
     if not ARCHIVE.exists():
@@ -117,21 +117,14 @@ def run() -> dict[str, Any]:
         folder = Path(tmp)
         url = str(folder / "store.duckdb")
         figures["duckdb"] = {**ingest(url), **start_up(url, folder)}
-        bin_dir = pg_binaries()
         if "postgresql" not in os.environ.get("ARBITER_BENCH_STORES", "duckdb,postgresql"):
             figures["postgresql"] = "skipped: ARBITER_BENCH_STORES"
-        elif bin_dir is None:
-            figures["postgresql"] = "skipped: no PostgreSQL server binaries"
         else:
-            server = PostgresServer(bin_dir, durable=True)
-            try:
-                server.init()
-                server.start(bulk_load=True)
-                pg = server.create_database()
-                figures["postgresql"] = {**ingest(pg), **start_up(pg, folder)}
-            finally:
-                server.stop("fast")
-                server.remove()
+            with bench_database(bulk_load=True) as pg:
+                if pg is None:
+                    figures["postgresql"] = "skipped: no PostgreSQL server binaries"
+                else:
+                    figures["postgresql"] = {**ingest(pg), **start_up(pg, folder)}
     figures["load_average_after"] = os.getloadavg()
     return figures
 

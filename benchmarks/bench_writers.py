@@ -189,23 +189,16 @@ def measure(
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import PostgresServer, pg_binaries
+    from tests.postgres import bench_database
 
     figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
     with tempfile.TemporaryDirectory(prefix="bench-writers-") as tmp:
         figures["duckdb"] = measure(str(Path(tmp) / "store.duckdb"))
-        bin_dir = pg_binaries()
-        if bin_dir is None:
-            figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-        else:
-            server = PostgresServer(bin_dir, durable=True)
-            try:
-                server.init()
-                server.start()
-                figures["postgresql"] = measure(server.create_database())
-            finally:
-                server.stop("fast")
-                server.remove()
+        with bench_database() as url:
+            if url is None:
+                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
+            else:
+                figures["postgresql"] = measure(url)
     figures["load_average_after"] = os.getloadavg()
     return figures
 

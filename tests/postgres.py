@@ -23,11 +23,12 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-__all__ = ["PostgresServer", "pg_binaries", "postgres_server", "postgres_url"]
+__all__ = ["PostgresServer", "bench_database", "pg_binaries", "postgres_server", "postgres_url"]
 
 
 def pg_binaries() -> Path | None:
@@ -39,6 +40,24 @@ def pg_binaries() -> Path | None:
         if (folder / "initdb").exists() and (folder / "pg_ctl").exists():
             return folder
     return None
+
+
+@contextmanager
+def bench_database(*, bulk_load: bool = False) -> Iterator[str | None]:
+    """For a benchmark: a durable throwaway server (fsync on, as production) and a fresh
+    database's URL, removed afterwards; None when this machine has no server binaries."""
+    bin_dir = pg_binaries()
+    if bin_dir is None:
+        yield None
+        return
+    server = PostgresServer(bin_dir, durable=True)
+    try:
+        server.init()
+        server.start(bulk_load=bulk_load)
+        yield server.create_database()
+    finally:
+        server.stop("fast")
+        server.remove()
 
 
 class PostgresServer:

@@ -105,3 +105,21 @@ def add_user(
         if password is not None:
             set_password(s, name, password)
     return token
+
+
+def session(served: Served, name: str, password: str) -> dict[str, str]:
+    """Log in through the login form; the session and CSRF cookies a browser would keep."""
+    first = httpx.get(served.url + "/login")
+    csrf = first.cookies["arbiter_csrf"]
+    r = httpx.post(
+        served.url + "/login",
+        data={"name": name, "password": password, "csrf_token": csrf},
+        headers={"cookie": f"arbiter_csrf={csrf}"},
+    )
+    assert r.status_code == 303, r.text
+    return {k: r.cookies[k] for k in ("arbiter_session", "arbiter_csrf")}
+
+
+def cookie_header(jar: dict[str, str]) -> dict[str, str]:
+    """The ``Cookie`` header of a `session`."""
+    return {"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.web.serving import Served, add_user, cli, new_event, serve
+from tests.web.serving import Served, add_user, cli, cookie_header, new_event, serve, session
 
 ERROR = re.compile(r'<p class="error" id="error">(.*?)</p>', re.S)
 SELECT = re.compile(r'<select name="result"([^>]*)>(.*?)</select>', re.S)
@@ -31,21 +31,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dic
     cli(store, "pair", tid)
     served = serve(store, folder)
     try:
-        first = httpx.get(served.url + "/login")
-        csrf = first.cookies["arbiter_csrf"]
-        r = httpx.post(
-            served.url + "/login",
-            data={"name": "kari", "password": "kari-secret-1", "csrf_token": csrf},
-            headers={"cookie": f"arbiter_csrf={csrf}"},
-        )
-        assert r.status_code == 303, r.text
-        yield served, {k: r.cookies[k] for k in ("arbiter_session", "arbiter_csrf")}
+        yield served, session(served, "kari", "kari-secret-1")
     finally:
         served.stop()
-
-
-def _cookie(jar: dict[str, str]) -> dict[str, str]:
-    return {"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
 
 
 def _results(served: Served) -> int:
@@ -54,7 +42,7 @@ def _results(served: Served) -> int:
 
 def test_the_result_list_opens_empty(site: tuple[Served, dict[str, str]]) -> None:
     served, jar = site
-    page = httpx.get(served.url + "/t/oslo/manage", headers=_cookie(jar))
+    page = httpx.get(served.url + "/t/oslo/manage", headers=cookie_header(jar))
     assert page.status_code == 200
     selects = SELECT.findall(page.text)
     assert len(selects) == 2  # two boards, no result yet
@@ -72,7 +60,7 @@ def test_an_empty_result_is_refused_naming_the_field(site: tuple[Served, dict[st
     r = httpx.post(
         served.url + "/t/oslo/manage/result",
         data={"round": "1", "board": "1", "result": "", "csrf_token": jar["arbiter_csrf"]},
-        headers=_cookie(jar),
+        headers=cookie_header(jar),
     )
     assert r.status_code == 400, r.text[:300]
     found = ERROR.search(r.text)
@@ -82,7 +70,7 @@ def test_an_empty_result_is_refused_naming_the_field(site: tuple[Served, dict[st
     chosen = httpx.post(
         served.url + "/t/oslo/manage/result",
         data={"round": "1", "board": "1", "result": "1-0", "csrf_token": jar["arbiter_csrf"]},
-        headers=_cookie(jar),
+        headers=cookie_header(jar),
     )
     assert chosen.status_code == 200, chosen.text[:300]
     assert _results(served) == before + 1

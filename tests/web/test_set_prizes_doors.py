@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from tests.process import arbiter_run
-from tests.web.serving import Served, add_user, cli, new_event, serve
+from tests.web.serving import Served, add_user, cli, cookie_header, new_event, serve, session
 
 ERROR = re.compile(r'<p class="error" id="error">(.*?)</p>', re.S)
 TEXTAREA = re.compile(r'<textarea name="prizes"[^>]*>(.*?)</textarea>', re.S)
@@ -48,21 +48,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dic
     cli(store, "result", tid, "1", "2", "1-0")
     served = serve(store, folder)
     try:
-        first = httpx.get(served.url + "/login")
-        csrf = first.cookies["arbiter_csrf"]
-        r = httpx.post(
-            served.url + "/login",
-            data={"name": "kari", "password": "kari-secret-1", "csrf_token": csrf},
-            headers={"cookie": f"arbiter_csrf={csrf}"},
-        )
-        assert r.status_code == 303, r.text
-        yield served, {k: r.cookies[k] for k in ("arbiter_session", "arbiter_csrf")}
+        yield served, session(served, "kari", "kari-secret-1")
     finally:
         served.stop()
-
-
-def _cookie(jar: dict[str, str]) -> dict[str, str]:
-    return {"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
 
 
 def _sets(served: Served) -> int:
@@ -87,11 +75,11 @@ def test_the_api_sets_the_list(site: tuple[Served, dict[str, str]]) -> None:
 def test_the_form_sets_the_list_and_shows_it(site: tuple[Served, dict[str, str]]) -> None:
     served, jar = site
     equal = HORT_TOML.replace('"hort"', '"equal"')
-    r = httpx.post(served.url + "/t/oslo/manage/prizes", headers=_cookie(jar),
+    r = httpx.post(served.url + "/t/oslo/manage/prizes", headers=cookie_header(jar),
                    data={"prizes": equal, "csrf_token": jar["arbiter_csrf"]})  # fmt: skip
     assert r.status_code == 200, r.text[:300]
     assert _paid(served) == [("Berg, Anna", 75, "Cup"), ("Moe, Kai", 75, None)]
-    page = httpx.get(served.url + "/t/oslo/manage", headers=_cookie(jar))
+    page = httpx.get(served.url + "/t/oslo/manage", headers=cookie_header(jar))
     shown = TEXTAREA.search(page.text)
     assert shown is not None
     assert 'amount = 100\nitem = "Cup"' in html.unescape(shown.group(1))
@@ -115,7 +103,7 @@ def test_every_door_refuses_the_same_bad_list(
     assert r.status_code == 422, r.text
     assert r.json() == {"error": f"prizes: {reason}"}
 
-    r = httpx.post(served.url + "/t/oslo/manage/prizes", headers=_cookie(jar),
+    r = httpx.post(served.url + "/t/oslo/manage/prizes", headers=cookie_header(jar),
                    data={"prizes": BAD_TOML, "csrf_token": jar["arbiter_csrf"]})  # fmt: skip
     assert r.status_code == 400
     error = ERROR.search(r.text)
