@@ -30,7 +30,8 @@ import httpx
 PLAYERS = 500
 ROUNDS = 9
 OPEN_BOARDS = 60  # boards of round 9 left without a result for the director
-CLIENTS = 50
+CONCURRENCY = (16, 64)
+"""Keep-alive clients of each load, one after the other on the same server (30 s each)."""
 SECONDS = 30.0
 TID = "bench"
 PATHS = (f"/t/{TID}", f"/api/tournaments/{TID}/standings")
@@ -133,12 +134,28 @@ async def _client(
         writer.close()
 
 
-async def _load(port: int) -> tuple[list[list[float]], list[int]]:
+async def _load(port: int, clients: int) -> tuple[list[list[float]], list[int]]:
     latencies: list[list[float]] = [[], []]
     errors: list[int] = []
     stop = time.perf_counter() + SECONDS
-    await asyncio.gather(*(_client(port, c, stop, latencies, errors) for c in range(CLIENTS)))
+    await asyncio.gather(*(_client(port, c, stop, latencies, errors) for c in range(clients)))
     return latencies, errors
+
+
+def _figures(latencies: list[list[float]], errors: list[int], wall: float) -> dict[str, Any]:
+    every = latencies[0] + latencies[1]
+    return {
+        "seconds": round(wall, 1),
+        "requests": len(every),
+        "errors": len(errors),
+        "requests_per_s": round(len(every) / wall, 1),
+        "p50_ms": _ms(every, 0.50),
+        "p99_ms": _ms(every, 0.99),
+        "page_p50_ms": _ms(latencies[0], 0.50),
+        "page_p99_ms": _ms(latencies[0], 0.99),
+        "json_p50_ms": _ms(latencies[1], 0.50),
+        "json_p99_ms": _ms(latencies[1], 0.99),
+    }
 
 
 LOG_WRITER = """
@@ -233,16 +250,17 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
         time.sleep(1.0)
         director = Director(url, port, token, boards)
         director.start()
-        wall = time.perf_counter()
-        latencies, errors = asyncio.run(_load(port))
-        wall = time.perf_counter() - wall
+        loads: dict[str, dict[str, Any]] = {}
+        for clients in CONCURRENCY:
+            wall = time.perf_counter()
+            latencies, errors = asyncio.run(_load(port, clients))
+            loads[f"clients_{clients}"] = _figures(latencies, errors, time.perf_counter() - wall)
         director.done.set()
         director.join(timeout=30)
         time.sleep(1.5)
     finally:
         process.terminate()
         process.wait(timeout=30)
-    every = latencies[0] + latencies[1]
     update: dict[str, list[float]] = {"api": [], "log": []}
     first = listener.first if listener.first is not None else 0
     for channel, n, started in director.sent:
@@ -252,17 +270,7 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
     return {
         "event": f"{PLAYERS} players, {ROUNDS} rounds",
         "build_seconds": round(build_seconds, 2),
-        "clients": CLIENTS,
-        "seconds": round(wall, 1),
-        "requests": len(every),
-        "errors": len(errors),
-        "requests_per_s": round(len(every) / wall, 1),
-        "p50_ms": _ms(every, 0.50),
-        "p99_ms": _ms(every, 0.99),
-        "page_p50_ms": _ms(latencies[0], 0.50),
-        "page_p99_ms": _ms(latencies[0], 0.99),
-        "json_p50_ms": _ms(latencies[1], 0.50),
-        "json_p99_ms": _ms(latencies[1], 0.99),
+        **loads,
         "results_entered": len(director.sent),
         "update_ms": {
             channel: {
