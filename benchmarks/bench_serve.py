@@ -1,4 +1,4 @@
-"""`arbiter serve` under load: a 500-player, 9-round event, 50 concurrent clients for 30 s.
+"""`arbiter serve` under load: a 500-player, 9-round event, 16 then 64 clients (30 s each).
 
 The clients alternate between the public standings page (`/t/bench`) and its JSON twin
 (`/api/tournaments/bench/standings`) over keep-alive HTTP/1.1 connections (a small asyncio
