@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, Self, TypeVar
 
 from pairing.swiss.model import Colour, Result, SwissPlayer, SwissRound
 from pairing.swiss.state import PlayerState, invert
 
-__all__ = ["board_key", "infer_initial_colour", "neutral_colour", "swiss_round"]
+__all__ = ["board_key", "infer_initial_colour", "neutral_colour", "published_order", "swiss_round"]
+
+
+class _Score(Protocol):
+    def __neg__(self) -> Self: ...
+    def __lt__(self, other: Self, /) -> bool: ...
+
+
+S = TypeVar("S", bound=_Score)
+
+
+def published_order(a: tuple[S, int], b: tuple[S, int]) -> tuple[S, S, int]:
+    """The sort key of a board (or a team match) between ``a`` and ``b``, each ``(score,
+    rank)`` (rank: smaller is higher): the higher side's score, then the lower side's score,
+    then the higher side's rank. The higher side has the larger score, then the smaller rank.
+
+    >>> published_order((2, 5), (3, 7)), published_order((2, 5), (2, 1))
+    ((-3, -2, 7), (-2, -2, 1))
+    """
+    higher, lower = (a, b) if (a[0], -a[1]) > (b[0], -b[1]) else (b, a)
+    return (-higher[0], -lower[0], higher[1])
 
 
 def board_key(a: PlayerState, b: PlayerState) -> tuple[int, int, int]:
     """Board order: higher player's score, then the lower player's score, then rank."""
-    higher, lower = (a, b) if (a.score, -a.index) > (b.score, -b.index) else (b, a)
-    return (-higher.score, -lower.score, higher.index)
+    return published_order((a.score, a.index), (b.score, b.index))
 
 
 def swiss_round(

@@ -18,6 +18,7 @@ from decimal import Decimal
 from events.domain import Colour
 from events.errors import PairingError
 from pairing.contract import PairedRound, boards_of
+from pairing.swiss.colour import published_order
 from pairing.team.model import (
     ColourType,
     PrimaryScore,
@@ -202,12 +203,10 @@ def _choose_pab(state: _Round, numbers: list[int]) -> int:
 
 
 def _board_key(state: _Round, a: int, b: int) -> tuple[Decimal, Decimal, int]:
-    """Published board order, as the Swiss engines publish theirs (`pairing.swiss.colour`):
-    the higher team's score, then the lower team's score (both without acceleration), then the
-    higher team's TPN. The higher team has the larger score, then the smaller TPN."""
-    ta, tb = state.teams[a], state.teams[b]
-    higher, lower = (ta, tb) if (ta.standing, -a) > (tb.standing, -b) else (tb, ta)
-    return (-higher.standing, -lower.standing, higher.number)
+    """Published board order, as the Swiss engines publish theirs (`published_order`): the
+    higher team's score, then the lower team's score (both without acceleration), then the
+    higher team's TPN."""
+    return published_order((state.teams[a].standing, a), (state.teams[b].standing, b))
 
 
 def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:

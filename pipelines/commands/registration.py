@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from events.domain import ByeKind
@@ -76,11 +77,13 @@ def _fields(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if v not in (None, "")}
 
 
+@dataclass(frozen=True, slots=True)
 class Registered:
     """What a request came to: its number, and the player id when it was registered at once."""
 
-    def __init__(self, request: int, player: int | None, name: str) -> None:
-        self.request, self.player, self.name = request, player, name
+    request: int
+    player: int | None
+    name: str
 
 
 def _open(state: TournamentState) -> None:

@@ -5,7 +5,6 @@ they call the same commands as the director's doors (`pipelines.commands.registr
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -17,6 +16,7 @@ from events.errors import ArbiterError
 from pipelines.commands import registration
 from pipelines.commands.inputs import PlayerInput
 from pipelines.views.registration import check_in_view, requests_view
+from pipelines.web.api import _json
 from pipelines.web.forms import CsrfField, render
 from pipelines.web.model_forms import form_fields, submitted
 from pipelines.web.server import server_of, tournament_view
@@ -196,8 +196,3 @@ def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Respo
 @api.get("/tournaments/{tournament_id}/check-ins", summary="The check-in window and who is in")
 def api_check_ins(request: Request, tournament_id: str) -> Response:
     return _json(check_in_view(tournament_view(request, tournament_id).state))
-
-
-def _json(data: Any, status: int = 200) -> Response:
-    body = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode()
-    return Response(body, status_code=status, media_type="application/json")
