@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import cmp_to_key
 
+from pairing.burstein.group_order import list_sort
 from pairing.burstein.metrics import Metric, metrics
 from pairing.dutch.engine import NoValidPairingError
 from pairing.swiss.colour import neutral_colour, swiss_round
@@ -236,9 +237,8 @@ def _pair_groups(
     score = [metric[p.index].score for p in labels]
     groups = _build_groups(labels, weights, matcher, score)
 
-    def order(a: int, b: int) -> int:
-        ma, mb = metric[labels[a].index], metric[labels[b].index]
-        return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
+    def before(a: int, b: int) -> bool:
+        return metric[labels[b].index].below(metric[labels[a].index])
 
     pairs: list[tuple[PlayerState, PlayerState]] = []
     matched = [False] * n
@@ -251,7 +251,8 @@ def _pair_groups(
         if floater is not None:
             members.append(floater)
             floater = None
-        members.sort(key=cmp_to_key(order))
+        # Not transitive with a floater: the merge pattern decides (group_order).
+        members = list_sort(members, before)
         for i, v in enumerate(members):
             for u in reversed(members[i + 1 :]):
                 matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))

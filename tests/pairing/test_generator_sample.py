@@ -1,4 +1,4 @@
-"""The CI sample of generated tournaments (issue 35 part 2): 22 tournaments that bbpPairings
+"""The CI sample of generated tournaments (issue 35 part 2): 23 tournaments that bbpPairings
 v6.0.0 generated and paired itself (tests/data/generated/README.md names the command lines);
 ``arbiter-pairings -c`` must pair every round of each as bbpPairings did."""
 
@@ -15,8 +15,8 @@ SAMPLE = Path(__file__).resolve().parents[1] / "data" / "generated"
 FILES = sorted(SAMPLE.glob("*.trf"))
 
 
-def test_the_sample_holds_twenty_two_tournaments_of_both_systems() -> None:
-    assert len(FILES) == 22
+def test_the_sample_holds_twenty_three_tournaments_of_both_systems() -> None:
+    assert len(FILES) == 23
     assert {f.name.split("-")[0] for f in FILES} == {"dutch", "burstein"}
 
 
