@@ -3,8 +3,8 @@
 The 2017 rules judge a bracket by its pairing score difference (PSD): the score differences of
 its pairs plus, for each downfloater, its score less the lowest score below. Each distinct
 difference gets its own bit field, wider ones more significant, so that a sum of edge weights
-compares PSDs lexicographically, largest difference first (``SD`` below). A pair's weight
-rewards the downfloats it avoids and charges its own difference.
+compares PSDs lexicographically, largest difference first. A pair's weight rewards the
+downfloats it avoids and charges its own difference.
 
 Fields of one bracket's edge weight, most significant first:
 
