@@ -29,7 +29,7 @@ from pairing.swiss import matching
 from pairing.swiss.assignment import best_assignment, lexicographic_assignment
 from pairing.swiss.matching import Matcher
 
-__all__ = ["S1_BATCH", "Bracket"]
+__all__ = ["FIELDS_WITHOUT_GRAPH", "S1_BATCH", "Bracket"]
 
 # At most how many S1 players one solve decides: one preference field of ``bits`` bits each,
 # in the engines' low room (:func:`pairing.dutch.facts.tie_break_bits`).
@@ -37,7 +37,7 @@ S1_BATCH = TIE_BREAK_FIELDS
 
 # Without a kept graph that says its room, one solve decides this many (the width the low room
 # had before batches): wider sums could drive the fallback solves to networkx.
-_FIELDS_WITHOUT_GRAPH = 3
+FIELDS_WITHOUT_GRAPH = 3
 
 
 class Bracket:
@@ -55,12 +55,14 @@ class Bracket:
         max_weight: int,
         first_resident: int,
         next_group: int,
+        fields: int = S1_BATCH,
     ) -> None:
         """``vertices``: the matcher vertex of each bracket index (MDPs, residents, then the
         players below); ``scores``: their accelerated scores; ``base[li][si]``: the weight of
         the pair si < li (rows of MDPs are empty); ``cur_end``: the number of MDPs and
         residents; ``bits``: the width of the exchange fields; ``max_weight``: the weight of
-        a fixed pair."""
+        a fixed pair; ``fields``: how many S1 preference fields of ``bits`` the weights' low
+        room holds."""
         self.matcher = matcher
         self.vertices = vertices
         self.scores = scores
@@ -71,6 +73,7 @@ class Bracket:
         self.max_weight = max_weight
         self.first_resident = first_resident
         self.next_group = next_group
+        self.fields = fields
         self.stable: list[int] = []
         self.matched = [False] * matcher.size
         """By matcher vertex: paired in this bracket (fixed or about to be)."""
@@ -473,8 +476,8 @@ class Bracket:
         """How many players' preference fields one solve may hold."""
         spare = self.matcher.spare_bits()
         if spare is None:  # no kept graph: stay as wide as the fallback solves always were
-            return min(S1_BATCH, _FIELDS_WITHOUT_GRAPH)
-        return max(1, min(S1_BATCH, spare // self.bits))
+            return min(self.fields, FIELDS_WITHOUT_GRAPH)
+        return max(1, min(self.fields, spare // self.bits))
 
     def _next_s1_players(self, start: int, count: int) -> list[int]:
         """Positions in the remainder, from ``start``, of the next ``count`` (or fewer)

@@ -75,31 +75,66 @@ class EdgeParts:
             self._pair_parts[key] = part
         return part
 
+    def _weight(self, si: int, li: int) -> int:
+        """The weight of the bracket pair ``players[si]`` - ``players[li]``, si < li."""
+        players = self.players
+        colour = self.facts.colour_fields(players[li], players[si], self._bits)
+        return (
+            self._inside
+            + self._low_in[li]
+            + self._high_in[si]
+            + self._pair_part(si, li)
+            + (colour << self._at_colour)
+        )
+
+    def _classes(self, keys: list[tuple[int, ...]]) -> tuple[list[int], list[int]]:
+        """Each position's class (the same key, the same class) and each class's first
+        position, in order."""
+        ids: dict[tuple[int, ...], int] = {}
+        first: list[int] = []
+        classes: list[int] = []
+        for position, key in enumerate(keys):
+            c = ids.setdefault(key, len(ids))
+            if c == len(first):
+                first.append(position)
+            classes.append(c)
+        return classes, first
+
     def rows(self, first: int) -> list[list[int]]:
         """``rows[li][si]``: the weight of pairing ``players[si]`` with the lower
         ``players[li]`` (0 if they cannot meet), for ``li >= first``; the rows before
-        ``first`` are empty."""
-        players, compatible = self.players, self.facts.compatible
-        colour_fields, bits, at_colour = self.facts.colour_fields, self._bits, self._at_colour
-        high_in, high_out, pair_part = self._high_in, self._high_out, self._pair_part
+        ``first`` are empty.
+
+        A bracket pair's weight reads of the higher player only its own part, score, past
+        downfloats and colour class, of the lower one the same with upfloats: players alike in
+        that share their weights, computed once per class of each.
+        """
+        players, facts, cur_end, size = self.players, self.facts, self.cur_end, len(self.players)
         rows: list[list[int]] = [[] for _ in players]
-        for li in range(first, len(players)):
-            lower = players[li]
-            if li >= self.cur_end:
-                outside = self._outside + self._low_out[li]
-                rows[li] = [
-                    outside + high_out[si] if compatible(players[si], lower) else 0
-                    for si in range(li)
-                ]
-                continue
-            inside = self._inside + self._low_in[li]
-            rows[li] = [
-                inside
-                + high_in[si]
-                + pair_part(si, li)
-                + (colour_fields(lower, players[si], bits) << at_colour)
-                if compatible(players[si], lower)
-                else 0
-                for si in range(li)
-            ]
+        high_out = self._high_out
+        for li in range(max(first, cur_end), size):
+            outside = self._outside + self._low_out[li]
+            compatible = facts.compatible_column(players[:li], players[li])
+            pairs = zip(high_out, compatible, strict=False)
+            rows[li] = [outside + h if ok else 0 for h, ok in pairs]
+        if first >= cur_end:
+            return rows
+        score, colour = self.score, [facts.colour_class(p) for p in players[:cur_end]]
+        higher, starts = self._classes(
+            [(self._high_in[i], score[i], self._down_mask[i], colour[i]) for i in range(cur_end)]
+        )
+        lower, _ = self._classes(
+            [(self._low_in[i], score[i], self._up_mask[i], colour[i]) for i in range(cur_end)]
+        )
+        # tables[c][h]: the weight of a lower player of class c with a higher one of class h,
+        # filled as far as the classes met above the lower player reach.
+        tables: dict[int, list[int]] = {}
+        met = 0
+        for li in range(first, cur_end):
+            while met < len(starts) and starts[met] < li:
+                met += 1
+            table = tables.setdefault(lower[li], [])
+            table.extend(self._weight(starts[h], li) for h in range(len(table), met))
+            compatible = facts.compatible_column(players[:li], players[li])
+            rows[li] = [table[h] if ok else 0 for h, ok in zip(higher, compatible, strict=False)]
         return rows

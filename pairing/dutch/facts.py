@@ -108,6 +108,18 @@ class RoundFacts:
             return [p.index not in forbidden for p in players]
         return [self.compatible(a, p) for p in players]
 
+    def compatible_column(self, players: list[PlayerState], b: PlayerState) -> list[bool]:
+        """:meth:`compatible` of each of ``players`` with ``b``, as one column."""
+        if not self._absolute[b.index]:
+            forbidden, index = self.forbidden, b.index
+            return [index not in forbidden[p.index] for p in players]
+        return [self.compatible(p, b) for p in players]
+
+    def colour_class(self, p: PlayerState) -> int:
+        """``p``'s class of colour facts: players of one class weigh the same in the colour
+        fields (:meth:`colour_fields`)."""
+        return self._colour_class[p.index]
+
     def float_of(self, p: PlayerState, rounds_back: int) -> Float:
         """Float of ``p`` in the round ``rounds_back`` rounds before the one to pair."""
         key = (p.index, rounds_back)

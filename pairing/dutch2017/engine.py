@@ -9,12 +9,16 @@ is paired again with every player below it, and what remains forms the collapsed
 
 from __future__ import annotations
 
-from pairing.dutch.bracket import Bracket
+from operator import add
+
+import rustworkx as rx
+
+from pairing.dutch.bracket import FIELDS_WITHOUT_GRAPH, S1_BATCH, Bracket
 from pairing.dutch.engine import NoValidPairingError
-from pairing.dutch.facts import tie_break_bits
 from pairing.dutch.round import dutch_round, present_in_order, round_facts
 from pairing.dutch2017.completion import Completion
 from pairing.dutch2017.weights import BracketWeights, Facts2017
+from pairing.swiss.focus_graph import RUSTWORKX_LIMIT
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import SwissInput, SwissRound
 from pairing.swiss.state import PlayerState
@@ -91,23 +95,27 @@ class _Brackets:
         return cur_end, group_start
 
     def pair_bracket(self, cur_end: int) -> tuple[list[int], list[bool]]:
-        """The bracket's matching on its own matcher, and which of its players it pairs."""
+        """The bracket's matching on its own matcher, and which of its players it pairs.
+
+        Weights that fit rustworkx go to it as they are, every solve anew (the first one
+        here, straight from the rows); wider ones make room for more S1 preference fields and
+        are narrowed once into a kept graph (:meth:`Matcher.keep_graph`).
+        """
         players = [self.order[v] for v in self.bracket]
-        weights = BracketWeights(
-            self.facts,
-            players,
-            self.mdp_count,
-            cur_end,
-            self.special,
-            final=self.nxt == len(self.order),
-        )
+        fields = FIELDS_WITHOUT_GRAPH
+        weights = self._weights(players, cur_end, fields)
+        kept = weights.max_weight() >= RUSTWORKX_LIMIT
+        if kept:
+            fields = S1_BATCH
+            weights = self._weights(players, cur_end, fields)
         base = weights.base()
         size = len(players)
         matcher = Matcher(size)
-        matcher.keep_graph(tie_break_bits(weights.player_bits))
-        for li in range(size):
-            for si, w in enumerate(base[li]):
-                matcher.set(li, si, w)
+        matcher.load(_symmetric(base, size))
+        if kept:
+            matcher.keep_graph(weights.low_bits)
+        else:
+            matcher.adopt(_best_matching(base, size))
         bracket = Bracket(
             matcher,
             list(range(size)),
@@ -119,8 +127,16 @@ class _Brackets:
             weights.max_weight(),
             self.mdp_count,
             cur_end,
+            fields,
         )
         return bracket.pair(), bracket.matched
+
+    def _weights(self, players: list[PlayerState], cur_end: int, fields: int) -> BracketWeights:
+        """The bracket's weights with a low room for ``fields`` S1 preference fields."""
+        final = self.nxt == len(self.order)
+        return BracketWeights(
+            self.facts, players, self.mdp_count, cur_end, self.special, final, fields
+        )
 
     def carry(self, cur_end: int, stable: list[int], matched: list[bool]) -> None:
         """Record the bracket's pairs; its unpaired players move down into the next bracket."""
@@ -134,3 +150,25 @@ class _Brackets:
                 remaining.append(v)
                 self.mdp_count += i < cur_end
         self.bracket = remaining
+
+
+def _symmetric(lower: list[list[int]], size: int) -> list[list[int]]:
+    """The full symmetric matrix of the lower triangle ``lower`` (``lower[a][b]`` for b < a;
+    short rows end in zeros)."""
+    padded = [row + [0] * (size - len(row)) for row in lower]
+    columns = zip(*padded, strict=True)
+    return [list(map(add, row, column)) for row, column in zip(padded, columns, strict=True)]
+
+
+def _best_matching(lower: list[list[int]], size: int) -> list[int]:
+    """A maximum-weight matching of the lower triangle ``lower`` (weights that fit
+    rustworkx): each vertex's mate, or the vertex itself."""
+    graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)  # the pairs are distinct
+    graph.add_nodes_from([None] * size)
+    graph.add_edges_from(
+        [(si, li, w) for li, row in enumerate(lower) for si, w in enumerate(row) if w]
+    )
+    mates = list(range(size))
+    for a, b in rx.max_weight_matching(graph, weight_fn=int):
+        mates[a], mates[b] = b, a
+    return mates
