@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from functools import cmp_to_key
 
+from events.errors import PairingError
 from pairing.burstein.metrics import Metric, metrics
-from pairing.dutch.engine import NoValidPairingError
 from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
@@ -52,6 +52,14 @@ def _default_accelerations(swiss: SwissInput, states: list[PlayerState]) -> list
                 if bound <= 1:
                     break
     return result
+
+
+def _no_valid_pairing(message: str) -> PairingError:
+    """The Dutch engine's `NoValidPairingError`, imported only when raised: the Dutch engine
+    takes a fifth of ``arbiter-pairings --burstein``'s start-up to import."""
+    from pairing.dutch.engine import NoValidPairingError
+
+    return NoValidPairingError(message)
 
 
 # Edge weights stay below 2 ** _WEIGHT_BITS, well inside what rustworkx takes as they are.
@@ -150,7 +158,7 @@ def pair(swiss: SwissInput) -> SwissRound:
                 pab = p
                 break
         if pab is None:
-            raise NoValidPairingError("no player is eligible for the pairing-allocated bye")
+            raise _no_valid_pairing("no player is eligible for the pairing-allocated bye")
         present.remove(pab)
     pairs = _pair_groups(present, forbidden, metric)
     boards: list[tuple[PlayerState, PlayerState]] = []
@@ -216,7 +224,7 @@ def _build_groups(
         groups.extend((begin, n))
         valid = _valid(matcher.solve(), groups)
     if not valid:
-        raise NoValidPairingError(
+        raise _no_valid_pairing(
             "the players cannot all be paired while satisfying the absolute criteria"
         )
     return groups
