@@ -12,9 +12,12 @@ players at once (lexicographic priority fields, see `_pair_groups`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cmp_to_key
 
 from events.errors import PairingError
+from pairing.burstein.certificate import decide_greedily
+from pairing.burstein.chain import pair_chain
 from pairing.burstein.metrics import Metric, metrics
 from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
@@ -106,6 +109,10 @@ class _Weights:
         )
 
 
+_SIDE = {Colour.NONE: 0, Colour.WHITE: 1, Colour.BLACK: 2}
+"""A colour preference as `pairing.burstein.certificate.decide_greedily` counts it."""
+
+
 def _valid(mates: list[int], groups: list[int]) -> bool:
     """Every scoregroup but the last is paired, with at most one floater (two if odd)."""
     it = 0
@@ -190,6 +197,7 @@ def _build_groups(
     n = len(labels)
     groups = [0, 0]
     valid = True
+    mates = list(range(n + 1))  # the last optimal matching, solved or proved
     while groups[-1] < n:
         groups.append(groups[-1])
         while True:
@@ -207,7 +215,10 @@ def _build_groups(
                 virtual = groups[-1]
                 for v in range(groups[-2], groups[-1]):
                     matcher.set(virtual, v, weights.compatible)
-            valid = _valid(matcher.solve(), groups)
+            valid = _proved(groups, mates, matcher)
+            if not valid:
+                mates = matcher.solve()
+                valid = _valid(mates, groups)
             if groups[-1] >= n or valid:
                 break
         if groups[-1] < n and not groups[-1] & 1:
@@ -230,6 +241,41 @@ def _build_groups(
     return groups
 
 
+def _proved(groups: list[int], mates: list[int], matcher: Matcher) -> bool:
+    """Whether a greedy matching (`pairing.burstein.chain`) proves the scoregroups built so
+    far valid; if so, ``mates`` takes it and the matcher adopts it as its last solve."""
+    bounds = [groups[-1]]
+    for boundary in reversed(groups[:-1]):  # back to the last even boundary: its segment
+        bounds.append(boundary)
+        if not boundary & 1:
+            break
+    bounds.reverse()
+    virtual = groups[-1] if groups[-1] & 1 else None
+    pairs = pair_chain(bounds, virtual, matcher.weight)
+    if pairs is None:
+        return False
+    for v in range(bounds[0], groups[-1] + 1):
+        mates[v] = v
+    for a, b in pairs:
+        mates[a], mates[b] = b, a
+    matcher.adopt(mates)
+    return True
+
+
+def _group_weights(
+    inside: set[int], labels: list[PlayerState], weights: _Weights, matcher: Matcher
+) -> Callable[[int, int], int]:
+    """The weights a solve in a scoregroup gives: with colours inside it (set in the matcher
+    only when the group is solved), else the matcher's."""
+
+    def weight(a: int, b: int) -> int:
+        if a in inside and b in inside:
+            return weights.edge(labels[a], labels[b], True, True)
+        return matcher.weight(a, b)
+
+    return weight
+
+
 def _pair_groups(
     labels: list[PlayerState], forbidden: list[set[int]], metric: list[Metric]
 ) -> list[tuple[PlayerState, PlayerState]]:
@@ -248,6 +294,9 @@ def _pair_groups(
         ma, mb = metric[labels[a].index], metric[labels[b].index]
         return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
 
+    good = weights.compatible + weights.same + weights.colour
+    mates = matcher.solve()  # the last one again (nothing changed since): no matching is run
+    side = [_SIDE[p.colour_preference] for p in labels]
     pairs: list[tuple[PlayerState, PlayerState]] = []
     matched = [False] * n
     floater: int | None = None
@@ -260,9 +309,7 @@ def _pair_groups(
             members.append(floater)
             floater = None
         members.sort(key=cmp_to_key(order))
-        for i, v in enumerate(members):
-            for u in reversed(members[i + 1 :]):
-                matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+        weight = _group_weights(set(members), labels, weights, matcher)
         # Several players are decided by one solve: the next unmatched ones, each with the
         # priorities of its opponents (the lowest highest) in its own field, the first
         # player's field highest. The optimum then gives each the opponent it would get
@@ -270,11 +317,30 @@ def _pair_groups(
         # floats keeps no priorities, so that each field holds one player's.
         position = {v: i for i, v in enumerate(members)}
         floated: list[int] = []
+        solved = False  # ``mates`` is optimal but for the colours of this group's edges
         while True:
-            batch = [v for v in members if not matched[v] and v not in floated]
-            batch = batch[: weights.fields]
+            rest = [v for v in members if not matched[v]]
+            if not rest:
+                break
+            # Where a greedy pairing proves the decisions of the rest, no solve is needed.
+            decided = decide_greedily(rest, floated, mates, weight, good, side, solved)
+            if decided is not None:
+                for v, mate in decided.pairs:
+                    matched[v] = matched[mate] = True
+                    pairs.append((labels[v], labels[mate]))
+                    matcher.finalize_pair(v, mate, 1)
+                if decided.floater is not None:
+                    floater = decided.floater
+                mates = decided.mates
+                matcher.adopt(mates)
+                break
+            batch = [v for v in rest if v not in floated][: weights.fields]
             if not batch:
                 break
+            if not solved:  # the first solve of the group: its edges with their colours
+                for i, v in enumerate(members):
+                    for u in reversed(members[i + 1 :]):
+                        matcher.set(v, u, weight(v, u))
             for rank, v in enumerate(batch):
                 priority = 1
                 for u in members[position[v] + 1 :]:
@@ -285,6 +351,7 @@ def _pair_groups(
                         matcher.set(v, u, w + weights.priority(rank, priority))
                         priority += 1
             mates = matcher.solve()
+            solved = True
             for v in batch:
                 if matched[v]:
                     continue
