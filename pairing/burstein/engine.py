@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cmp_to_key
+from itertools import pairwise
 
 from events.errors import PairingError
 from pairing.burstein.certificate import decide_greedily
@@ -190,40 +191,114 @@ def _colour_for(
     return p.colour_preference
 
 
-def _build_groups(
-    labels: list[PlayerState], weights: _Weights, matcher: Matcher, score: list[int]
-) -> list[int]:
+class _Graph:
+    """The edges the engine's matcher holds, as bbpPairings sets them: within a scoregroup,
+    across a boundary after an odd number of players to the next group, and from a virtual
+    opponent below an odd last group. They are a function of the scoregroups, so they are set
+    in the matcher only when a solve needs them (:meth:`materialize`): most rounds are decided
+    by proofs alone (`pairing.burstein.chain`, `pairing.burstein.certificate`).
+    """
+
+    def __init__(self, labels: list[PlayerState], weights: _Weights, matcher: Matcher) -> None:
+        self.labels = labels
+        self.weights = weights
+        self.matcher = matcher
+        self.groups = [0, 0]
+        """The scoregroup boundaries (`_build_groups`), shared with it."""
+        self.start = [0] * (len(labels) + 1)
+        """The first vertex of each vertex's scoregroup (of those placed in one)."""
+        self.eager = False
+        """Whether the matcher holds the edges (set by the engine as they change)."""
+        self.fixed: list[tuple[int, int]] = []
+        """The pairs decided while the matcher did not hold the edges."""
+        self.mates = list(range(len(labels) + 1))
+        """The last optimal matching of the edges, solved or proved."""
+
+    def weight(self, a: int, b: int) -> int:
+        """The weight of edge a-b before any colour is weighed (0: no edge)."""
+        if a > b:
+            a, b = b, a
+        groups, start = self.groups, self.start
+        if b >= groups[-1]:
+            last = b == groups[-1] and b & 1 and start[a] == groups[-2]
+            return self.weights.compatible if last else 0
+        sa, sb = start[a], start[b]
+        if sa == sb:
+            return self.weights.edge(self.labels[a], self.labels[b], True, False)
+        if sb & 1 and start[sb - 1] == sa:
+            return self.weights.edge(self.labels[a], self.labels[b], False, False)
+        return 0
+
+    def finalize(self, a: int, b: int) -> None:
+        """Fix the pair a-b: later solves keep it."""
+        if self.eager:
+            self.matcher.finalize_pair(a, b, 1)
+        else:
+            self.fixed.append((a, b))
+
+    def materialize(self) -> None:
+        """Set every edge in the matcher (and the pairs fixed so far), before its first solve."""
+        if self.eager:
+            return
+        self.eager = True
+        groups, matcher = self.groups, self.matcher
+        fixed = [False] * (len(self.labels) + 1)  # their edges would be cleared at once
+        for a, b in self.fixed:
+            fixed[a] = fixed[b] = True
+        bounds = sorted(set(groups))
+        for k, (low, high) in enumerate(pairwise(bounds)):
+            below = high  # the edges go down to here: the next group's end, or the virtual
+            if high & 1:
+                below = bounds[k + 2] if k + 2 < len(bounds) else high + 1
+            free = [v for v in range(low, below) if not fixed[v]]
+            for i, a in enumerate(free):
+                if a >= high:
+                    break
+                for b in free[i + 1 :]:
+                    w = self.weight(a, b)
+                    if w:
+                        matcher.set(a, b, w)
+        for a, b in self.fixed:
+            matcher.finalize_pair(a, b, 1)
+        self.fixed.clear()
+
+
+def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
     """Scoregroup boundaries (vertex indices), merging groups that cannot be paired."""
+    labels, weights, matcher, start = graph.labels, graph.weights, graph.matcher, graph.start
     n = len(labels)
-    groups = [0, 0]
+    groups = graph.groups
     valid = True
-    mates = list(range(n + 1))  # the last optimal matching, solved or proved
     while groups[-1] < n:
         groups.append(groups[-1])
         while True:
             begin = groups[-1]
             while True:
                 new = groups[-1]
-                for v in range(groups[-3], new):
-                    matcher.set(
-                        new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
-                    )
+                start[new] = groups[-2]
+                if graph.eager:
+                    for v in range(groups[-3], new):
+                        matcher.set(
+                            new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
+                        )
                 groups[-1] += 1
                 if groups[-1] >= n or score[begin] != score[groups[-1]]:
                     break
-            if groups[-1] & 1:
+            if groups[-1] & 1 and graph.eager:
                 virtual = groups[-1]
                 for v in range(groups[-2], groups[-1]):
                     matcher.set(virtual, v, weights.compatible)
-            valid = _proved(groups, mates, matcher)
+            valid = _proved(graph)
             if not valid:
-                mates = matcher.solve()
-                valid = _valid(mates, groups)
+                graph.materialize()
+                graph.mates = matcher.solve()
+                valid = _valid(graph.mates, groups)
             if groups[-1] >= n or valid:
                 break
         if groups[-1] < n and not groups[-1] & 1:
             groups.append(groups[-1])
     while len(groups) > 3 and not valid:
+        graph.materialize()
         groups.pop()
         boundary = groups.pop()
         begin = groups.pop()
@@ -232,8 +307,11 @@ def _build_groups(
                 matcher.set(
                     outer, inner, weights.edge(labels[outer], labels[inner], outer >= begin, False)
                 )
+        for inner in range(boundary, n):
+            start[inner] = begin
         groups.extend((begin, n))
-        valid = _valid(matcher.solve(), groups)
+        graph.mates = matcher.solve()
+        valid = _valid(graph.mates, groups)
     if not valid:
         raise _no_valid_pairing(
             "the players cannot all be paired while satisfying the absolute criteria"
@@ -241,9 +319,11 @@ def _build_groups(
     return groups
 
 
-def _proved(groups: list[int], mates: list[int], matcher: Matcher) -> bool:
+def _proved(graph: _Graph) -> bool:
     """Whether a greedy matching (`pairing.burstein.chain`) proves the scoregroups built so
-    far valid; if so, ``mates`` takes it and the matcher adopts it as its last solve."""
+    far valid; if so, it is the graph's last matching (and the matcher's, if it holds the
+    edges)."""
+    groups, mates = graph.groups, graph.mates
     bounds = [groups[-1]]
     for boundary in reversed(groups[:-1]):  # back to the last even boundary: its segment
         bounds.append(boundary)
@@ -251,27 +331,27 @@ def _proved(groups: list[int], mates: list[int], matcher: Matcher) -> bool:
             break
     bounds.reverse()
     virtual = groups[-1] if groups[-1] & 1 else None
-    pairs = pair_chain(bounds, virtual, matcher.weight)
+    pairs = pair_chain(bounds, virtual, graph.matcher.weight if graph.eager else graph.weight)
     if pairs is None:
         return False
     for v in range(bounds[0], groups[-1] + 1):
         mates[v] = v
     for a, b in pairs:
         mates[a], mates[b] = b, a
-    matcher.adopt(mates)
+    if graph.eager:
+        graph.matcher.adopt(mates)
     return True
 
 
-def _group_weights(
-    inside: set[int], labels: list[PlayerState], weights: _Weights, matcher: Matcher
-) -> Callable[[int, int], int]:
+def _group_weights(inside: set[int], graph: _Graph) -> Callable[[int, int], int]:
     """The weights a solve in a scoregroup gives: with colours inside it (set in the matcher
-    only when the group is solved), else the matcher's."""
+    only when the group is solved), else as the scoregroups were built."""
+    labels, edge = graph.labels, graph.weights.edge
 
     def weight(a: int, b: int) -> int:
         if a in inside and b in inside:
-            return weights.edge(labels[a], labels[b], True, True)
-        return matcher.weight(a, b)
+            return edge(labels[a], labels[b], True, True)
+        return graph.weight(a, b)
 
     return weight
 
@@ -288,14 +368,15 @@ def _pair_groups(
     # the players fall into components, joined only by the virtual opponent (vertex n).
     matcher.split(n)
     score = [metric[p.index].score for p in labels]
-    groups = _build_groups(labels, weights, matcher, score)
+    graph = _Graph(labels, weights, matcher)
+    groups = _build_groups(graph, score)
 
     def order(a: int, b: int) -> int:
         ma, mb = metric[labels[a].index], metric[labels[b].index]
         return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
 
     good = weights.compatible + weights.same + weights.colour
-    mates = matcher.solve()  # the last one again (nothing changed since): no matching is run
+    mates = graph.mates
     side = [_SIDE[p.colour_preference] for p in labels]
     pairs: list[tuple[PlayerState, PlayerState]] = []
     matched = [False] * n
@@ -309,7 +390,7 @@ def _pair_groups(
             members.append(floater)
             floater = None
         members.sort(key=cmp_to_key(order))
-        weight = _group_weights(set(members), labels, weights, matcher)
+        weight = _group_weights(set(members), graph)
         # Several players are decided by one solve: the next unmatched ones, each with the
         # priorities of its opponents (the lowest highest) in its own field, the first
         # player's field highest. The optimum then gives each the opponent it would get
@@ -328,16 +409,20 @@ def _pair_groups(
                 for v, mate in decided.pairs:
                     matched[v] = matched[mate] = True
                     pairs.append((labels[v], labels[mate]))
-                    matcher.finalize_pair(v, mate, 1)
+                    graph.finalize(v, mate)
                 if decided.floater is not None:
                     floater = decided.floater
                 mates = decided.mates
-                matcher.adopt(mates)
+                if graph.eager:
+                    matcher.adopt(mates)
                 break
             batch = [v for v in rest if v not in floated][: weights.fields]
             if not batch:
                 break
             if not solved:  # the first solve of the group: its edges with their colours
+                if not graph.eager:
+                    graph.materialize()
+                    matcher.adopt(mates)
                 for i, v in enumerate(members):
                     for u in reversed(members[i + 1 :]):
                         matcher.set(v, u, weight(v, u))
@@ -362,7 +447,7 @@ def _pair_groups(
                 else:
                     matched[v] = matched[mate] = True
                     pairs.append((labels[v], labels[mate]))
-                    matcher.finalize_pair(v, mate, 1)
+                    graph.finalize(v, mate)
             for v in batch:  # the players who float keep no priorities
                 if not matched[v]:
                     for u in members[position[v] + 1 :]:
