@@ -151,14 +151,8 @@ def pair(swiss: SwissInput) -> SwissRound:
     accelerations = _default_accelerations(swiss, states)
     metric = metrics(states, swiss.rounds_played, scoring, accelerations, ranks)
 
-    def order(a: PlayerState, b: PlayerState) -> int:
-        ma, mb = metric[a.index], metric[b.index]
-        if ma.score != mb.score:
-            return -1 if ma.score > mb.score else 1
-        return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
-
     present = [p for p in states if p.number not in swiss.absent]
-    present.sort(key=cmp_to_key(order))
+    present.sort(key=lambda p: metric[p.index].key())
     pab = None
     if len(present) % 2:
         for p in reversed(present):
@@ -259,7 +253,7 @@ class _Graph:
                     if w:
                         matcher.set(a, b, w)
         for a, b in self.fixed:
-            matcher.finalize_pair(a, b, 1)
+            matcher.fix_unconnected(a, b, 1)
         self.fixed.clear()
 
 

@@ -25,15 +25,15 @@ class Metric:
     median: int
     rank: int
 
+    def key(self) -> tuple[int, int, int, int, int]:
+        """The players' order, the first highest: by score, then (a scoregroup's order)
+        Sonneborn-Berger, Buchholz, Median, the higher the better, and rank."""
+        return (-self.score, -self.sonneborn_berger, -self.buchholz, -self.median, self.rank)
+
     def below(self, other: Metric) -> bool:
         """Whether this player comes after ``other`` in the scoregroup order."""
         if self.score == other.score:
-            return (self.sonneborn_berger, self.buchholz, self.median, other.rank) < (
-                other.sonneborn_berger,
-                other.buchholz,
-                other.median,
-                self.rank,
-            )
+            return self.key() > other.key()
         return (
             self.sonneborn_berger,
             self.buchholz * self.score,

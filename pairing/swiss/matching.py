@@ -300,6 +300,14 @@ class Matcher:
         rows[a][b] = rows[b][a] = weight
         self._fixed[a] = self._fixed[b] = True
 
+    def fix_unconnected(self, a: int, b: int, weight: int) -> None:
+        """As :meth:`finalize_pair` for two vertices that have no edge yet: nothing to clear."""
+        rows = self._weights
+        if any(rows[a]) or any(rows[b]):
+            raise AssertionError("fix_unconnected: a vertex has an edge")
+        rows[a][b] = rows[b][a] = weight
+        self._fixed[a] = self._fixed[b] = True
+
     def solve(self) -> list[int]:
         """A maximum-weight matching: each vertex's mate, or the vertex itself if unmatched."""
         if self._graph is not None:
