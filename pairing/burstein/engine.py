@@ -193,10 +193,10 @@ class _Graph:
     by proofs alone (`pairing.burstein.chain`, `pairing.burstein.certificate`).
     """
 
-    def __init__(self, labels: list[PlayerState], weights: _Weights, matcher: Matcher) -> None:
+    def __init__(self, labels: list[PlayerState], weights: _Weights) -> None:
         self.labels = labels
         self.weights = weights
-        self.matcher = matcher
+        self._matcher: Matcher | None = None
         self.groups = [0, 0]
         """The scoregroup boundaries (`_build_groups`), shared with it."""
         self.start = [0] * (len(labels) + 1)
@@ -207,6 +207,18 @@ class _Graph:
         """The pairs decided while the matcher did not hold the edges."""
         self.mates = list(range(len(labels) + 1))
         """The last optimal matching of the edges, solved or proved."""
+
+    @property
+    def matcher(self) -> Matcher:
+        """The matcher, made when first needed (it holds a weight for every two players)."""
+        if self._matcher is None:
+            n = len(self.labels)
+            self._matcher = Matcher(n + 1)
+            # Edges join a scoregroup only to itself and to the next one across an odd
+            # boundary, so the players fall into components, joined only by the virtual
+            # opponent (vertex n).
+            self._matcher.split(n)
+        return self._matcher
 
     def weight(self, a: int, b: int) -> int:
         """The weight of edge a-b before any colour is weighed (0: no edge)."""
@@ -259,7 +271,7 @@ class _Graph:
 
 def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
     """Scoregroup boundaries (vertex indices), merging groups that cannot be paired."""
-    labels, weights, matcher, start = graph.labels, graph.weights, graph.matcher, graph.start
+    labels, weights, start = graph.labels, graph.weights, graph.start
     n = len(labels)
     groups = graph.groups
     valid = True
@@ -272,7 +284,7 @@ def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
                 start[new] = groups[-2]
                 if graph.eager:
                     for v in range(groups[-3], new):
-                        matcher.set(
+                        graph.matcher.set(
                             new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
                         )
                 groups[-1] += 1
@@ -281,11 +293,11 @@ def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
             if groups[-1] & 1 and graph.eager:
                 virtual = groups[-1]
                 for v in range(groups[-2], groups[-1]):
-                    matcher.set(virtual, v, weights.compatible)
+                    graph.matcher.set(virtual, v, weights.compatible)
             valid = _proved(graph)
             if not valid:
                 graph.materialize()
-                graph.mates = matcher.solve()
+                graph.mates = graph.matcher.solve()
                 valid = _valid(graph.mates, groups)
             if groups[-1] >= n or valid:
                 break
@@ -298,13 +310,13 @@ def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
         begin = groups.pop()
         for outer in range(groups[-1], boundary):
             for inner in range(boundary, n):
-                matcher.set(
+                graph.matcher.set(
                     outer, inner, weights.edge(labels[outer], labels[inner], outer >= begin, False)
                 )
         for inner in range(boundary, n):
             start[inner] = begin
         groups.extend((begin, n))
-        graph.mates = matcher.solve()
+        graph.mates = graph.matcher.solve()
         valid = _valid(graph.mates, groups)
     if not valid:
         raise _no_valid_pairing(
@@ -325,7 +337,7 @@ def _proved(graph: _Graph) -> bool:
             break
     bounds.reverse()
     virtual = groups[-1] if groups[-1] & 1 else None
-    pairs = pair_chain(bounds, virtual, graph.matcher.weight if graph.eager else graph.weight)
+    pairs = pair_chain(bounds, virtual, graph.weight)
     if pairs is None:
         return False
     for v in range(bounds[0], groups[-1] + 1):
@@ -357,12 +369,8 @@ def _pair_groups(
     if n == 0:
         return []
     weights = _Weights(labels, forbidden)
-    matcher = Matcher(n + 1)
-    # Edges join a scoregroup only to itself and to the next one across an odd boundary, so
-    # the players fall into components, joined only by the virtual opponent (vertex n).
-    matcher.split(n)
     score = [metric[p.index].score for p in labels]
-    graph = _Graph(labels, weights, matcher)
+    graph = _Graph(labels, weights)
     groups = _build_groups(graph, score)
 
     def order(a: int, b: int) -> int:
@@ -408,7 +416,7 @@ def _pair_groups(
                     floater = decided.floater
                 mates = decided.mates
                 if graph.eager:
-                    matcher.adopt(mates)
+                    graph.matcher.adopt(mates)
                 break
             batch = [v for v in rest if v not in floated][: weights.fields]
             if not batch:
@@ -416,10 +424,10 @@ def _pair_groups(
             if not solved:  # the first solve of the group: its edges with their colours
                 if not graph.eager:
                     graph.materialize()
-                    matcher.adopt(mates)
+                    graph.matcher.adopt(mates)
                 for i, v in enumerate(members):
                     for u in reversed(members[i + 1 :]):
-                        matcher.set(v, u, weight(v, u))
+                        graph.matcher.set(v, u, weight(v, u))
             for rank, v in enumerate(batch):
                 priority = 1
                 for u in members[position[v] + 1 :]:
@@ -427,9 +435,9 @@ def _pair_groups(
                         continue
                     w = weights.edge(labels[v], labels[u], True, True)
                     if w:
-                        matcher.set(v, u, w + weights.priority(rank, priority))
+                        graph.matcher.set(v, u, w + weights.priority(rank, priority))
                         priority += 1
-            mates = matcher.solve()
+            mates = graph.matcher.solve()
             solved = True
             for v in batch:
                 if matched[v]:
@@ -446,6 +454,6 @@ def _pair_groups(
                 if not matched[v]:
                     for u in members[position[v] + 1 :]:
                         if not matched[u]:
-                            matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+                            graph.matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
         begin = end
     return pairs
