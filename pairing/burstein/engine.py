@@ -6,8 +6,13 @@ player. Scoregroups are then built from the top: a scoregroup is merged with the
 while a matching cannot pair it with at most one floater (an odd group may hand one player
 down through a virtual opponent). Finally, inside each scoregroup (with the floater from
 above), the highest player gets the lowest opponent that keeps the matching optimal, then the
-next, and so on; whoever can only be paired below floats down. One solve decides several
-players at once (lexicographic priority fields, see `_pair_groups`).
+next, and so on; whoever can only be paired below floats down.
+
+Each of these steps is a maximum-weight matching in bbpPairings. Here a greedy pairing proves
+most of them without one (`pairing.burstein.chain` that the scoregroups can be paired,
+`pairing.burstein.certificate` a scoregroup's opponents); where no proof is found, the
+matcher solves, one solve deciding several players at once (lexicographic priority fields,
+see `_pair_groups`).
 """
 
 from __future__ import annotations
