@@ -17,13 +17,12 @@ nothing, and the engine solves.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Decided", "decide_greedily"]
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(NamedTuple):
     """What a proved greedy pairing decides for the rest of a scoregroup."""
 
     pairs: list[tuple[int, int]]
