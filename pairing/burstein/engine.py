@@ -6,17 +6,25 @@ player. Scoregroups are then built from the top: a scoregroup is merged with the
 while a matching cannot pair it with at most one floater (an odd group may hand one player
 down through a virtual opponent). Finally, inside each scoregroup (with the floater from
 above), the highest player gets the lowest opponent that keeps the matching optimal, then the
-next, and so on; whoever can only be paired below floats down. One solve decides several
-players at once (lexicographic priority fields, see `_pair_groups`).
+next, and so on; whoever can only be paired below floats down.
+
+Each of these steps is a maximum-weight matching in bbpPairings. Here a greedy pairing proves
+most of them without one (`pairing.burstein.chain` that the scoregroups can be paired,
+`pairing.burstein.certificate` a scoregroup's opponents); where no proof is found, the
+matcher solves, one solve deciding several players at once (lexicographic priority fields,
+see `_pair_groups`).
 """
 
 from __future__ import annotations
 
-from functools import cmp_to_key
+from collections.abc import Callable
+from itertools import pairwise
 
+from events.errors import PairingError
+from pairing.burstein.certificate import decide_greedily
+from pairing.burstein.chain import pair_chain
 from pairing.burstein.group_order import list_sort
 from pairing.burstein.metrics import Metric, metrics
-from pairing.dutch.engine import NoValidPairingError
 from pairing.swiss.colour import neutral_colour, swiss_round
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
@@ -53,6 +61,14 @@ def _default_accelerations(swiss: SwissInput, states: list[PlayerState]) -> list
                 if bound <= 1:
                     break
     return result
+
+
+def _no_valid_pairing(message: str) -> PairingError:
+    """The Dutch engine's `NoValidPairingError`, imported only when raised: the Dutch engine
+    takes a fifth of ``arbiter-pairings --burstein``'s start-up to import."""
+    from pairing.dutch.engine import NoValidPairingError
+
+    return NoValidPairingError(message)
 
 
 # Edge weights stay below 2 ** _WEIGHT_BITS, well inside what rustworkx takes as they are.
@@ -99,6 +115,10 @@ class _Weights:
         )
 
 
+_SIDE = {Colour.NONE: 0, Colour.WHITE: 1, Colour.BLACK: 2}
+"""A colour preference as `pairing.burstein.certificate.decide_greedily` counts it."""
+
+
 def _valid(mates: list[int], groups: list[int]) -> bool:
     """Every scoregroup but the last is paired, with at most one floater (two if odd)."""
     it = 0
@@ -136,14 +156,8 @@ def pair(swiss: SwissInput) -> SwissRound:
     accelerations = _default_accelerations(swiss, states)
     metric = metrics(states, swiss.rounds_played, scoring, accelerations, ranks)
 
-    def order(a: PlayerState, b: PlayerState) -> int:
-        ma, mb = metric[a.index], metric[b.index]
-        if ma.score != mb.score:
-            return -1 if ma.score > mb.score else 1
-        return -1 if mb.below(ma) else 1 if ma.below(mb) else 0
-
     present = [p for p in states if p.number not in swiss.absent]
-    present.sort(key=cmp_to_key(order))
+    present.sort(key=lambda p: metric[p.index].key())
     pab = None
     if len(present) % 2:
         for p in reversed(present):
@@ -151,7 +165,7 @@ def pair(swiss: SwissInput) -> SwissRound:
                 pab = p
                 break
         if pab is None:
-            raise NoValidPairingError("no player is eligible for the pairing-allocated bye")
+            raise _no_valid_pairing("no player is eligible for the pairing-allocated bye")
         present.remove(pab)
     pairs = _pair_groups(present, forbidden, metric)
     boards: list[tuple[PlayerState, PlayerState]] = []
@@ -176,12 +190,95 @@ def _colour_for(
     return p.colour_preference
 
 
-def _build_groups(
-    labels: list[PlayerState], weights: _Weights, matcher: Matcher, score: list[int]
-) -> list[int]:
+class _Graph:
+    """The edges the engine's matcher holds, as bbpPairings sets them: within a scoregroup,
+    across a boundary after an odd number of players to the next group, and from a virtual
+    opponent below an odd last group. They are a function of the scoregroups, so they are set
+    in the matcher only when a solve needs them (:meth:`materialize`): most rounds are decided
+    by proofs alone (`pairing.burstein.chain`, `pairing.burstein.certificate`).
+    """
+
+    def __init__(self, labels: list[PlayerState], weights: _Weights) -> None:
+        self.labels = labels
+        self.weights = weights
+        self._matcher: Matcher | None = None
+        self.groups = [0, 0]
+        """The scoregroup boundaries (`_build_groups`), shared with it."""
+        self.start = [0] * (len(labels) + 1)
+        """The first vertex of each vertex's scoregroup (of those placed in one)."""
+        self.eager = False
+        """Whether the matcher holds the edges (set by the engine as they change)."""
+        self.fixed: list[tuple[int, int]] = []
+        """The pairs decided while the matcher did not hold the edges."""
+        self.mates = list(range(len(labels) + 1))
+        """The last optimal matching of the edges, solved or proved."""
+
+    @property
+    def matcher(self) -> Matcher:
+        """The matcher, made when first needed (it holds a weight for every two players)."""
+        if self._matcher is None:
+            n = len(self.labels)
+            self._matcher = Matcher(n + 1)
+            # Edges join a scoregroup only to itself and to the next one across an odd
+            # boundary, so the players fall into components, joined only by the virtual
+            # opponent (vertex n).
+            self._matcher.split(n)
+        return self._matcher
+
+    def weight(self, a: int, b: int) -> int:
+        """The weight of edge a-b before any colour is weighed (0: no edge)."""
+        if a > b:
+            a, b = b, a
+        groups, start = self.groups, self.start
+        if b >= groups[-1]:
+            last = b == groups[-1] and b & 1 and start[a] == groups[-2]
+            return self.weights.compatible if last else 0
+        sa, sb = start[a], start[b]
+        if sa == sb:
+            return self.weights.edge(self.labels[a], self.labels[b], True, False)
+        if sb & 1 and start[sb - 1] == sa:
+            return self.weights.edge(self.labels[a], self.labels[b], False, False)
+        return 0
+
+    def finalize(self, a: int, b: int) -> None:
+        """Fix the pair a-b: later solves keep it."""
+        if self.eager:
+            self.matcher.finalize_pair(a, b, 1)
+        else:
+            self.fixed.append((a, b))
+
+    def materialize(self) -> None:
+        """Set every edge in the matcher (and the pairs fixed so far), before its first solve."""
+        if self.eager:
+            return
+        self.eager = True
+        groups, matcher = self.groups, self.matcher
+        fixed = [False] * (len(self.labels) + 1)  # their edges would be cleared at once
+        for a, b in self.fixed:
+            fixed[a] = fixed[b] = True
+        bounds = sorted(set(groups))
+        for k, (low, high) in enumerate(pairwise(bounds)):
+            below = high  # the edges go down to here: the next group's end, or the virtual
+            if high & 1:
+                below = bounds[k + 2] if k + 2 < len(bounds) else high + 1
+            free = [v for v in range(low, below) if not fixed[v]]
+            for i, a in enumerate(free):
+                if a >= high:
+                    break
+                for b in free[i + 1 :]:
+                    w = self.weight(a, b)
+                    if w:
+                        matcher.set(a, b, w)
+        for a, b in self.fixed:
+            matcher.fix_unconnected(a, b, 1)
+        self.fixed.clear()
+
+
+def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
     """Scoregroup boundaries (vertex indices), merging groups that cannot be paired."""
+    labels, weights, start = graph.labels, graph.weights, graph.start
     n = len(labels)
-    groups = [0, 0]
+    groups = graph.groups
     valid = True
     while groups[-1] < n:
         groups.append(groups[-1])
@@ -189,38 +286,85 @@ def _build_groups(
             begin = groups[-1]
             while True:
                 new = groups[-1]
-                for v in range(groups[-3], new):
-                    matcher.set(
-                        new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
-                    )
+                start[new] = groups[-2]
+                if graph.eager:
+                    for v in range(groups[-3], new):
+                        graph.matcher.set(
+                            new, v, weights.edge(labels[v], labels[new], v >= groups[-2], False)
+                        )
                 groups[-1] += 1
                 if groups[-1] >= n or score[begin] != score[groups[-1]]:
                     break
-            if groups[-1] & 1:
+            if groups[-1] & 1 and graph.eager:
                 virtual = groups[-1]
                 for v in range(groups[-2], groups[-1]):
-                    matcher.set(virtual, v, weights.compatible)
-            valid = _valid(matcher.solve(), groups)
+                    graph.matcher.set(virtual, v, weights.compatible)
+            valid = _proved(graph)
+            if not valid:
+                graph.materialize()
+                graph.mates = graph.matcher.solve()
+                valid = _valid(graph.mates, groups)
             if groups[-1] >= n or valid:
                 break
         if groups[-1] < n and not groups[-1] & 1:
             groups.append(groups[-1])
     while len(groups) > 3 and not valid:
+        graph.materialize()
         groups.pop()
         boundary = groups.pop()
         begin = groups.pop()
         for outer in range(groups[-1], boundary):
             for inner in range(boundary, n):
-                matcher.set(
+                graph.matcher.set(
                     outer, inner, weights.edge(labels[outer], labels[inner], outer >= begin, False)
                 )
+        for inner in range(boundary, n):
+            start[inner] = begin
         groups.extend((begin, n))
-        valid = _valid(matcher.solve(), groups)
+        graph.mates = graph.matcher.solve()
+        valid = _valid(graph.mates, groups)
     if not valid:
-        raise NoValidPairingError(
+        raise _no_valid_pairing(
             "the players cannot all be paired while satisfying the absolute criteria"
         )
     return groups
+
+
+def _proved(graph: _Graph) -> bool:
+    """Whether a greedy matching (`pairing.burstein.chain`) proves the scoregroups built so
+    far valid; if so, it is the graph's last matching (and the matcher's, if it holds the
+    edges)."""
+    groups, mates = graph.groups, graph.mates
+    bounds = [groups[-1]]
+    for boundary in reversed(groups[:-1]):  # back to the last even boundary: its segment
+        bounds.append(boundary)
+        if not boundary & 1:
+            break
+    bounds.reverse()
+    virtual = groups[-1] if groups[-1] & 1 else None
+    pairs = pair_chain(bounds, virtual, graph.weight)
+    if pairs is None:
+        return False
+    for v in range(bounds[0], groups[-1] + 1):
+        mates[v] = v
+    for a, b in pairs:
+        mates[a], mates[b] = b, a
+    if graph.eager:
+        graph.matcher.adopt(mates)
+    return True
+
+
+def _group_weights(inside: set[int], graph: _Graph) -> Callable[[int, int], int]:
+    """The weights a solve in a scoregroup gives: with colours inside it (set in the matcher
+    only when the group is solved), else as the scoregroups were built."""
+    labels, edge = graph.labels, graph.weights.edge
+
+    def weight(a: int, b: int) -> int:
+        if a in inside and b in inside:
+            return edge(labels[a], labels[b], True, True)
+        return graph.weight(a, b)
+
+    return weight
 
 
 def _pair_groups(
@@ -230,16 +374,16 @@ def _pair_groups(
     if n == 0:
         return []
     weights = _Weights(labels, forbidden)
-    matcher = Matcher(n + 1)
-    # Edges join a scoregroup only to itself and to the next one across an odd boundary, so
-    # the players fall into components, joined only by the virtual opponent (vertex n).
-    matcher.split(n)
     score = [metric[p.index].score for p in labels]
-    groups = _build_groups(labels, weights, matcher, score)
+    graph = _Graph(labels, weights)
+    groups = _build_groups(graph, score)
 
     def before(a: int, b: int) -> bool:
         return metric[labels[b].index].below(metric[labels[a].index])
 
+    good = weights.compatible + weights.same + weights.colour
+    mates = graph.mates
+    side = [_SIDE[p.colour_preference] for p in labels]
     pairs: list[tuple[PlayerState, PlayerState]] = []
     matched = [False] * n
     floater: int | None = None
@@ -253,9 +397,7 @@ def _pair_groups(
             floater = None
         # Not transitive with a floater: the merge pattern decides (group_order).
         members = list_sort(members, before)
-        for i, v in enumerate(members):
-            for u in reversed(members[i + 1 :]):
-                matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+        weight = _group_weights(set(members), graph)
         # Several players are decided by one solve: the next unmatched ones, each with the
         # priorities of its opponents (the lowest highest) in its own field, the first
         # player's field highest. The optimum then gives each the opponent it would get
@@ -263,11 +405,34 @@ def _pair_groups(
         # floats keeps no priorities, so that each field holds one player's.
         position = {v: i for i, v in enumerate(members)}
         floated: list[int] = []
+        solved = False  # ``mates`` is optimal but for the colours of this group's edges
         while True:
-            batch = [v for v in members if not matched[v] and v not in floated]
-            batch = batch[: weights.fields]
+            rest = [v for v in members if not matched[v]]
+            if not rest:
+                break
+            # Where a greedy pairing proves the decisions of the rest, no solve is needed.
+            decided = decide_greedily(rest, floated, mates, weight, good, side, solved)
+            if decided is not None:
+                for v, mate in decided.pairs:
+                    matched[v] = matched[mate] = True
+                    pairs.append((labels[v], labels[mate]))
+                    graph.finalize(v, mate)
+                if decided.floater is not None:
+                    floater = decided.floater
+                mates = decided.mates
+                if graph.eager:
+                    graph.matcher.adopt(mates)
+                break
+            batch = [v for v in rest if v not in floated][: weights.fields]
             if not batch:
                 break
+            if not solved:  # the first solve of the group: its edges with their colours
+                if not graph.eager:
+                    graph.materialize()
+                    graph.matcher.adopt(mates)
+                for i, v in enumerate(members):
+                    for u in reversed(members[i + 1 :]):
+                        graph.matcher.set(v, u, weight(v, u))
             for rank, v in enumerate(batch):
                 priority = 1
                 for u in members[position[v] + 1 :]:
@@ -275,9 +440,10 @@ def _pair_groups(
                         continue
                     w = weights.edge(labels[v], labels[u], True, True)
                     if w:
-                        matcher.set(v, u, w + weights.priority(rank, priority))
+                        graph.matcher.set(v, u, w + weights.priority(rank, priority))
                         priority += 1
-            mates = matcher.solve()
+            mates = graph.matcher.solve()
+            solved = True
             for v in batch:
                 if matched[v]:
                     continue
@@ -288,11 +454,11 @@ def _pair_groups(
                 else:
                     matched[v] = matched[mate] = True
                     pairs.append((labels[v], labels[mate]))
-                    matcher.finalize_pair(v, mate, 1)
+                    graph.finalize(v, mate)
             for v in batch:  # the players who float keep no priorities
                 if not matched[v]:
                     for u in members[position[v] + 1 :]:
                         if not matched[u]:
-                            matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
+                            graph.matcher.set(v, u, weights.edge(labels[v], labels[u], True, True))
         begin = end
     return pairs

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
-import rustworkx as rx
-
-from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
-from pairing.swiss.focus_graph import FocusGraph
+if TYPE_CHECKING:  # rustworkx (with the focus graph) is imported by the first solve only: an
+    # engine that proves its decisions without one (Burstein, mostly) starts without it
+    from pairing.swiss.focus_graph import FocusGraph
 
 __all__ = ["Matcher", "compress", "max_weight_matching"]
 
@@ -88,6 +88,8 @@ def _matching(
 
     With ``spread``, each weight ``w`` counts as ``(w << spread) + 1``.
     """
+    from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
+
     mates: dict[int, int] = {}
     if not edges:
         return mates
@@ -135,9 +137,18 @@ def _matching(
     return mates
 
 
+def _focus_graph() -> type[FocusGraph]:
+    """The focus graph's class, imported when a solve first needs it (with rustworkx)."""
+    from pairing.swiss.focus_graph import FocusGraph
+
+    return FocusGraph
+
+
 def _rustworkx(vertices: Sequence[int], edges: list[tuple[int, int, int]]) -> dict[int, int]:
     """The matching rustworkx finds, mate by vertex both ways, for edges given as
     ``(i, j, weight)`` with ``i``, ``j`` positions in ``vertices``."""
+    import rustworkx as rx
+
     # The edges are distinct pairs: a multigraph skips the duplicate lookup on every insert.
     graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
     graph.add_nodes_from([None] * len(vertices))
@@ -297,6 +308,14 @@ class Matcher:
         rows[b] = [0] * self.size
         for row in rows:
             row[a] = row[b] = 0
+        rows[a][b] = rows[b][a] = weight
+        self._fixed[a] = self._fixed[b] = True
+
+    def fix_unconnected(self, a: int, b: int, weight: int) -> None:
+        """As :meth:`finalize_pair` for two vertices that have no edge yet: nothing to clear."""
+        rows = self._weights
+        if any(rows[a]) or any(rows[b]):
+            raise AssertionError("fix_unconnected: a vertex has an edge")
         rows[a][b] = rows[b][a] = weight
         self._fixed[a] = self._fixed[b] = True
 
@@ -528,7 +547,7 @@ class Matcher:
             if edges is None:
                 self._graph = None
                 return None
-            self._graph = FocusGraph.build(focus, edges, self._low_bits)
+            self._graph = _focus_graph().build(focus, edges, self._low_bits)
             mates = None if self._graph is None else self._graph.solve()
             if mates is None:
                 mates = self._narrowed_matching(focus, edges, rest)
@@ -546,7 +565,9 @@ class Matcher:
             # A new kept graph of the weights the patches give it: the bracket weights under a
             # completion (constant over perfect matchings), else the whole weights.
             edges = self._focus_edges(free) if self._completion else self._edges_among(free)
-            self._graph = None if edges is None else FocusGraph.build(free, edges, self._low_bits)
+            self._graph = (
+                None if edges is None else _focus_graph().build(free, edges, self._low_bits)
+            )
             found = None if self._graph is None else self._graph.solve()
         if found is None:
             found = max_weight_matching(self._edges_among(free), self._low_bits)
@@ -590,7 +611,7 @@ class Matcher:
         patched); None when it is too wide for rustworkx."""
         mates = self._patched_matching()
         if mates is None:
-            self._graph = FocusGraph.build(free, self._edges_among(free), self._low_bits)
+            self._graph = _focus_graph().build(free, self._edges_among(free), self._low_bits)
             mates = None if self._graph is None else self._graph.solve()
         return mates
 
@@ -805,6 +826,8 @@ class _Part:
         ]
         if not edges:
             return {}
+        from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
+
         if max(edges, key=itemgetter(2))[2] < _RUSTWORKX_LIMIT:
             return _rustworkx(vertices, edges)
         return {

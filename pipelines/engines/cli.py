@@ -45,7 +45,6 @@ from pairing.contract import PairedRound, boards_of
 from pipelines.engines.adapters import EngineEntry
 from pipelines.engines.registry import flagged
 from pipelines.engines.swiss_from_trf import initial_colour_of_file
-from pipelines.process.exits import one_line, report
 
 __all__ = ["main"]
 
@@ -228,11 +227,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv)
     except PairingError as exc:
-        return _error(one_line(exc), EXIT_NO_PAIRING)
+        return _error(_one_line(exc), EXIT_NO_PAIRING)
     except ArbiterError as exc:
-        return _error(one_line(exc), EXIT_INVALID)
+        return _error(_one_line(exc), EXIT_INVALID)
     except (Exception, KeyboardInterrupt) as exc:
+        from pipelines.process.exits import report  # on a bug only (it imports traceback)
+
         return report(exc, "arbiter-pairings")
+
+
+def _one_line(text: object) -> str:
+    """`pipelines.process.exits.one_line`, imported on an error only (start-up)."""
+    from pipelines.process.exits import one_line
+
+    return one_line(text)
 
 
 def _error(text: str, code: int) -> int:
@@ -279,7 +287,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except PairingError as exc:
         return _error(f"{path}: {exc}", EXIT_NO_PAIRING)
     except UserError as exc:
-        return _error(f"{path}: {one_line(exc)}", EXIT_INVALID)
+        return _error(f"{path}: {_one_line(exc)}", EXIT_INVALID)
     return _write(args.p, format_round(paired))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairing.burstein import pair
+from pairing.burstein import engine, pair
 from pairing.swiss import SwissInput, SwissPlayer
 from tests.pairing.corpus import corpus_cases, differing_rounds
 
@@ -21,6 +21,22 @@ FAST_LIMIT = 250
 @pytest.mark.golden
 @pytest.mark.parametrize("stem", corpus_cases("burstein", FAST_LIMIT))
 def test_burstein_rounds_identical_to_bbppairings(stem: str) -> None:
+    different, _ = differing_rounds("burstein", stem, pair)
+    assert different == []
+
+
+# The engine proves most decisions without a solve (pairing.burstein.chain and .certificate);
+# with every proof refused it solves each one, as before: both must pair as bbpPairings does.
+SOLVED_LIMIT = 64
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("stem", corpus_cases("burstein", SOLVED_LIMIT))
+def test_burstein_by_solves_alone_identical_to_bbppairings(
+    stem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "pair_chain", lambda *_: None)
+    monkeypatch.setattr(engine, "decide_greedily", lambda *_: None)
     different, _ = differing_rounds("burstein", stem, pair)
     assert different == []
 
