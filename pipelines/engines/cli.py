@@ -10,6 +10,8 @@
     arbiter-pairings --dutch -g [config] -o out.trf [-s seed]
                                                      a random tournament paired by the engine
                                                      (docs/generator.md: the config keys)
+    arbiter-pairings --team -g [config] -o out.trf [-s seed]
+                                                     a random team tournament (TRF-2026 teams)
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
@@ -239,11 +241,13 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="CONFIG",
-        help="generate a random tournament paired round by round by the engine (not --team); "
+        help="generate a random tournament paired round by round by the engine; "
         "CONFIG holds Key=value lines (PlayersNumber, RoundsNumber, DrawPercentage, "
         "ForfeitRate, RetiredRate, HalfPointByeRate, ZeroPointByeRate, LateEntryRate, "
         "HighestRating, LowestRating, HasWhiteAdvantage, WhiteAdvantage, PointsForWin, "
-        "PointsForDraw, PointsForLoss, PointsForForfeitLoss, PointsForPAB, Acceleration); "
+        "PointsForDraw, PointsForLoss, PointsForForfeitLoss, PointsForPAB, Acceleration; "
+        "with --team also TeamsNumber, BoardsNumber, ColourPreferenceType, PrimaryScore, "
+        "PointsForMatchWin, PointsForMatchDraw, PointsForMatchLoss); "
         "keys left out are drawn from the seed; see docs/generator.md",
     )
     parser.add_argument("-o", metavar="OUTPUT", help="with -g: the generated TRF file")
@@ -332,7 +336,7 @@ def _generate(args: argparse.Namespace) -> int:
     from projections.exports.trf import write_trf
 
     flag, engine = _engine(args)
-    if flag not in _GENERATED:
+    if flag not in _GENERATED and flag != "--team":
         return _error(f"-g is not available with {flag}", EXIT_INVALID)
     if args.o is None:
         return _error("-g needs -o OUTPUT, the file to write", EXIT_INVALID)
@@ -351,6 +355,14 @@ def _generate(args: argparse.Namespace) -> int:
     if args.s is not None and args.s < 0:
         return _error(f"-s {args.s}: the seed must be 0 or more", EXIT_INVALID)
     seed = args.s if args.s is not None else random.SystemRandom().randrange(2**32)
+    if flag == "--team":
+        from pipelines.engines.team_generator import generate_teams
+
+        if config.acceleration != "none":
+            text = f"-g --team: Acceleration={config.acceleration} is not available for team"
+            return _error(f"{text} tournaments", EXIT_INVALID)
+
+        return _write(args.o, write_trf(generate_teams(config, seed, engine.pair_file)))
     system, trf16 = _GENERATED[flag]
     trf = generate(config, seed, system, engine.pair_file, trf16=trf16)
     return _write(args.o, write_trf(trf))
