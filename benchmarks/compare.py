@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -81,6 +82,8 @@ class Difference:
     """The differing boards, ``checker | tournament`` (the checker is the other engine)."""
     boards_per_match: int = 0
     """Team tournaments: boards per match (``players`` counts the teams)."""
+    why: str = ""
+    """Team tournaments: the class of the difference (`classify_team`)."""
 
 
 @dataclass
@@ -267,8 +270,117 @@ def _seating(output: str) -> tuple[set[str], set[frozenset[str]]]:
     return boards, {frozenset(b.split()) for b in boards}
 
 
+_OVER_THE_BOARD = {"+": "1", "-": "0"}
+
+
+def _board_forfeits_played(trf: TrfFile, k: int) -> TrfFile | None:
+    """The file with every board forfeit inside a match played on other boards (rounds before
+    ``k``) made a played game with the same points and colour; None when there is none.
+
+    Our reading is unchanged by it (the match was played, its colour is board 1's, the game
+    points are the same); the fork's changes where board 1 was forfeited: it reads such a
+    match as not played (no colour, not counted as played).
+    """
+    from dataclasses import replace
+
+    from events.result_codes import ResultCode
+    from ingest.trf import PlayerRecord
+    from ingest.trf.teams import rosters
+
+    players = {p.number: p for p in trf.players}
+    change: set[tuple[int, int]] = set()
+    for team in rosters(trf):
+        for j in range(k - 1):
+            entries = [players[m].rounds[j] for m in team.members if len(players[m].rounds) > j]
+            played = any(e.result.is_played_game and e.opponent is not None for e in entries)
+            change.update(
+                (m, j)
+                for m, e in zip(team.members, entries, strict=False)
+                if played and e.opponent is not None and e.result.value in _OVER_THE_BOARD
+            )
+    if not change:
+        return None
+    records = []
+    for record in trf.records:
+        if isinstance(record, PlayerRecord) and any(m == record.number for m, _ in change):
+            rounds = tuple(
+                replace(e, result=ResultCode(_OVER_THE_BOARD[e.result.value]))
+                if (record.number, j) in change
+                else e
+                for j, e in enumerate(record.rounds)
+            )
+            record = replace(record, rounds=rounds)  # noqa: PLW2901
+        records.append(record)
+    return replace(trf, records=tuple(records))
+
+
+def _pairing(output: str) -> tuple[set[tuple[int, int]], int | None]:
+    """A ``-p`` output's matches (white, black) and its PAB."""
+    rows = [tuple(map(int, line.split())) for line in output.splitlines()[1:] if line.strip()]
+    return {(a, b) for a, b in rows if b}, next((a for a, b in rows if not b), None)
+
+
+def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
+    """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
+
+    * ``1.6.1 board-1 forfeit``: the fork pairs as we do once board forfeits inside played
+      matches are made played games (`_board_forfeits_played`);
+    * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
+      matches differ when forfeited ones are left out;
+    * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
+    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading;
+    * anything else is new (``new: ...``).
+    """
+    from pairing.team.swiss import criteria
+    from pipelines.engines.team_from_trf import replay
+
+    cut = folder / "classify.trf"
+    cut.write_text(cut_team_file(trf, k))
+    code, text = _reference(exe, "--team", str(cut), "-p")
+    if code != 0:
+        return f"new: the fork fails ({text.strip()[:60]})"
+    prefix = ""
+    ours = _pairing(format_round(replay(trf)[k - 1].played))
+    variant = _board_forfeits_played(trf, k)
+    if variant is not None:
+        cut.write_text(cut_team_file(variant, k))
+        code, other = _reference(exe, "--team", str(cut), "-p")
+        if code == 0 and _pairing(other) == ours:
+            return "1.6.1 board-1 forfeit"
+        if code == 0 and _pairing(other) != _pairing(text):
+            prefix, text = "1.6.1 board-1 forfeit, then ", other
+    played = replay(trf)[k - 1]
+    (mine, my_pab), (theirs, their_pab) = _pairing(format_round(played.played)), _pairing(text)
+    request = played.request
+    if my_pab != their_pab:
+        teams = {t.number: t for t in request.teams}
+        if my_pab is None or their_pab is None:
+            return prefix + "new: PAB"
+        forfeits = [
+            sum(1 for h in teams[t].history if h.opponent is not None and not h.kind.played)
+            for t in (my_pab, their_pab)
+        ]
+        return prefix + ("3.4.3 forfeits" if forfeits[0] != forfeits[1] else "new: PAB")
+    if {frozenset(p) for p in mine} == {frozenset(p) for p in theirs}:
+        return prefix + "new: colours"
+    ours_c, theirs_c = criteria(request, mine), criteria(request, theirs)
+    if ours_c == theirs_c:
+        return prefix + "3.6.2 identifier"
+    names = ("[C4]", "[C5]", "[C7]", "[C8]", "[C9]", "[C10]")
+    first = next(i for i in range(6) if ours_c[i] != theirs_c[i])
+    if ours_c > theirs_c and first == 1:
+        return prefix + "2.3.2 [C5]"
+    side = "fork" if ours_c > theirs_c else "ours"
+    return prefix + f"new: {side} worse at {names[first]}"
+
+
 def compare_team(
-    exe: str, fixture: tuple[int, int, int, int], folder: Path, tally: Tally, keep: Path | None
+    exe: str,
+    fixture: tuple[int, int, int, int],
+    folder: Path,
+    tally: Tally,
+    keep: Path | None,
+    extra: str = "",
 ) -> None:
     """One seeded team tournament: ours generates it, the fork pairs each round from the file
     cut before it (``-p``) and checks the whole file (``-c``)."""
@@ -276,7 +388,7 @@ def compare_team(
 
     teams, rounds, seed, boards = fixture
     config = folder / "config.txt"
-    config.write_text(f"TeamsNumber={teams}\nRoundsNumber={rounds}\nBoardsNumber={boards}\n")
+    config.write_text(f"TeamsNumber={teams}\nRoundsNumber={rounds}\nBoardsNumber={boards}\n{extra}")
     tally.tournaments += 1
     tally.players_max = max(tally.players_max, teams)
     ours = folder / f"ours-team-{seed}.trf"
@@ -311,6 +423,7 @@ def compare_team(
                 f"ours {b}" for b in sorted(mine - theirs)
             ]
             first = Difference("reference-p", seed, teams, rounds, k, only, boards)
+            first.why = classify_team(exe, trf, k, folder)
             _keep(keep, ours)
             break
     if first is None:
@@ -387,6 +500,9 @@ def _summary(tallies: dict[str, Tally]) -> str:
             + f"; unpairable {t.unpairable}; reference failed {t.reference_failed}; "
             f"arbiter failed {t.arbiter_failed}"
         )
+        classes = Counter(d.why for d in t.differences if d.why)
+        if classes:
+            lines.append(f"  classes (first difference, fork -p): {dict(classes.most_common())}")
         for d in t.differences[:20]:
             lines.append(
                 f"  {d.direction} seed {d.seed} ({d.players} players, {d.rounds} rounds): "
@@ -406,6 +522,13 @@ def main(argv: list[str]) -> int:
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
     )
     parser.add_argument("--keep", type=Path, help="copy each differing tournament here")
+    parser.add_argument(
+        "--team-config",
+        default="",
+        metavar="LINES",
+        help="team: Key=value lines added to every tournament's configuration "
+        "(e.g. 'ForfeitRate=0')",
+    )
     parser.add_argument(
         "-o", "--output", type=Path, default=RESULT, help=f"the results file ({RESULT.name})"
     )
@@ -429,7 +552,8 @@ def main(argv: list[str]) -> int:
             if team is not None:
                 exe = _reference_exe("team")
                 assert exe is not None
-                compare_team(exe, team_fixture, Path(tmp), team, args.keep)
+                extra = "".join(f"{line}\n" for line in args.team_config.split(",") if line)
+                compare_team(exe, team_fixture, Path(tmp), team, args.keep, extra)
             for leftover in Path(tmp).glob("*.trf"):
                 leftover.unlink()
             _write(tallies, skipped, started, args.output)
