@@ -320,11 +320,33 @@ def _pairing(output: str) -> tuple[set[tuple[int, int]], int | None]:
     return {(a, b) for a, b in rows if b}, next((a for a, b in rows if not b), None)
 
 
+def _decided_by_board_one(trf: TrfFile, k: int) -> bool:
+    """Whether a match before round ``k`` with no board played over the board has a winner by
+    board 1's forfeit other than by the game points (the fork decides such a match by board
+    1, we by the game points; equal game points: both teams lose)."""
+    from ingest.trf.teams import team_tournament_from_trf
+
+    teams = team_tournament_from_trf(trf)
+    players = {p.number: p for p in trf.players}
+    rosters = {r.number: r for r in teams.rosters}
+    for team in teams.teams:
+        for j, h in enumerate(team.history[: k - 1]):
+            if h.opponent is None or h.kind.played:
+                continue
+            rounds = players[rosters[team.number].members[0]].rounds
+            board_one = rounds[j].result.value if len(rounds) > j else ""
+            if (board_one == "+") != (h.kind.value == "+"):
+                return True
+    return False
+
+
 def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
 
     * ``1.6.1 board-1 forfeit``: the fork pairs as we do once board forfeits inside played
       matches are made played games (`_board_forfeits_played`);
+    * ``forfeited match decided by board 1``: a match with no game played that the fork and
+      we score differently (`_decided_by_board_one`) comes before the round;
     * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
       matches differ when forfeited ones are left out;
     * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
@@ -337,20 +359,22 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     cut = folder / "classify.trf"
     cut.write_text(cut_team_file(trf, k))
     code, text = _reference(exe, "--team", str(cut), "-p")
-    if code != 0:
-        return f"new: the fork fails ({text.strip()[:60]})"
+    played = replay(trf)[k - 1]
+    ours = _pairing(format_round(played.played))
     prefix = ""
-    ours = _pairing(format_round(replay(trf)[k - 1].played))
     variant = _board_forfeits_played(trf, k)
     if variant is not None:
         cut.write_text(cut_team_file(variant, k))
-        code, other = _reference(exe, "--team", str(cut), "-p")
-        if code == 0 and _pairing(other) == ours:
+        other_code, other = _reference(exe, "--team", str(cut), "-p")
+        if other_code == 0 and _pairing(other) == ours:
             return "1.6.1 board-1 forfeit"
-        if code == 0 and _pairing(other) != _pairing(text):
-            prefix, text = "1.6.1 board-1 forfeit, then ", other
-    played = replay(trf)[k - 1]
-    (mine, my_pab), (theirs, their_pab) = _pairing(format_round(played.played)), _pairing(text)
+        if (other_code, _pairing(other)) != (code, _pairing(text)):
+            prefix, code, text = "1.6.1 board-1 forfeit, then ", other_code, other
+    if _decided_by_board_one(variant or trf, k):
+        return prefix + "forfeited match decided by board 1"
+    if code != 0:
+        return prefix + f"new: the fork fails ({text.strip()[-60:]})"
+    (mine, my_pab), (theirs, their_pab) = ours, _pairing(text)
     request = played.request
     if my_pab != their_pab:
         teams = {t.number: t for t in request.teams}
@@ -409,8 +433,9 @@ def compare_team(
         tally.rounds_compared += 1
         if code != 0:
             tally.reference_failed += 1
-            _keep(keep, cut)
-            first = first or Difference("reference-p", seed, teams, rounds, k, [text.strip()])
+            _keep(keep, ours)
+            first = Difference("reference-p", seed, teams, rounds, k, [text.strip()], boards)
+            first.why = classify_team(exe, trf, k, folder)
             break
         theirs, theirs_plain = _seating(text)
         mine, mine_plain = _seating(format_round(played.played))
