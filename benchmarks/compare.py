@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ingest.trf import TrfFile, parse_trf
+from pairing.team.model import TeamSwissInput
 from pipelines.engines.cli import format_round
 from pipelines.engines.cli import main as pairings
 
@@ -340,6 +341,15 @@ def _decided_by_board_one(trf: TrfFile, k: int) -> bool:
     return False
 
 
+def _legal(request: TeamSwissInput, pairs: set[tuple[int, int]], pab: int | None) -> bool:
+    """[C1] (no rematch) and [C2] (the PAB not to a team that had one, or won by forfeit)."""
+    teams = {t.number: t for t in request.teams}
+    met = {frozenset((t.number, h.opponent)) for t in request.teams for h in t.history}
+    if any(frozenset(p) in met for p in pairs):
+        return False
+    return pab is None or not any(h.kind.blocks_pab for h in teams[pab].history)
+
+
 def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
 
@@ -351,6 +361,8 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
       matches differ when forfeited ones are left out;
     * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
     * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading;
+    * ``fork: no valid pairing, ours legal``: the fork stops where our pairing breaks no
+      absolute criterion;
     * anything else is new (``new: ...``).
     """
     from pairing.team.swiss import criteria
@@ -372,10 +384,14 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
             prefix, code, text = "1.6.1 board-1 forfeit, then ", other_code, other
     if _decided_by_board_one(variant or trf, k):
         return prefix + "forfeited match decided by board 1"
-    if code != 0:
-        return prefix + f"new: the fork fails ({text.strip()[-60:]})"
-    (mine, my_pab), (theirs, their_pab) = ours, _pairing(text)
     request = played.request
+    if code != 0:
+        return prefix + (
+            "fork: no valid pairing, ours legal"
+            if _legal(request, *ours)
+            else f"new: the fork fails ({text.strip()[-60:]})"
+        )
+    (mine, my_pab), (theirs, their_pab) = ours, _pairing(text)
     if my_pab != their_pab:
         teams = {t.number: t for t in request.teams}
         if my_pab is None or their_pab is None:
