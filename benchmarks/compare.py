@@ -38,6 +38,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 from ingest.trf import TrfFile, parse_trf
@@ -350,6 +351,13 @@ def _legal(request: TeamSwissInput, pairs: set[tuple[int, int]], pab: int | None
     return pab is None or not any(h.kind.blocks_pab for h in teams[pab].history)
 
 
+def _upfloaters(request: TeamSwissInput, pairs: set[tuple[int, int]]) -> list[Decimal]:
+    """The upfloaters' match points, highest first: the fork's [C5] ("maximise upfloater
+    scores") prefers the larger list."""
+    score = {t.number: sum((h.match_points for h in t.history), Decimal(0)) for t in request.teams}
+    return sorted((min(score[a], score[b]) for a, b in pairs if score[a] != score[b]), reverse=True)
+
+
 def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
 
@@ -360,7 +368,8 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
       matches differ when forfeited ones are left out;
     * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
-    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading;
+    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading, or the
+      same and higher upfloater scores (the fork's reading), a later criterion ours;
     * ``fork: no valid pairing, ours legal``: the fork stops where our pairing breaks no
       absolute criterion;
     * anything else is new (``new: ...``).
@@ -372,13 +381,21 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     cut.write_text(cut_team_file(trf, k))
     code, text = _reference(exe, "--team", str(cut), "-p")
     played = replay(trf)[k - 1]
+    colourless = played.colourless
+
+    def as_ours(output: str) -> tuple[set[tuple[int, int]], int | None]:
+        """The fork's pairing with the matches the file has no colour for (forfeited whole)
+        written as ours are."""
+        pairs, pab = _pairing(output)
+        return {(min(p), max(p)) if frozenset(p) in colourless else p for p in pairs}, pab
+
     ours = _pairing(format_round(played.played))
     prefix = ""
     variant = _board_forfeits_played(trf, k)
     if variant is not None:
         cut.write_text(cut_team_file(variant, k))
         other_code, other = _reference(exe, "--team", str(cut), "-p")
-        if other_code == 0 and _pairing(other) == ours:
+        if other_code == 0 and as_ours(other) == ours:
             return "1.6.1 board-1 forfeit"
         if (other_code, _pairing(other)) != (code, _pairing(text)):
             prefix, code, text = "1.6.1 board-1 forfeit, then ", other_code, other
@@ -391,7 +408,7 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
             if _legal(request, *ours)
             else f"new: the fork fails ({text.strip()[-60:]})"
         )
-    (mine, my_pab), (theirs, their_pab) = ours, _pairing(text)
+    (mine, my_pab), (theirs, their_pab) = ours, as_ours(text)
     if my_pab != their_pab:
         teams = {t.number: t for t in request.teams}
         if my_pab is None or their_pab is None:
@@ -410,6 +427,12 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     first = next(i for i in range(6) if ours_c[i] != theirs_c[i])
     if ours_c > theirs_c and first == 1:
         return prefix + "2.3.2 [C5]"
+    if (
+        ours_c > theirs_c
+        and first > 1
+        and _upfloaters(request, theirs) > _upfloaters(request, mine)
+    ):
+        return prefix + "2.3.2 [C5] (the fork's higher upfloater scores)"
     side = "fork" if ours_c > theirs_c else "ours"
     return prefix + f"new: {side} worse at {names[first]}"
 
