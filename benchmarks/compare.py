@@ -351,6 +351,16 @@ def _legal(request: TeamSwissInput, pairs: set[tuple[int, int]], pab: int | None
     return pab is None or not any(h.kind.blocks_pab for h in teams[pab].history)
 
 
+def _identifier(pairs: set[tuple[int, int]]) -> list[int]:
+    """C.04.6 3.6.2 over the round: the top members ascending, then their bottoms in order.
+
+    >>> _identifier({(5, 1), (2, 3), (4, 6)})
+    [1, 2, 4, 5, 3, 6]
+    """
+    ordered = sorted((min(p), max(p)) for p in pairs)
+    return [a for a, _ in ordered] + [b for _, b in ordered]
+
+
 def _upfloaters(request: TeamSwissInput, pairs: set[tuple[int, int]]) -> list[Decimal]:
     """The upfloaters' match points, highest first: the fork's [C5] ("maximise upfloater
     scores") prefers the larger list."""
@@ -422,7 +432,11 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
         return prefix + "new: colours"
     ours_c, theirs_c = criteria(request, mine), criteria(request, theirs)
     if ours_c == theirs_c:
-        return prefix + "3.6.2 identifier"
+        return prefix + (
+            "3.6.2 identifier"
+            if _identifier(mine) < _identifier(theirs)
+            else "new: the fork's identifier is not larger"
+        )
     names = ("[C4]", "[C5]", "[C7]", "[C8]", "[C9]", "[C10]")
     first = next(i for i in range(6) if ours_c[i] != theirs_c[i])
     if ours_c > theirs_c and first == 1:
