@@ -8,12 +8,18 @@ seeded tournaments (8-300 players, 5-13 rounds, smaller fields first):
     re-pairs every round of it;
 (b) our generator makes one (``arbiter-pairings -g``) and the reference's checker re-pairs it.
 
+``team`` (``$BBP_TEAM_PAIRINGS`` or ``$TEAM_PAIRINGS``: the Sharly-Chess fork of bbpPairings,
+``--team``; 8-120 teams, 5-13 rounds, 1-4 boards) has no reference generator: our generator
+makes each tournament, then the fork pairs every round (``-p``) from the file cut before it,
+and its checker (``-c``) re-pairs the whole file.
+
 A tournament agrees when every round is paired identically. The figures, and the first
 difference of each disagreeing tournament (direction, seed, round, the differing boards), go
 to benchmarks/results/compare.json; a summary is printed. Not part of ``make test`` or
 ``make bench``: it needs the reference builds and runs for as long as ``--budget`` allows.
 
     BBP_PAIRINGS=/path/bbpPairings.exe nice -n 10 python -m benchmarks.compare -n 500 --budget 3000
+    BBP_TEAM_PAIRINGS=/path/fork.exe python -m benchmarks.compare -n 500 --systems team -o t.json
 """
 
 from __future__ import annotations
@@ -30,9 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
+from ingest.trf import TrfFile, parse_trf
+from pairing.team.model import TeamSwissInput
+from pipelines.engines.cli import format_round
 from pipelines.engines.cli import main as pairings
 
 HERE = Path(__file__).resolve().parent
@@ -42,8 +53,18 @@ REFERENCES = {
     "dutch": ("BBP_PAIRINGS", "--dutch"),
     "burstein": ("BBP_PAIRINGS", "--burstein"),
     "dutch-2017": ("BBP_PAIRINGS_V5", "--dutch"),
+    "team": ("BBP_TEAM_PAIRINGS", "--team"),
 }
 """Our system -> the environment variable naming its reference, and the reference's flag."""
+
+ALSO = {"BBP_TEAM_PAIRINGS": "TEAM_PAIRINGS"}
+"""Another name the environment may give a reference by (issue 35 says ``$TEAM_PAIRINGS``)."""
+
+
+def _reference_exe(system: str) -> str | None:
+    variable = REFERENCES[system][0]
+    return os.environ.get(variable) or os.environ.get(ALSO.get(variable, "")) or None
+
 
 _ROUND = re.compile(r": Round #(\d+)")
 _SUMMARY = re.compile(r": (\d+) of (\d+) rounds identical")
@@ -61,6 +82,10 @@ class Difference:
     round: int
     boards: list[str]
     """The differing boards, ``checker | tournament`` (the checker is the other engine)."""
+    boards_per_match: int = 0
+    """Team tournaments: boards per match (``players`` counts the teams)."""
+    why: str = ""
+    """Team tournaments: the class of the difference (`classify_team`)."""
 
 
 @dataclass
@@ -78,6 +103,9 @@ class Tally:
     """Runs of the reference that crashed or failed otherwise (exit code not 0 or 1)."""
     arbiter_failed: int = 0
     """Runs of ours that failed (an input refused, an internal error): a bug to look at."""
+    reference_paired_agree: int = 0
+    """Team: tournaments whose every round the fork's ``-p`` pairs as ours did."""
+    reference_paired_differ: int = 0
     rounds_compared: int = 0
     players_max: int = 0
     differences: list[Difference] = field(default_factory=list)
@@ -193,6 +221,308 @@ def compare_one(
         _keep(keep, ours)
 
 
+def _team_fields(count: int, seed: int) -> list[tuple[int, int, int, int]]:
+    """``count`` (teams, rounds, seed, boards): teams log-uniform in 8-120, rounds 5-13 (at most
+    teams - 1), boards 1-4, sorted by teams: smaller fields first."""
+    rng = random.Random(seed)
+    drawn = []
+    for i in range(count):
+        teams = round(math.exp(rng.uniform(math.log(8), math.log(120))))
+        rounds = min(rng.randint(5, 13), teams - 1)
+        drawn.append((teams, rounds, seed + i, rng.randint(1, 4)))
+    return sorted(drawn)
+
+
+def cut_team_file(trf: TrfFile, k: int) -> str:
+    """The team file as it stood before round ``k`` was paired, as the fork's ``-p`` reads
+    it: members' rounds 1..k-1 (and round k's requested byes), their points written (the fork
+    refuses a blank points field), ``240`` lines of later rounds left out."""
+    from dataclasses import replace
+    from decimal import Decimal
+
+    from events.history import HistoryEntry, entry_points
+    from ingest.trf import ByesRecord, PlayerRecord, Record, cut_before_round
+    from projections.exports.trf import write_trf
+
+    assert trf.total_rounds is not None
+    assert trf.initial_colour is not None
+    cut = cut_before_round(trf, k, trf.total_rounds, trf.initial_colour)
+    scoring = trf.board_scoring
+    records: list[Record] = []
+    for record in cut.records:
+        if isinstance(record, ByesRecord) and record.round > k:
+            continue
+        if isinstance(record, PlayerRecord):
+            points = sum(
+                (
+                    entry_points(HistoryEntry(opponent=e.opponent, result=e.result), scoring)
+                    for e in record.rounds
+                ),
+                Decimal(0),
+            )
+            records.append(replace(record, points=points))
+        else:
+            records.append(record)
+    return write_trf(replace(cut, records=tuple(records)))
+
+
+def _seating(output: str) -> tuple[set[str], set[frozenset[str]]]:
+    """A ``-p`` output's boards (``W B``, the PAB ``T 0``), and the same without colours."""
+    boards = {" ".join(line.split()) for line in output.splitlines()[1:] if line.strip()}
+    return boards, {frozenset(b.split()) for b in boards}
+
+
+_OVER_THE_BOARD = {"+": "1", "-": "0"}
+
+
+def _board_forfeits_played(trf: TrfFile, k: int) -> TrfFile | None:
+    """The file with every board forfeit inside a match played on other boards (rounds before
+    ``k``) made a played game with the same points and colour; None when there is none.
+
+    Our reading is unchanged by it (the match was played, its colour is board 1's, the game
+    points are the same); the fork's changes where board 1 was forfeited: it reads such a
+    match as not played (no colour, not counted as played).
+    """
+    from dataclasses import replace
+
+    from events.result_codes import ResultCode
+    from ingest.trf import PlayerRecord
+    from ingest.trf.teams import rosters
+
+    players = {p.number: p for p in trf.players}
+    change: set[tuple[int, int]] = set()
+    for team in rosters(trf):
+        for j in range(k - 1):
+            entries = [players[m].rounds[j] for m in team.members if len(players[m].rounds) > j]
+            played = any(e.result.is_played_game and e.opponent is not None for e in entries)
+            change.update(
+                (m, j)
+                for m, e in zip(team.members, entries, strict=False)
+                if played and e.opponent is not None and e.result.value in _OVER_THE_BOARD
+            )
+    if not change:
+        return None
+    records = []
+    for record in trf.records:
+        if isinstance(record, PlayerRecord) and any(m == record.number for m, _ in change):
+            rounds = tuple(
+                replace(e, result=ResultCode(_OVER_THE_BOARD[e.result.value]))
+                if (record.number, j) in change
+                else e
+                for j, e in enumerate(record.rounds)
+            )
+            record = replace(record, rounds=rounds)  # noqa: PLW2901
+        records.append(record)
+    return replace(trf, records=tuple(records))
+
+
+def _pairing(output: str) -> tuple[set[tuple[int, int]], int | None]:
+    """A ``-p`` output's matches (white, black) and its PAB."""
+    rows = [tuple(map(int, line.split())) for line in output.splitlines()[1:] if line.strip()]
+    return {(a, b) for a, b in rows if b}, next((a for a, b in rows if not b), None)
+
+
+def _decided_by_board_one(trf: TrfFile, k: int) -> bool:
+    """Whether a match before round ``k`` with no board played over the board has a winner by
+    board 1's forfeit other than by the game points (the fork decides such a match by board
+    1, we by the game points; equal game points: both teams lose)."""
+    from ingest.trf.teams import team_tournament_from_trf
+
+    teams = team_tournament_from_trf(trf)
+    players = {p.number: p for p in trf.players}
+    rosters = {r.number: r for r in teams.rosters}
+    for team in teams.teams:
+        for j, h in enumerate(team.history[: k - 1]):
+            if h.opponent is None or h.kind.played:
+                continue
+            rounds = players[rosters[team.number].members[0]].rounds
+            board_one = rounds[j].result.value if len(rounds) > j else ""
+            if (board_one == "+") != (h.kind.value == "+"):
+                return True
+    return False
+
+
+def _legal(request: TeamSwissInput, pairs: set[tuple[int, int]], pab: int | None) -> bool:
+    """[C1] (no rematch) and [C2] (the PAB not to a team that had one, or won by forfeit)."""
+    teams = {t.number: t for t in request.teams}
+    met = {frozenset((t.number, h.opponent)) for t in request.teams for h in t.history}
+    if any(frozenset(p) in met for p in pairs):
+        return False
+    return pab is None or not any(h.kind.blocks_pab for h in teams[pab].history)
+
+
+def _identifier(pairs: set[tuple[int, int]]) -> list[int]:
+    """C.04.6 3.6.2 over the round: the top members ascending, then their bottoms in order.
+
+    >>> _identifier({(5, 1), (2, 3), (4, 6)})
+    [1, 2, 4, 5, 3, 6]
+    """
+    ordered = sorted((min(p), max(p)) for p in pairs)
+    return [a for a, _ in ordered] + [b for _, b in ordered]
+
+
+def _upfloaters(request: TeamSwissInput, pairs: set[tuple[int, int]]) -> list[Decimal]:
+    """The upfloaters' match points, highest first: the fork's [C5] ("maximise upfloater
+    scores") prefers the larger list."""
+    score = {t.number: sum((h.match_points for h in t.history), Decimal(0)) for t in request.teams}
+    return sorted((min(score[a], score[b]) for a, b in pairs if score[a] != score[b]), reverse=True)
+
+
+def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
+    """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
+
+    * ``1.6.1 board-1 forfeit``: the fork pairs as we do once board forfeits inside played
+      matches are made played games (`_board_forfeits_played`);
+    * ``forfeited match decided by board 1``: a match with no game played that the fork and
+      we score differently (`_decided_by_board_one`) comes before the round;
+    * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
+      matches differ when forfeited ones are left out;
+    * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
+    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading, or the
+      same and higher upfloater scores (the fork's reading), a later criterion ours;
+    * ``fork: no valid pairing, ours legal``: the fork stops where our pairing breaks no
+      absolute criterion;
+    * anything else is new (``new: ...``).
+    """
+    from pairing.team.swiss import criteria
+    from pipelines.engines.team_from_trf import replay
+
+    cut = folder / "classify.trf"
+    cut.write_text(cut_team_file(trf, k))
+    code, text = _reference(exe, "--team", str(cut), "-p")
+    played = replay(trf)[k - 1]
+    colourless = played.colourless
+
+    def as_ours(output: str) -> tuple[set[tuple[int, int]], int | None]:
+        """The fork's pairing with the matches the file has no colour for (forfeited whole)
+        written as ours are."""
+        pairs, pab = _pairing(output)
+        return {(min(p), max(p)) if frozenset(p) in colourless else p for p in pairs}, pab
+
+    ours = _pairing(format_round(played.played))
+    prefix = ""
+    variant = _board_forfeits_played(trf, k)
+    if variant is not None:
+        cut.write_text(cut_team_file(variant, k))
+        other_code, other = _reference(exe, "--team", str(cut), "-p")
+        if other_code == 0 and as_ours(other) == ours:
+            return "1.6.1 board-1 forfeit"
+        if (other_code, _pairing(other)) != (code, _pairing(text)):
+            prefix, code, text = "1.6.1 board-1 forfeit, then ", other_code, other
+    if _decided_by_board_one(variant or trf, k):
+        return prefix + "forfeited match decided by board 1"
+    request = played.request
+    if code != 0:
+        return prefix + (
+            "fork: no valid pairing, ours legal"
+            if _legal(request, *ours)
+            else f"new: the fork fails ({text.strip()[-60:]})"
+        )
+    (mine, my_pab), (theirs, their_pab) = ours, as_ours(text)
+    if my_pab != their_pab:
+        teams = {t.number: t for t in request.teams}
+        if my_pab is None or their_pab is None:
+            return prefix + "new: PAB"
+        forfeits = [
+            sum(1 for h in teams[t].history if h.opponent is not None and not h.kind.played)
+            for t in (my_pab, their_pab)
+        ]
+        return prefix + ("3.4.3 forfeits" if forfeits[0] != forfeits[1] else "new: PAB")
+    if {frozenset(p) for p in mine} == {frozenset(p) for p in theirs}:
+        return prefix + "new: colours"
+    ours_c, theirs_c = criteria(request, mine), criteria(request, theirs)
+    if ours_c == theirs_c:
+        return prefix + (
+            "3.6.2 identifier"
+            if _identifier(mine) < _identifier(theirs)
+            else "new: the fork's identifier is not larger"
+        )
+    names = ("[C4]", "[C5]", "[C7]", "[C8]", "[C9]", "[C10]")
+    first = next(i for i in range(6) if ours_c[i] != theirs_c[i])
+    if ours_c > theirs_c and first == 1:
+        return prefix + "2.3.2 [C5]"
+    if (
+        ours_c > theirs_c
+        and first > 1
+        and _upfloaters(request, theirs) > _upfloaters(request, mine)
+    ):
+        return prefix + "2.3.2 [C5] (the fork's higher upfloater scores)"
+    side = "fork" if ours_c > theirs_c else "ours"
+    return prefix + f"new: {side} worse at {names[first]}"
+
+
+def compare_team(
+    exe: str,
+    fixture: tuple[int, int, int, int],
+    folder: Path,
+    tally: Tally,
+    keep: Path | None,
+    extra: str = "",
+) -> None:
+    """One seeded team tournament: ours generates it, the fork pairs each round from the file
+    cut before it (``-p``) and checks the whole file (``-c``)."""
+    from pipelines.engines.team_from_trf import replay
+
+    teams, rounds, seed, boards = fixture
+    config = folder / "config.txt"
+    config.write_text(f"TeamsNumber={teams}\nRoundsNumber={rounds}\nBoardsNumber={boards}\n{extra}")
+    tally.tournaments += 1
+    tally.players_max = max(tally.players_max, teams)
+    ours = folder / f"ours-team-{seed}.trf"
+    code, _ = _ours("--team", "-g", str(config), "-o", str(ours), "-s", str(seed))
+    if code == 1:
+        tally.unpairable["arbiter"] += 1
+        return
+    if code != 0:
+        tally.arbiter_failed += 1
+        return
+    trf = parse_trf(ours, ours.read_bytes())
+    first: Difference | None = None
+    for played in replay(trf):
+        k = played.round
+        cut = folder / f"cut-{seed}-{k}.trf"
+        cut.write_text(cut_team_file(trf, k))
+        code, text = _reference(exe, "--team", str(cut), "-p")
+        tally.rounds_compared += 1
+        if code != 0:
+            tally.reference_failed += 1
+            _keep(keep, ours)
+            first = Difference("reference-p", seed, teams, rounds, k, [text.strip()], boards)
+            first.why = classify_team(exe, trf, k, folder)
+            break
+        theirs, theirs_plain = _seating(text)
+        mine, mine_plain = _seating(format_round(played.played))
+        colourless = {frozenset(map(str, pair)) for pair in played.colourless}
+        same = theirs_plain == mine_plain and all(
+            b in theirs or frozenset(b.split()) in colourless for b in mine
+        )
+        if not same:
+            only = [f"fork {b}" for b in sorted(theirs - mine)] + [
+                f"ours {b}" for b in sorted(mine - theirs)
+            ]
+            first = Difference("reference-p", seed, teams, rounds, k, only, boards)
+            first.why = classify_team(exe, trf, k, folder)
+            _keep(keep, ours)
+            break
+    if first is None:
+        tally.reference_paired_agree += 1
+    else:
+        tally.reference_paired_differ += 1
+        tally.differences.append(first)
+    code, text = _reference(exe, "--team", str(ours), "-c")
+    if code != 0:
+        tally.reference_failed += 1
+    else:
+        found = _first_difference(text)
+        if found is None:
+            tally.arbiter_generated_agree += 1
+        else:
+            tally.arbiter_generated_differ += 1
+            tally.differences.append(
+                Difference("reference-c", seed, teams, rounds, *found, boards_per_match=boards)
+            )
+
+
 def _keep(keep: Path | None, trf: Path) -> None:
     """A tournament to look at again, copied to ``--keep``."""
     if keep is not None:
@@ -218,15 +548,17 @@ def _record(tally: Tally, direction: str, seed: int, players: int, rounds: int, 
     return first is not None
 
 
-def _write(tallies: dict[str, Tally], skipped: dict[str, str], started: float) -> None:
+def _write(
+    tallies: dict[str, Tally], skipped: dict[str, str], started: float, output: Path = RESULT
+) -> None:
     record = {
         "benchmark": "compare",
         "wall_seconds": round(time.perf_counter() - started, 1),
         "systems": {name: asdict(t) for name, t in tallies.items()},
         "skipped": skipped,
     }
-    RESULT.parent.mkdir(exist_ok=True)
-    RESULT.write_text(json.dumps(record, indent=2) + "\n")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(record, indent=2) + "\n")
 
 
 def _summary(tallies: dict[str, Tally]) -> str:
@@ -237,9 +569,18 @@ def _summary(tallies: dict[str, Tally]) -> str:
             f"{t.rounds_compared} rounds; reference-generated {t.reference_generated_agree} "
             f"agree / {t.reference_generated_differ} differ; arbiter-generated "
             f"{t.arbiter_generated_agree} agree / {t.arbiter_generated_differ} differ; "
-            f"unpairable {t.unpairable}; reference failed {t.reference_failed}; "
+            + (
+                f"; fork -p on each round: {t.reference_paired_agree} agree / "
+                f"{t.reference_paired_differ} differ"
+                if t.reference_paired_agree + t.reference_paired_differ
+                else ""
+            )
+            + f"; unpairable {t.unpairable}; reference failed {t.reference_failed}; "
             f"arbiter failed {t.arbiter_failed}"
         )
+        classes = Counter(d.why for d in t.differences if d.why)
+        if classes:
+            lines.append(f"  classes (first difference, fork -p): {dict(classes.most_common())}")
         for d in t.differences[:20]:
             lines.append(
                 f"  {d.direction} seed {d.seed} ({d.players} players, {d.rounds} rounds): "
@@ -259,26 +600,42 @@ def main(argv: list[str]) -> int:
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
     )
     parser.add_argument("--keep", type=Path, help="copy each differing tournament here")
+    parser.add_argument(
+        "--team-config",
+        default="",
+        metavar="LINES",
+        help="team: Key=value lines added to every tournament's configuration "
+        "(e.g. 'ForfeitRate=0')",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=RESULT, help=f"the results file ({RESULT.name})"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     wanted = [s for s in args.systems.split(",") if s]
-    skipped = {
-        s: f"${REFERENCES[s][0]} not set" for s in wanted if not os.environ.get(REFERENCES[s][0])
-    }
-    skipped["team"] = "no checker (-c) for --team, and no team generator"
+    skipped = {s: f"${REFERENCES[s][0]} not set" for s in wanted if not _reference_exe(s)}
     skipped["dubov"] = "no reference engine with a generator and checker"
     tallies = {s: Tally() for s in wanted if s not in skipped}
+    individual = {s: t for s, t in tallies.items() if s != "team"}
+    team = tallies.get("team")
+    fields = list(zip(_fields(args.n, args.seed), _team_fields(args.n, args.seed), strict=True))
     with tempfile.TemporaryDirectory(prefix="arbiter-compare-") as tmp:
-        for fixture in _fields(args.n, args.seed):
+        for fixture, team_fixture in fields:
             if args.budget is not None and time.perf_counter() - started > args.budget:
                 break
-            for system, tally in tallies.items():
-                exe = os.environ[REFERENCES[system][0]]
+            for system, tally in individual.items():
+                exe = _reference_exe(system)
+                assert exe is not None
                 compare_one(system, exe, fixture, Path(tmp), tally, args.keep)
-                for leftover in Path(tmp).glob("*.trf"):
-                    leftover.unlink()
-            _write(tallies, skipped, started)
-    _write(tallies, skipped, started)
+            if team is not None:
+                exe = _reference_exe("team")
+                assert exe is not None
+                extra = "".join(f"{line}\n" for line in args.team_config.split(",") if line)
+                compare_team(exe, team_fixture, Path(tmp), team, args.keep, extra)
+            for leftover in Path(tmp).glob("*.trf"):
+                leftover.unlink()
+            _write(tallies, skipped, started, args.output)
+    _write(tallies, skipped, started, args.output)
     print(_summary(tallies))
     for name, why in skipped.items():
         print(f"{name}: skipped ({why})")

@@ -28,7 +28,7 @@ from pairing.team.model import (
     TeamSwissInput,
 )
 
-__all__ = ["TeamSwissError", "pair", "pair_round"]
+__all__ = ["TeamSwissError", "criteria", "pair", "pair_round"]
 
 
 class TeamSwissError(PairingError):
@@ -209,6 +209,67 @@ def _board_key(state: _Round, a: int, b: int) -> tuple[Decimal, Decimal, int]:
     return published_order((state.teams[a].standing, a), (state.teams[b].standing, b))
 
 
+class _Layers:
+    """The quality criteria of a pair of teams, most significant first (see `_pair_all`)."""
+
+    def __init__(self, state: _Round, order: Sequence[int]) -> None:
+        self.state = state
+        teams = state.teams
+        self.radix = len(order) + 1
+        differences = sorted(
+            {abs(teams[a].score - teams[b].score) for a in order for b in order} - {0}
+        )
+        self.c5_rank: dict[Decimal, int] = {d: self.radix**i for i, d in enumerate(differences)}
+        self.c5_top: int = self.radix ** len(differences)
+        self.prefs = {m: state.preference(m) for m in order}
+
+    def of(self, a: int, b: int) -> tuple[int, ...]:
+        """[C4] (a pair inside a scoregroup), [C5] (its score difference, as a rank counted
+        down from the top), [C7], [C8], [C9], [C10]: each 1 when the pair complies."""
+        state, teams, prefs = self.state, self.state.teams, self.prefs
+        difference = abs(teams[a].score - teams[b].score)
+        same = difference == 0
+        upfloater = a if teams[a].score < teams[b].score else b
+        resident = b if upfloater == a else a
+        c5 = self.c5_top - (0 if same else self.c5_rank[difference])
+        c7 = same or not state.float_history or not teams[upfloater].floated_last
+        c8 = _compatible(prefs[a].colour, prefs[b].colour)
+        c9 = not (
+            state.request.colour_type is ColourType.B
+            and prefs[a].strong
+            and prefs[b].strong
+            and prefs[a].colour is prefs[b].colour is not Colour.NONE
+        )
+        c10 = same or not state.float_history or not teams[resident].floated_last
+        return (int(same), c5, int(c7), int(c8), int(c9), int(c10))
+
+    def weight(self, a: int, b: int) -> int:
+        """The criteria as one integer, layer by layer (a layer's sum over the round's pairs
+        stays below the next layer's unit)."""
+        same, c5, *flags = self.of(a, b)
+        weight = same * self.radix * self.c5_top + c5
+        for flag in flags:
+            weight = weight * self.radix + flag
+        return weight
+
+
+def criteria(request: TeamSwissInput, pairs: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    """The quality criteria of a pairing of the round, summed over its matches: [C4] pairs
+    inside a scoregroup, [C5] (score-difference ranks counted down), [C7], [C8], [C9],
+    [C10] pairs that comply; compared as tuples, the larger complies better. The PAB is not
+    counted. For comparing another engine's pairing with ours.
+    """
+    state = _Round(request)
+    chosen = [tuple(p) for p in pairs]
+    order = sorted(n for pair in chosen for n in pair)
+    layers = _Layers(state, order)
+    totals = [0] * 6
+    for a, b in chosen:
+        for i, value in enumerate(layers.of(a, b)):
+            totals[i] += value
+    return tuple(totals)
+
+
 def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
     """C.04.6 3.3-3.6 as one maximum-weight matching over the teams to pair.
 
@@ -224,40 +285,17 @@ def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
 
     if not order:
         return []
-    teams = state.teams
     n = max(order)
-    radix = len(order) + 1
-    differences = sorted({abs(teams[a].score - teams[b].score) for a in order for b in order} - {0})
-    c5_rank = {d: radix**i for i, d in enumerate(differences)}
-    c5_top = radix ** len(differences)
     identifier_bound = (1 << (n + 1)) * (n + 1) ** (n + 2)
-    prefs = {m: state.preference(m) for m in order}
+    layers = _Layers(state, order)
     graph = nx.Graph()
     graph.add_nodes_from(order)
     for i, a in enumerate(sorted(order)):
         for b in sorted(order)[i + 1 :]:
             if not state.legal(a, b):
                 continue
-            difference = abs(teams[a].score - teams[b].score)
-            same = difference == 0
-            upfloater = a if teams[a].score < teams[b].score else b
-            resident = b if upfloater == a else a
-            c5 = c5_top - (0 if same else c5_rank[difference])
-            c7 = same or not state.float_history or not teams[upfloater].floated_last
-            c8 = _compatible(prefs[a].colour, prefs[b].colour)
-            c9 = not (
-                state.request.colour_type is ColourType.B
-                and prefs[a].strong
-                and prefs[b].strong
-                and prefs[a].colour is prefs[b].colour is not Colour.NONE
-            )
-            c10 = same or not state.float_history or not teams[resident].floated_last
-            weight = int(same)
-            weight = weight * radix * c5_top + c5
-            for flag in (c7, c8, c9, c10):
-                weight = weight * radix + int(flag)
             identifier = (1 << (n - a)) * (n + 1) ** (n + 1) + (n + 1 - b) * (n + 1) ** (n - a)
-            graph.add_edge(a, b, weight=weight * identifier_bound + identifier)
+            graph.add_edge(a, b, weight=layers.weight(a, b) * identifier_bound + identifier)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != len(order):
         raise TeamSwissError("no legal team pairing exists for this round (C.04.6 3.3.3)")

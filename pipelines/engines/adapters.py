@@ -9,7 +9,7 @@ methods run the engine on it, so that the registry can hold engines of every inp
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pairing.contract import Engine, PairedRound
     from projections.state import TournamentState
 
-__all__ = ["EngineEntry", "Lazy", "PairingUnavailable", "Prepared", "TrfReader"]
+__all__ = ["EngineEntry", "Lazy", "PairingUnavailable", "Prepared", "Replayed", "TrfReader"]
 
 InputT = TypeVar("InputT")
 ParamsT = TypeVar("ParamsT")
@@ -71,6 +71,18 @@ class Prepared(Generic[InputT, ParamsT]):
 
 
 @dataclass(frozen=True, slots=True)
+class Replayed(Generic[InputT]):
+    """A round the file pairs, as the checker (``-c``) re-pairs it: the request the file stood
+    at before the round, and the file's own pairing of it."""
+
+    round: int
+    request: InputT
+    played: PairedRound
+    colourless: frozenset[frozenset[int]]
+    """Pairs whose colours the file leaves out (forfeits): either way round matches."""
+
+
+@dataclass(frozen=True, slots=True)
 class TrfReader(Generic[InputT, ParamsT]):
     """How ``arbiter-pairings`` reads an engine's request from a TRF file."""
 
@@ -78,8 +90,11 @@ class TrfReader(Generic[InputT, ParamsT]):
     params: ParamsT
     """The params every file is paired with."""
     present: Callable[[InputT, AbstractSet[int]], InputT] | None = None
-    """The request with only these players present, for the checker (``-c``); None: no
-    checker for this system."""
+    """The request with only these players present, for the checker (``-c``) of a file of
+    players; None: no such checker for this system."""
+    replay: Callable[[TrfFile], Sequence[Replayed[InputT]]] | None = None
+    """The checker's rounds, for a system whose file is not cut back player by player (the
+    team Swiss); None: the checker cuts the file (`present`)."""
 
 
 LiveAdapter = Callable[["TournamentState", int], Prepared[InputT, ParamsT]]

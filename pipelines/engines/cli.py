@@ -6,9 +6,12 @@
     arbiter-pairings --dutch-2017 in.trf -p          the Dutch system, 2017 rules (bbpPairings v5)
     arbiter-pairings --dubov in.trf -p               the Dubov system (2026 rules; XXZ = absent)
     arbiter-pairings --team in.trf -p [out.txt]      FIDE Team Swiss (C.04.6), TRF-2026 team records
+    arbiter-pairings --team in.trf -c                re-pair every played round of a team file
     arbiter-pairings --dutch -g [config] -o out.trf [-s seed]
                                                      a random tournament paired by the engine
                                                      (docs/generator.md: the config keys)
+    arbiter-pairings --team -g [config] -o out.trf [-s seed]
+                                                     a random team tournament (TRF-2026 teams)
 
 Exit codes are bbpPairings' (formats.md 2.6), so that programs written for it keep working:
 
@@ -30,8 +33,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +114,7 @@ def _seating(paired: PairedRound) -> tuple[list[tuple[int, int]], int | None]:
     return games, next((b.white for b in paired.boards if b.black is None), None)
 
 
-def _same(ours: PairedRound, theirs: PairedRound, colourless: set[frozenset[int]]) -> bool:
+def _same(ours: PairedRound, theirs: PairedRound, colourless: AbstractSet[frozenset[int]]) -> bool:
     """The same boards and PAB; a board whose colours the file left out matches either way."""
     (our_games, our_pab), (their_games, their_pab) = _seating(ours), _seating(theirs)
     if our_pab != their_pab or len(our_games) != len(their_games):
@@ -149,20 +153,27 @@ def _check(trf: TrfFile, name: str, engine: EngineEntry[Any, Any]) -> int:
 
     Returns the number of rounds that differ (or that no valid pairing exists for).
     """
-    played = _rounds_paired(trf)
+    reader = engine.trf
+    assert reader is not None  # _run checked it
+    rounds = (
+        _file_rounds(trf, engine)
+        if reader.replay is None
+        else (
+            (r.round, partial(engine.engine, r.request, reader.params), r.played, r.colourless)
+            for r in reader.replay(trf)
+        )
+    )
     differ: list[int] = []
-    total = max(trf.total_rounds or played, played)
-    colour = initial_colour_of_file(trf, played)
-    for k in range(1, played + 1):
+    played = 0
+    for k, repair, theirs, colourless in rounds:
+        played = k
         print(f"{name}: Round #{k}")
         try:
-            # As bbpPairings' checker: whoever the file did not pair in round k was absent.
-            ours = engine.pair_file(cut_before_round(trf, k, total, colour), _paired_in(trf, k))
+            ours = repair()
         except PairingError:
             print(f"No valid pairing exists for round {k}.")
             differ.append(k)
             continue
-        theirs, colourless = _played(trf, k)
         if not _same(ours, theirs, colourless):
             differ.append(k)
             print("Checker pairings   Tournament pairings")
@@ -176,6 +187,27 @@ def _check(trf: TrfFile, name: str, engine: EngineEntry[Any, Any]) -> int:
     detail = f"; round(s) {', '.join(map(str, differ))} differ" if differ else ""
     print(f"{name}: {same} of {played} rounds identical{detail}")
     return len(differ)
+
+
+_Round = tuple[int, Callable[[], PairedRound], PairedRound, AbstractSet[frozenset[int]]]
+"""A round to check: its number, its re-pairing, the file's pairing, its colourless pairs."""
+
+
+def _file_rounds(trf: TrfFile, engine: EngineEntry[Any, Any]) -> Iterator[_Round]:
+    """The rounds of a file of players, each re-paired from the file cut before it."""
+    played = _rounds_paired(trf)
+    total = max(trf.total_rounds or played, played)
+    colour = initial_colour_of_file(trf, played)
+    for k in range(1, played + 1):
+        # As bbpPairings' checker: whoever the file did not pair in round k was absent.
+        cut = partial(cut_before_round, trf, k, total, colour)
+        yield k, partial(_repair, engine, cut, _paired_in(trf, k)), *_played(trf, k)
+
+
+def _repair(
+    engine: EngineEntry[Any, Any], cut: Callable[[], TrfFile], present: AbstractSet[int]
+) -> PairedRound:
+    return engine.pair_file(cut(), present)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -208,11 +240,13 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="CONFIG",
-        help="generate a random tournament paired round by round by the engine (not --team); "
+        help="generate a random tournament paired round by round by the engine; "
         "CONFIG holds Key=value lines (PlayersNumber, RoundsNumber, DrawPercentage, "
         "ForfeitRate, RetiredRate, HalfPointByeRate, ZeroPointByeRate, LateEntryRate, "
         "HighestRating, LowestRating, HasWhiteAdvantage, WhiteAdvantage, PointsForWin, "
-        "PointsForDraw, PointsForLoss, PointsForForfeitLoss, PointsForPAB, Acceleration); "
+        "PointsForDraw, PointsForLoss, PointsForForfeitLoss, PointsForPAB, Acceleration; "
+        "with --team also TeamsNumber, BoardsNumber, ColourPreferenceType, PrimaryScore, "
+        "PointsForMatchWin, PointsForMatchDraw, PointsForMatchLoss); "
         "keys left out are drawn from the seed; see docs/generator.md",
     )
     parser.add_argument("-o", metavar="OUTPUT", help="with -g: the generated TRF file")
@@ -273,7 +307,7 @@ def _run(argv: Sequence[str] | None) -> int:
     flag, engine = _engine(args)
     reader = engine.trf
     assert reader is not None  # every flagged line reads TRF files
-    if args.c and reader.present is None:
+    if args.c and reader.present is None and reader.replay is None:
         return _error(f"-c is not available with {flag}", EXIT_INVALID)
     # As bbpPairings: the flag chooses the system; the file's 092/192 record only informs it
     # (a team file's scoring, a _BAKU acceleration), it never refuses the file.
@@ -310,7 +344,7 @@ def _generate(args: argparse.Namespace) -> int:
     from projections.exports.trf import write_trf
 
     flag, engine = _engine(args)
-    if flag not in _GENERATED:
+    if flag not in _GENERATED and flag != "--team":
         return _error(f"-g is not available with {flag}", EXIT_INVALID)
     if args.o is None:
         return _error("-g needs -o OUTPUT, the file to write", EXIT_INVALID)
@@ -329,6 +363,14 @@ def _generate(args: argparse.Namespace) -> int:
     if args.s is not None and args.s < 0:
         return _error(f"-s {args.s}: the seed must be 0 or more", EXIT_INVALID)
     seed = args.s if args.s is not None else random.SystemRandom().randrange(2**32)
+    if flag == "--team":
+        from pipelines.engines.team_generator import generate_teams
+
+        if config.acceleration != "none":
+            text = f"-g --team: Acceleration={config.acceleration} is not available for team"
+            return _error(f"{text} tournaments", EXIT_INVALID)
+
+        return _write(args.o, write_trf(generate_teams(config, seed, engine.pair_file)))
     system, trf16 = _GENERATED[flag]
     trf = generate(config, seed, system, engine.pair_file, trf16=trf16)
     return _write(args.o, write_trf(trf))

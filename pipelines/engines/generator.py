@@ -36,7 +36,17 @@ from pairing.contract import PairedRound
 from pipelines.engines.generator_config import GeneratorConfig
 from projections.exports.trf import to_trf16
 
-__all__ = ["Pair", "Settled", "generate", "settle"]
+__all__ = [
+    "Absences",
+    "Pair",
+    "Settled",
+    "TournamentFile",
+    "absences",
+    "game",
+    "generate",
+    "scoring_record",
+    "settle",
+]
 
 Pair = Callable[[TrfFile], PairedRound]
 """The engine: the next round of a tournament file, in its pairing numbers."""
@@ -118,7 +128,7 @@ Absences = dict[int, dict[int, ResultCode]]
 """Player -> round -> ``H`` or ``Z``: the rounds the player asked not to be paired in."""
 
 
-def _absences(s: Settled, rng: random.Random) -> Absences:
+def absences(s: Settled, rng: random.Random) -> Absences:
     """Late entries, withdrawals, then half-point and zero-point byes, each drawn among the
     players present in the round."""
     n, rounds = s.players, s.rounds
@@ -149,7 +159,7 @@ def _one_round_off(
             absent[p][rng.choice(free)] = code
 
 
-def _game(s: Settled, white: int, black: int, rng: random.Random) -> tuple[ResultCode, ...]:
+def game(s: Settled, white: int, black: int, rng: random.Random) -> tuple[ResultCode, ...]:
     """The two players' codes: a forfeit (one in ``forfeit_rate``, either side alike), or a
     result drawn from the Elo expected score (White's advantage added), the draw rate capped
     so that the stronger player's expected score holds."""
@@ -172,7 +182,7 @@ def _points(entries: list[RoundEntry], scoring: Scoring) -> Decimal:
     return sum((entry_points(h, scoring) for h in history), Decimal(0))
 
 
-def _scoring_record(scoring: Scoring) -> list[Record]:
+def scoring_record(scoring: Scoring) -> list[Record]:
     """bbpPairings' ``162`` line: the values that differ from 1 / ½ / 0 (PAB: a win)."""
     values = [
         ("W", scoring.win, Decimal(1)),
@@ -186,7 +196,7 @@ def _scoring_record(scoring: Scoring) -> list[Record]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tournament:
+class TournamentFile:
     """The generated tournament so far: header records, ratings, each player's rounds."""
 
     head: tuple[Record, ...]
@@ -233,14 +243,14 @@ def generate(
     drawn = sorted(rng.randint(s.lowest_rating, s.highest_rating) for _ in range(s.players))
     ratings = dict(enumerate(reversed(drawn), start=1))
     colour = rng.choice((Colour.WHITE, Colour.BLACK))
-    absent = _absences(s, rng)
-    tournament = _Tournament(
+    absent = absences(s, rng)
+    tournament = TournamentFile(
         head=(HeaderRecord("012", f"arbiter random tournament, seed {seed}"),),
         tail=(
             TotalRoundsRecord("142", s.rounds),
             InitialColourRecord(colour),
             HeaderRecord("092", system + ("_BAKU" if s.baku else "")),
-            *_scoring_record(s.scoring),
+            *scoring_record(s.scoring),
         ),
         ratings=ratings,
         scoring=s.scoring,
@@ -260,7 +270,7 @@ def generate(
             if board.black is None:
                 history[board.white].append(RoundEntry(None, Colour.NONE, ResultCode.PAB))
                 continue
-            white, black = _game(s, ratings[board.white], ratings[board.black], rng)
+            white, black = game(s, ratings[board.white], ratings[board.black], rng)
             history[board.white].append(RoundEntry(board.black, Colour.WHITE, white))
             history[board.black].append(RoundEntry(board.white, Colour.BLACK, black))
     done = tournament.file(history, ranked=True)

@@ -50,6 +50,18 @@ class GeneratorConfig(Frozen):
     points_for_pab: Decimal | None = Field(None, ge=0, le=Decimal("99.9"))
     """None: a win's points."""
     acceleration: Literal["none", "baku"] = "none"
+    teams: int | None = Field(None, ge=2, le=999)
+    """``--team``: teams (None: 8-120 from the seed)."""
+    boards: int | None = Field(None, ge=1, le=20)
+    """``--team``: boards per match, each team's members (None: 1-4 from the seed)."""
+    colour_preference: Literal["A", "B"] = "A"
+    """``--team``: C.04.6 1.7 colour preference type, written in the ``192`` code."""
+    primary_score: Literal["MP", "GP"] = "MP"
+    """``--team``: the primary score (C.04.6 1.2), written in the ``192`` code."""
+    points_for_match_win: Decimal = Field(Decimal(2), ge=0, le=Decimal("99.9"))
+    points_for_match_draw: Decimal = Field(Decimal(1), ge=0, le=Decimal("99.9"))
+    points_for_match_loss: Decimal = Field(Decimal(0), ge=0, le=Decimal("99.9"))
+    """``--team``: match points (record ``362``)."""
 
 
 KEYS: Final = {
@@ -72,8 +84,22 @@ KEYS: Final = {
     "PointsForZPB": "points_for_forfeit_loss",
     "PointsForPAB": "points_for_pab",
     "Acceleration": "acceleration",
+    "TeamsNumber": "teams",
+    "BoardsNumber": "boards",
+    "ColourPreferenceType": "colour_preference",
+    "PrimaryScore": "primary_score",
+    "PointsForMatchWin": "points_for_match_win",
+    "PointsForMatchDraw": "points_for_match_draw",
+    "PointsForMatchLoss": "points_for_match_loss",
 }
 """The file's keys -> the fields (``PointsForZPB`` is another name of the forfeit loss's)."""
+
+
+def _normal(field: str, value: str) -> str:
+    """Word values in one case: ``Baku`` is ``baku``, ``b`` and ``gp`` are ``B`` and ``GP``."""
+    if field == "acceleration":
+        return value.lower()
+    return value.upper() if field in ("colour_preference", "primary_score") else value
 
 
 def read_config(path: str, text: str) -> GeneratorConfig:
@@ -100,7 +126,7 @@ def read_config(path: str, text: str) -> GeneratorConfig:
             raise IngestError(path, number, 1, f"unknown key '{key}'", key, f"one of {known}")
         if field in values:
             raise IngestError(path, number, 1, f"'{key}' given twice", key, "each key once")
-        values[field] = value.strip().lower() if field == "acceleration" else value.strip()
+        values[field] = _normal(field, value.strip())
         lines[field] = (number, len(line) - len(line.lstrip()) + len(key) + 2)
     try:
         config = GeneratorConfig.model_validate(values)

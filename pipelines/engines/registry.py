@@ -31,6 +31,7 @@ _FROM_TRF = "pipelines.engines.swiss_from_trf"
 _PRESENT = Lazy(f"{_FROM_TRF}:only_present")
 _LIVE = "pipelines.engines.live"
 _LIVE_GO = "pipelines.engines.live_go"
+_TEAM_TRF = "pipelines.engines.team_from_trf"
 
 
 _SWISS_TRF: Final = TrfReader(Lazy(f"{_FROM_TRF}:swiss_input_from_trf"), None, present=_PRESENT)
@@ -61,7 +62,9 @@ TEAM_SWISS = EngineEntry(
     # ``arbiter pair`` pairs teams in pipelines.commands.teams (the boards follow the line-ups)
     "Team Swiss", "FIDE Team Swiss (C.04.6): pairs teams, not players",
     Lazy("pairing.team:pair_round"),
-    trf=TrfReader(Lazy("pipelines.engines.team_from_trf:team_input_from_trf"), None),
+    trf=TrfReader(
+        Lazy(f"{_TEAM_TRF}:team_input_from_trf"), None, replay=Lazy(f"{_TEAM_TRF}:replay")
+    ),
 )  # fmt: skip
 MACMAHON = EngineEntry(
     "Mac-Mahon",

@@ -25,7 +25,7 @@ from projections.state import TournamentState
 from projections.team_standings import team_standings
 from projections.teams import TeamsState, match_scoring, team_entries, team_state
 
-__all__ = ["rosters_as_013", "rosters_as_310", "team_header", "team_records"]
+__all__ = ["roster_310", "rosters_as_013", "rosters_as_310", "team_header", "team_records"]
 
 
 def _pts(value: Decimal | float | None, width: int) -> str:
@@ -144,11 +144,7 @@ def _roster_lines(trf_records: Sequence[Record], to_code: str) -> list[Record]:
         if to_code == "013":
             lines.append(RawRecord(f"013 {r.name[:32]:<32}{members}".rstrip()))
         else:
-            lines.append(
-                RawRecord(
-                    f"310 {r.number:>3} {r.name[:32]:<32} {r.nickname[:5]:<5}{'':>27}{members}"
-                )
-            )
+            lines.append(roster_310(r.number, r.name, r.members, r.nickname))
     out: list[Record] = []
     for record in trf_records:
         if isinstance(record, RawRecord) and record.code in ("013", "310"):
@@ -157,6 +153,17 @@ def _roster_lines(trf_records: Sequence[Record], to_code: str) -> list[Record]:
         else:
             out.append(record)
     return out
+
+
+def roster_310(number: int, name: str, members: Sequence[int], nickname: str = "") -> RawRecord:
+    """A ``310`` team line: pairing number 5-7, name 9-40, nickname 42-46, members from 74
+    (4 columns each, one apart).
+
+    >>> roster_310(2, "Bravo", (3, 4)).text[73:]
+    '   3    4'
+    """
+    members_text = " ".join(f"{m:>4}" for m in members)
+    return RawRecord(f"310 {number:>3} {name[:32]:<32} {nickname[:5]:<5}{'':>27}{members_text}")
 
 
 def rosters_as_013(records: Sequence[Record]) -> list[Record]:

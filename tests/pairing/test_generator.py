@@ -153,12 +153,18 @@ def test_a_bad_config_is_one_line_naming_line_and_column(
     assert not out.exists()
 
 
-def test_team_and_missing_output_are_refused(tmp_path: Path) -> None:
-    team = _run("--team", "-g", "-o", str(tmp_path / "t.trf"))
-    assert (team.returncode, team.stderr) == (3, "error: -g is not available with --team\n")
-    no_out = _run("--dutch", "-g")
-    assert no_out.returncode == 3
-    assert "-g needs -o OUTPUT" in no_out.stderr
+def test_missing_output_and_team_acceleration_are_refused(tmp_path: Path) -> None:
+    for flag in ("--dutch", "--team"):
+        no_out = _run(flag, "-g")
+        assert no_out.returncode == 3
+        assert "-g needs -o OUTPUT" in no_out.stderr
+    (tmp_path / "baku.txt").write_text("Acceleration=baku\n")
+    team = _run("--team", "-g", str(tmp_path / "baku.txt"), "-o", str(tmp_path / "t.trf"))
+    assert (team.returncode, team.stderr) == (
+        3,
+        "error: -g --team: Acceleration=baku is not available for team tournaments\n",
+    )
+    assert not (tmp_path / "t.trf").exists()
 
 
 @pytest.mark.skipif(not os.environ.get("BBP_PAIRINGS"), reason="$BBP_PAIRINGS not set")
