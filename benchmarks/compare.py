@@ -218,15 +218,17 @@ def _record(tally: Tally, direction: str, seed: int, players: int, rounds: int, 
     return first is not None
 
 
-def _write(tallies: dict[str, Tally], skipped: dict[str, str], started: float) -> None:
+def _write(
+    tallies: dict[str, Tally], skipped: dict[str, str], started: float, output: Path
+) -> None:
     record = {
         "benchmark": "compare",
         "wall_seconds": round(time.perf_counter() - started, 1),
         "systems": {name: asdict(t) for name, t in tallies.items()},
         "skipped": skipped,
     }
-    RESULT.parent.mkdir(exist_ok=True)
-    RESULT.write_text(json.dumps(record, indent=2) + "\n")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(record, indent=2) + "\n")
 
 
 def _summary(tallies: dict[str, Tally]) -> str:
@@ -259,6 +261,9 @@ def main(argv: list[str]) -> int:
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
     )
     parser.add_argument("--keep", type=Path, help="copy each differing tournament here")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=RESULT, help=f"the figures (default {RESULT.name})"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     wanted = [s for s in args.systems.split(",") if s]
@@ -277,8 +282,8 @@ def main(argv: list[str]) -> int:
                 compare_one(system, exe, fixture, Path(tmp), tally, args.keep)
                 for leftover in Path(tmp).glob("*.trf"):
                     leftover.unlink()
-            _write(tallies, skipped, started)
-    _write(tallies, skipped, started)
+            _write(tallies, skipped, started, args.output)
+    _write(tallies, skipped, started, args.output)
     print(_summary(tallies))
     for name, why in skipped.items():
         print(f"{name}: skipped ({why})")
