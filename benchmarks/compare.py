@@ -1,8 +1,10 @@
 """Agreement with the reference engines at scale (issue 35 part 2): ``make compare``.
 
 For each system whose reference is built (``$BBP_PAIRINGS``: bbpPairings v6, ``--dutch`` and
-``--burstein``; ``$BBP_PAIRINGS_V5``: bbpPairings v5.0.1, ``--dutch-2017``) and each of N
-seeded tournaments (8-300 players, 5-13 rounds, smaller fields first):
+``--burstein``; ``$BBP_PAIRINGS_V5``: bbpPairings v5.0.1, ``--dutch-2017``;
+``$DUBOV_REFERENCE``: py4swiss 0.3.1, ``--dubov``, direction (b) only, round by round:
+benchmarks.compare_dubov) and each of N seeded tournaments (8-300 players, 5-13 rounds,
+smaller fields first):
 
 (a) the reference generates a tournament (``-g config -s seed``) and our checker (``-c``)
     re-pairs every round of it;
@@ -41,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from benchmarks.compare_dubov import check_tournament
 from ingest.trf import TrfFile, parse_trf
 from pairing.team.model import TeamSwissInput
 from pipelines.engines.cli import format_round
@@ -54,6 +57,7 @@ REFERENCES = {
     "burstein": ("BBP_PAIRINGS", "--burstein"),
     "dutch-2017": ("BBP_PAIRINGS_V5", "--dutch"),
     "team": ("BBP_TEAM_PAIRINGS", "--team"),
+    "dubov": ("DUBOV_REFERENCE", "-e dubov"),
 }
 """Our system -> the environment variable naming its reference, and the reference's flag."""
 
@@ -523,6 +527,47 @@ def compare_team(
             )
 
 
+def compare_dubov(
+    system: str,
+    exe: str,
+    fixture: tuple[int, int, int],
+    folder: Path,
+    tally: Tally,
+    keep: Path | None,
+) -> None:
+    """Direction (b) for the Dubov system: the reference has no generator or checker, so it
+    pairs each round of our tournament from the file cut before that round."""
+    players, rounds, seed = fixture
+    config = folder / "config.txt"
+    config.write_text(f"PlayersNumber={players}\nRoundsNumber={rounds}\n")
+    tally.tournaments += 1
+    tally.players_max = max(tally.players_max, players)
+    ours = folder / f"ours-{system}-{seed}.trf"
+    code, _ = _ours(f"--{system}", "-g", str(config), "-o", str(ours), "-s", str(seed))
+    if code == 1:
+        tally.unpairable["arbiter"] += 1
+        return
+    if code != 0:
+        tally.arbiter_failed += 1
+        return
+    checked = check_tournament(ours, exe)
+    tally.rounds_compared += checked.rounds
+    if checked.failed is not None:
+        tally.reference_failed += 1
+        tally.differences.append(
+            Difference("arbiter-generated", seed, players, rounds, 0, [checked.failed])
+        )
+        _keep(keep, ours)
+    elif checked.first is None:
+        tally.arbiter_generated_agree += 1
+    else:
+        tally.arbiter_generated_differ += 1
+        tally.differences.append(
+            Difference("arbiter-generated", seed, players, rounds, *checked.first)
+        )
+        _keep(keep, ours)
+
+
 def _keep(keep: Path | None, trf: Path) -> None:
     """A tournament to look at again, copied to ``--keep``."""
     if keep is not None:
@@ -614,7 +659,6 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     wanted = [s for s in args.systems.split(",") if s]
     skipped = {s: f"${REFERENCES[s][0]} not set" for s in wanted if not _reference_exe(s)}
-    skipped["dubov"] = "no reference engine with a generator and checker"
     tallies = {s: Tally() for s in wanted if s not in skipped}
     individual = {s: t for s, t in tallies.items() if s != "team"}
     team = tallies.get("team")
@@ -626,7 +670,8 @@ def main(argv: list[str]) -> int:
             for system, tally in individual.items():
                 exe = _reference_exe(system)
                 assert exe is not None
-                compare_one(system, exe, fixture, Path(tmp), tally, args.keep)
+                one = compare_dubov if system == "dubov" else compare_one
+                one(system, exe, fixture, Path(tmp), tally, args.keep)
             if team is not None:
                 exe = _reference_exe("team")
                 assert exe is not None

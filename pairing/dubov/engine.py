@@ -1,10 +1,10 @@
 """The Dubov system (C.04.4.1, rules in force from 1 February 2026).
 
 The PAB is chosen first (Article 3.1): among the players who may receive it (C2) and leave a
-round that can be completed, the lowest score, then (as the reference implementation reads
-3.1.4) the fewest games played, then the largest TPN. Then brackets are paired from the top
-(:mod:`pairing.dubov.bracket`) until everybody is paired, and colours are allocated by
-Article 5.2.
+round that can be completed, the lowest score, then the most games played (3.1.4; py4swiss
+0.3.1 takes the fewest, docs/dubov_disputed.md), then the largest TPN. Then brackets are paired
+from the top (:mod:`pairing.dubov.bracket`) until everybody is paired, and colours are allocated
+by Article 5.2.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ from pipelines.engines.adapters import EngineEntry
 from pipelines.engines.registry import flagged
 from pipelines.engines.swiss_from_trf import initial_colour_of_file
 
-__all__ = ["main"]
+__all__ = ["main", "paired_in", "played_in_file", "rounds_paired"]
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INVALID, EXIT_FILE, EXIT_DIFFER = 0, 1, 3, 5, 4
 VERSION = (
@@ -83,7 +83,7 @@ def _in_play(trf: TrfFile, k: int) -> list[InPlayRecord]:
     return [r for r in trf.records if isinstance(r, InPlayRecord) and r.round == k]
 
 
-def _played(trf: TrfFile, k: int) -> tuple[PairedRound, set[frozenset[int]]]:
+def played_in_file(trf: TrfFile, k: int) -> tuple[PairedRound, set[frozenset[int]]]:
     """Round ``k`` as the file paired it, and its boards without colours (forfeits: a TRF
     may leave the colour of a game not played out)."""
     boards: list[tuple[int, int]] = []
@@ -123,7 +123,7 @@ def _same(ours: PairedRound, theirs: PairedRound, colourless: AbstractSet[frozen
     return all(b in seated or frozenset(b) in colourless for b in our_games)
 
 
-def _paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
+def paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
     """Players the file pairs in round ``k``: with an opponent, or the PAB."""
     in_play = _in_play(trf, k)
     if in_play:
@@ -136,7 +136,7 @@ def _paired_in(trf: TrfFile, k: int) -> AbstractSet[int]:
     }
 
 
-def _rounds_paired(trf: TrfFile) -> int:
+def rounds_paired(trf: TrfFile) -> int:
     """The last round anybody was paired in (a round of requested byes only is not paired)."""
     rounds = [b.round for b in trf.records if isinstance(b, InPlayRecord)]
     rounds += [
@@ -195,13 +195,13 @@ _Round = tuple[int, Callable[[], PairedRound], PairedRound, AbstractSet[frozense
 
 def _file_rounds(trf: TrfFile, engine: EngineEntry[Any, Any]) -> Iterator[_Round]:
     """The rounds of a file of players, each re-paired from the file cut before it."""
-    played = _rounds_paired(trf)
+    played = rounds_paired(trf)
     total = max(trf.total_rounds or played, played)
     colour = initial_colour_of_file(trf, played)
     for k in range(1, played + 1):
         # As bbpPairings' checker: whoever the file did not pair in round k was absent.
         cut = partial(cut_before_round, trf, k, total, colour)
-        yield k, partial(_repair, engine, cut, _paired_in(trf, k)), *_played(trf, k)
+        yield k, partial(_repair, engine, cut, paired_in(trf, k)), *played_in_file(trf, k)
 
 
 def _repair(

@@ -92,3 +92,33 @@ def test_every_disputed_round_is_in_the_table() -> None:
     assert len(disputed) == 33
     for tournament, k in disputed:
         assert f"| {tournament} | {k} |" in text, f"{tournament} round {k} missing"
+
+
+PAB_BY_MOST_GAMES = [
+    ("t02_n016_r6", 3),
+    ("t04_n107_r9", 9),
+    ("t12_n031_r6", 4),
+    ("t15_n040_r9", 7),
+    ("t15_n040_r9", 8),
+]
+"""Disputed rounds that Article 3.1.4 settles: the PAB to the player with the most games played
+among the lowest scored. CPPDubovSystem 2.2 follows it; py4swiss 0.3.1 takes the fewest games
+(docs/dubov_disputed.md; the same kind in generated tournaments)."""
+
+
+def cppdubov_round(path: Path) -> tuple[set[tuple[int, int]], int | None]:
+    """CPPDubovSystem's output: ``White,Black`` rows, ``N,-1`` is the PAB."""
+    with path.open(encoding="utf-8") as handle:
+        rows = [(int(r["White"]), int(r["Black"])) for r in csv.DictReader(handle)]
+    return {(w, b) for w, b in rows if b != -1}, next((w for w, b in rows if b == -1), None)
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize(("tournament", "k"), PAB_BY_MOST_GAMES)
+def test_pab_to_the_most_games_played(tournament: str, k: int) -> None:
+    """Article 3.1.4: our round is CPPDubovSystem's, PAB and boards."""
+    result = pair(dubov_input(tournament, k))
+    boards, pab = cppdubov_round(
+        require_testdata("chess", "dubov", tournament, f"r{k:02d}.cppdubov.csv")
+    )
+    assert (set(result.boards), result.pab) == (boards, pab)
