@@ -181,6 +181,28 @@ def _rounds_checked(text: str) -> int:
     return len(_ROUND.findall(text))
 
 
+def _start(tally: Tally, folder: Path, size: int, config: str) -> Path:
+    """Count one tournament of ``size`` players (or teams); its configuration file."""
+    tally.tournaments += 1
+    tally.players_max = max(tally.players_max, size)
+    path = folder / "config.txt"
+    path.write_text(config)
+    return path
+
+
+def _generated(system: str, config: Path, seed: int, folder: Path, tally: Tally) -> Path | None:
+    """Our generator's tournament, or None (counted) when it stopped or failed."""
+    ours = folder / f"ours-{system}-{seed}.trf"
+    code, _ = _ours(f"--{system}", "-g", str(config), "-o", str(ours), "-s", str(seed))
+    if code == 1:
+        tally.unpairable["arbiter"] += 1
+        return None
+    if code != 0:
+        tally.arbiter_failed += 1
+        return None
+    return ours
+
+
 def compare_one(
     system: str,
     exe: str,
@@ -192,10 +214,7 @@ def compare_one(
     """Both directions for one seeded tournament; the figures go to ``tally``."""
     players, rounds, seed = fixture
     env_flag = REFERENCES[system][1]
-    config = folder / "config.txt"
-    config.write_text(f"PlayersNumber={players}\nRoundsNumber={rounds}\n")
-    tally.tournaments += 1
-    tally.players_max = max(tally.players_max, players)
+    config = _start(tally, folder, players, f"PlayersNumber={players}\nRoundsNumber={rounds}\n")
     theirs = folder / f"ref-{system}-{seed}.trf"
     code, text = _reference(exe, env_flag, "-g", str(config), "-o", str(theirs), "-s", str(seed))
     if code == 1 or (code == 0 and not theirs.exists()):
@@ -209,13 +228,8 @@ def compare_one(
             _keep(keep, theirs)
         elif _record(tally, "reference-generated", seed, players, rounds, text):
             _keep(keep, theirs)
-    ours = folder / f"ours-{system}-{seed}.trf"
-    code, text = _ours(f"--{system}", "-g", str(config), "-o", str(ours), "-s", str(seed))
-    if code == 1:
-        tally.unpairable["arbiter"] += 1
-        return
-    if code != 0:
-        tally.arbiter_failed += 1
+    ours = _generated(system, config, seed, folder, tally)
+    if ours is None:
         return
     code, text = _reference(exe, env_flag, str(ours), "-c")
     if code != 0:
@@ -468,17 +482,9 @@ def compare_team(
     from pipelines.engines.team_from_trf import replay
 
     teams, rounds, seed, boards = fixture
-    config = folder / "config.txt"
-    config.write_text(f"TeamsNumber={teams}\nRoundsNumber={rounds}\nBoardsNumber={boards}\n{extra}")
-    tally.tournaments += 1
-    tally.players_max = max(tally.players_max, teams)
-    ours = folder / f"ours-team-{seed}.trf"
-    code, _ = _ours("--team", "-g", str(config), "-o", str(ours), "-s", str(seed))
-    if code == 1:
-        tally.unpairable["arbiter"] += 1
-        return
-    if code != 0:
-        tally.arbiter_failed += 1
+    lines = f"TeamsNumber={teams}\nRoundsNumber={rounds}\nBoardsNumber={boards}\n{extra}"
+    ours = _generated("team", _start(tally, folder, teams, lines), seed, folder, tally)
+    if ours is None:
         return
     trf = parse_trf(ours, ours.read_bytes())
     first: Difference | None = None
@@ -538,17 +544,9 @@ def compare_dubov(
     """Direction (b) for the Dubov system: the reference has no generator or checker, so it
     pairs each round of our tournament from the file cut before that round."""
     players, rounds, seed = fixture
-    config = folder / "config.txt"
-    config.write_text(f"PlayersNumber={players}\nRoundsNumber={rounds}\n")
-    tally.tournaments += 1
-    tally.players_max = max(tally.players_max, players)
-    ours = folder / f"ours-{system}-{seed}.trf"
-    code, _ = _ours(f"--{system}", "-g", str(config), "-o", str(ours), "-s", str(seed))
-    if code == 1:
-        tally.unpairable["arbiter"] += 1
-        return
-    if code != 0:
-        tally.arbiter_failed += 1
+    config = _start(tally, folder, players, f"PlayersNumber={players}\nRoundsNumber={rounds}\n")
+    ours = _generated(system, config, seed, folder, tally)
+    if ours is None:
         return
     checked = check_tournament(ours, exe)
     tally.rounds_compared += checked.rounds

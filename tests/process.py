@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ARBITER", "arbiter_run"]
+__all__ = ["ARBITER", "PAIRINGS", "arbiter_run", "pairings_run"]
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")
+PAIRINGS = str(Path(sys.executable).parent / "arbiter-pairings")
 
 
 def arbiter_run(
@@ -30,4 +31,11 @@ def arbiter_run(
         check=False,
         cwd=cwd,
         env={**os.environ, **(env or {})},
+    )
+
+
+def pairings_run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``arbiter-pairings ARGS``: its exit status, stdout and stderr (never raises)."""
+    return subprocess.run(
+        [PAIRINGS, *args], capture_output=True, text=True, timeout=timeout, check=False
     )

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-PAIRINGS = str(Path(sys.executable).parent / "arbiter-pairings")
+from tests.process import pairings_run
 
 EVERYTHING = (
     "# every kind of event the generator makes\n"
@@ -33,19 +32,13 @@ EVERYTHING = (
 )
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PAIRINGS, *args], capture_output=True, text=True, timeout=300, check=False
-    )
-
-
 def _generate(tmp_path: Path, flag: str, config: str | None, seed: int) -> Path:
     out = tmp_path / f"{flag.strip('-')}-{seed}.trf"
     args = [flag, "-g"]
     if config is not None:
         (tmp_path / "config.txt").write_text(config)
         args.append(str(tmp_path / "config.txt"))
-    done = _run(*args, "-o", str(out), "-s", str(seed))
+    done = pairings_run(*args, "-o", str(out), "-s", str(seed))
     assert done.returncode == 0, done.stderr
     return out
 
@@ -59,7 +52,7 @@ def _blocks(path: Path) -> list[list[str]]:
 @pytest.mark.parametrize("flag", ["--dutch", "--dutch-2017", "--burstein", "--dubov"])
 def test_every_generated_round_is_paired_as_the_checker_pairs_it(tmp_path: Path, flag: str) -> None:
     out = _generate(tmp_path, flag, EVERYTHING, seed=2026)
-    checked = _run(flag, str(out), "-c", "--strict")
+    checked = pairings_run(flag, str(out), "-c", "--strict")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[-1] == f"{out.name}: 7 of 7 rounds identical"
     codes = {block[-1] for row in _blocks(out) for block in row}
@@ -120,7 +113,7 @@ def test_baku_acceleration_is_written_and_paired(tmp_path: Path) -> None:
         tmp_path, "--dutch", "PlayersNumber=40\nRoundsNumber=6\nAcceleration=baku\n", seed=8
     )
     assert "092 FIDE_DUTCH_2025_BAKU" in out.read_text().splitlines()
-    checked = _run("--dutch", str(out), "-c", "--strict")
+    checked = pairings_run("--dutch", str(out), "-c", "--strict")
     assert checked.returncode == 0, checked.stdout
 
 
@@ -128,7 +121,7 @@ def test_a_round_everybody_misses_is_written_and_not_paired(tmp_path: Path) -> N
     # Every player enters late (round 2): round 1 holds zero-point byes only.
     out = _generate(tmp_path, "--dubov", "PlayersNumber=3\nRoundsNumber=2\nLateEntryRate=1\n", 1)
     assert [row[0] for row in _blocks(out)] == ["  0000 - Z"] * 3
-    checked = _run("--dubov", str(out), "-c", "--strict")
+    checked = pairings_run("--dubov", str(out), "-c", "--strict")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -146,7 +139,7 @@ def test_a_bad_config_is_one_line_naming_line_and_column(
 ) -> None:
     (tmp_path / "config.txt").write_text(config)
     out = tmp_path / "out.trf"
-    done = _run("--dutch", "-g", str(tmp_path / "config.txt"), "-o", str(out), "-s", "1")
+    done = pairings_run("--dutch", "-g", str(tmp_path / "config.txt"), "-o", str(out), "-s", "1")
     assert done.returncode == 3
     assert len(done.stderr.splitlines()) == 1
     assert message in done.stderr
@@ -155,11 +148,11 @@ def test_a_bad_config_is_one_line_naming_line_and_column(
 
 def test_missing_output_and_team_acceleration_are_refused(tmp_path: Path) -> None:
     for flag in ("--dutch", "--team"):
-        no_out = _run(flag, "-g")
+        no_out = pairings_run(flag, "-g")
         assert no_out.returncode == 3
         assert "-g needs -o OUTPUT" in no_out.stderr
     (tmp_path / "baku.txt").write_text("Acceleration=baku\n")
-    team = _run("--team", "-g", str(tmp_path / "baku.txt"), "-o", str(tmp_path / "t.trf"))
+    team = pairings_run("--team", "-g", str(tmp_path / "baku.txt"), "-o", str(tmp_path / "t.trf"))
     assert (team.returncode, team.stderr) == (
         3,
         "error: -g --team: Acceleration=baku is not available for team tournaments\n",

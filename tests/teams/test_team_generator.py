@@ -12,12 +12,11 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-PAIRINGS = str(Path(sys.executable).with_name("arbiter-pairings"))
+from tests.process import pairings_run
 
 EVERYTHING = (
     "# every kind of round the team generator makes\n"
@@ -34,19 +33,13 @@ EVERYTHING = (
 )
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PAIRINGS, *args], capture_output=True, text=True, timeout=300, check=False
-    )
-
-
 def _generate(folder: Path, config: str | None, seed: int) -> Path:
     out = folder / f"team-{seed}.trf"
     args = ["--team", "-g"]
     if config is not None:
         (folder / "config.txt").write_text(config)
         args.append(str(folder / "config.txt"))
-    done = _run(*args, "-o", str(out), "-s", str(seed))
+    done = pairings_run(*args, "-o", str(out), "-s", str(seed))
     assert done.returncode == 0, done.stderr
     return out
 
@@ -57,7 +50,7 @@ def _lines(path: Path, code: str) -> list[str]:
 
 def test_every_generated_round_is_paired_as_the_checker_pairs_it(tmp_path: Path) -> None:
     out = _generate(tmp_path, EVERYTHING, seed=2026)
-    checked = _run("--team", str(out), "-c", "--strict")
+    checked = pairings_run("--team", str(out), "-c", "--strict")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[-1] == f"{out.name}: 7 of 7 rounds identical"
     blocks = [ln[i : i + 10] for ln in _lines(out, "001") for i in range(89, len(ln), 10)]
@@ -115,7 +108,7 @@ def test_the_config_decides_teams_boards_type_scores_and_match_points(tmp_path: 
 
 def test_a_bad_value_is_one_line_naming_the_key_and_exit_3(tmp_path: Path) -> None:
     (tmp_path / "config.txt").write_text("TeamsNumber=8\nBoardsNumber=0\n")
-    done = _run("--team", "-g", str(tmp_path / "config.txt"), "-o", str(tmp_path / "o.trf"))
+    done = pairings_run("--team", "-g", str(tmp_path / "config.txt"), "-o", str(tmp_path / "o.trf"))
     assert done.returncode == 3
     assert done.stderr.count("\n") == 1
     assert re.search(r"config.txt:2:\d+: bad value for BoardsNumber", done.stderr), done.stderr
