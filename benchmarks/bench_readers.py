@@ -17,11 +17,9 @@ readers and the writer run at once. The server, the readers and the ingest share
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Any
 import httpx
 
 from benchmarks.bench_serve_startup import ARCHIVE, served
+from benchmarks.stores import on_both_stores
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")
 TID = "club"
@@ -126,23 +125,9 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import bench_database
-
     if not ARCHIVE.exists():
         return {"skipped": f"archive not found: {ARCHIVE}"}
-    figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
-    with tempfile.TemporaryDirectory(prefix="bench-readers-") as tmp:
-        folder = Path(tmp)
-        (folder / "duck").mkdir()
-        figures["duckdb"] = measure(str(folder / "duck" / "store.duckdb"), folder / "duck")
-        with bench_database(bulk_load=True) as url:
-            if url is None:
-                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-            else:
-                (folder / "pg").mkdir()
-                figures["postgresql"] = measure(url, folder / "pg")
-    figures["load_average_after"] = os.getloadavg()
-    return figures
+    return on_both_stores(measure, "bench-readers-", bulk_load=True)
 
 
 if __name__ == "__main__":

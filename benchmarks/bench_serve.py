@@ -14,18 +14,18 @@ The server, the load client and the director share this machine's 2 cores.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from benchmarks.stores import on_both_stores
 
 PLAYERS = 500
 ROUNDS = 9
@@ -284,21 +284,7 @@ def measure(url: str, folder: Path) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import bench_database
-
-    figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
-    with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
-        folder = Path(tmp)
-        (folder / "duck").mkdir()
-        figures["duckdb"] = measure(str(folder / "duck" / "store.duckdb"), folder / "duck")
-        with bench_database() as url:
-            if url is None:
-                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-            else:
-                (folder / "pg").mkdir()
-                figures["postgresql"] = measure(url, folder / "pg")
-    figures["load_average_after"] = os.getloadavg()
-    return figures
+    return on_both_stores(measure, "bench-serve-")
 
 
 if __name__ == "__main__":

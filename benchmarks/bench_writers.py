@@ -27,13 +27,14 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from benchmarks.stores import on_both_stores
 
 WRITERS = 8
 SECONDS = 30.0
@@ -189,18 +190,7 @@ def measure(
 
 
 def run() -> dict[str, Any]:
-    from tests.postgres import bench_database
-
-    figures: dict[str, Any] = {"load_average_before": os.getloadavg()}
-    with tempfile.TemporaryDirectory(prefix="bench-writers-") as tmp:
-        figures["duckdb"] = measure(str(Path(tmp) / "store.duckdb"))
-        with bench_database() as url:
-            if url is None:
-                figures["postgresql"] = "skipped: no PostgreSQL server binaries"
-            else:
-                figures["postgresql"] = measure(url)
-    figures["load_average_after"] = os.getloadavg()
-    return figures
+    return on_both_stores(lambda store, _folder: measure(store), "bench-writers-")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,12 @@ class Cli:
     def json(self, *args: str) -> Any:
         return json.loads(self(*args, "--format", "json"))
 
+    def batch(self, script: Path, lines: list[str]) -> list[Any]:
+        """``arbiter batch SCRIPT`` of ``lines`` (written to ``script``), which must succeed: the
+        JSON documents it printed."""
+        script.write_text("\n".join(lines) + "\n")
+        return json_outputs(self("batch", str(script)))
+
     def refused(self, *args: str) -> str:
         """The one line a refused command prints (exit 1, nothing on stdout)."""
         done = self.run(*args)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.games_cli import Cli, json_outputs
+from tests.cli.games_cli import Cli
 from tests.conftest import require_testdata
 
 EXTENSION = {"opengotha": "xml", "h9": "h9"}
@@ -38,11 +38,7 @@ def _ingest(cli: Cli, files: list[Path]) -> list[dict[str, Any]]:
 
 
 def _batch(cli: Cli, tmp: Path, name: str, lines: list[str]) -> list[Any]:
-    script = tmp / f"{name}.txt"
-    script.write_text("\n".join(lines) + "\n")
-    done = cli.run("batch", str(script))
-    assert done.code == 0, done.err
-    return json_outputs(done.out)
+    return cli.batch(tmp / f"{name}.txt", lines)
 
 
 def _table(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ingest.h9 import H9File, parse_h9
-from tests.cli.games_cli import Cli, json_outputs
+from tests.cli.games_cli import Cli
 from tests.conftest import require_testdata
 
 PLAYERS = [
@@ -40,13 +40,6 @@ BYE, WITHDRAWN = 3, 5
 """Schmidt asks for a half-point bye in round 2; Kowalski withdraws from round 3 on; in round
 3 Berg asks for a zero-point bye and Rossi for a full-point bye."""
 GAMES = {1: 5, 2: 5, 3: 4, 4: 5}
-
-
-def _batch(cli: Cli, script: Path, lines: list[str]) -> list[Any]:
-    script.write_text("\n".join(lines) + "\n")
-    done = cli.run("batch", str(script))
-    assert done.code == 0, done.err
-    return json_outputs(done.out)
 
 
 def _play(cli: Cli, tmp: Path, system: str) -> None:
@@ -73,7 +66,7 @@ def _play(cli: Cli, tmp: Path, system: str) -> None:
         sheet = tmp / f"r{rnd}.txt"
         sheet.write_text("".join(f"{board} {code}\n" for board, code in enumerate(codes, 1)))
         lines += ["pair live", f"results live --round {rnd} --file {sheet}"]
-    _batch(cli, tmp / "play.txt", lines)
+    cli.batch(tmp / "play.txt", lines)
 
 
 def _name(seat: dict[str, Any] | None) -> str | None:
@@ -84,8 +77,8 @@ def _event(cli: Cli, tid: str, script: Path) -> dict[str, Any]:
     """What the CLI shows of the tournament, keyed by player names instead of numbers."""
     lines = [f"{c} {tid}" for c in ("tournament show", "player list", "crosstable", "standings")]
     lines += [f"pairings {tid} --round {rnd}" for rnd in range(1, 5)]
-    (show,), players, crosstable, standings, *rounds = _batch(
-        cli, script, [f"{line} --format json" for line in lines]
+    (show,), players, crosstable, standings, *rounds = cli.batch(
+        script, [f"{line} --format json" for line in lines]
     )
     by_number = {r["number"]: r["player"]["name"] for r in crosstable}
     return {
@@ -214,8 +207,8 @@ def test_every_real_h9_table_keeps_its_places_and_columns(tmp_path: Path) -> Non
     for f in ingested:
         out = tmp_path / f"{f['tournament']}.h9"
         lines += [f"export {f['tournament']} -f h9 -o {out}", f"standings {f['tournament']}"]
-    standings = _batch(
-        cli, tmp_path / "k.txt", [*lines[::2], *(s + " --format json" for s in lines[1::2])]
+    standings = cli.batch(
+        tmp_path / "k.txt", [*lines[::2], *(s + " --format json" for s in lines[1::2])]
     )
     ranked = 0
     for f, rows in zip(ingested, standings, strict=True):

@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from tests.cli.games_cli import Cli, json_outputs
+from tests.cli.games_cli import Cli
 from tests.conftest import require_testdata
 
 PLAYERS = [
@@ -53,11 +53,7 @@ RESULTS = {1: ["W+", "B+", "W+", "B+", "W+"], 2: ["B+", "+-", "W+R", "B+", "W+"]
 
 
 def _batch(cli: Cli, tmp: Path, name: str, lines: list[str]) -> list[Any]:
-    script = tmp / f"{name}.txt"
-    script.write_text("\n".join(lines) + "\n")
-    done = cli.run("batch", str(script))
-    assert done.code == 0, done.err
-    return json_outputs(done.out)
+    return cli.batch(tmp / f"{name}.txt", lines)
 
 
 def _reports(tid: str) -> list[str]:

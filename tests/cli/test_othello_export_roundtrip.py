@@ -25,7 +25,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from tests.cli.games_cli import Cli, json_outputs
+from tests.cli.games_cli import Cli
 
 T = "oslo-othello"
 ROUNDS = 3
@@ -49,11 +49,7 @@ RESULTS = {
 
 
 def _batch(cli: Cli, tmp: Path, name: str, lines: list[str]) -> list[Any]:
-    script = tmp / f"{name}.txt"
-    script.write_text("\n".join(lines) + "\n")
-    done = cli.run("batch", str(script))
-    assert done.code == 0, done.err
-    return json_outputs(done.out)
+    return cli.batch(tmp / f"{name}.txt", lines)
 
 
 def _live(tmp: Path) -> tuple[Cli, Path, list[Any]]:
