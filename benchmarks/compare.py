@@ -22,6 +22,7 @@ to benchmarks/results/compare.json; a summary is printed. Not part of ``make tes
 
     BBP_PAIRINGS=/path/bbpPairings.exe nice -n 10 python -m benchmarks.compare -n 500 --budget 3000
     BBP_TEAM_PAIRINGS=/path/fork.exe python -m benchmarks.compare -n 500 --systems team -o t.json
+    DUBOV_REFERENCE=/path/py4swiss python -m benchmarks.compare --systems dubov --from 400 -o d.json
 """
 
 from __future__ import annotations
@@ -640,6 +641,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first seed (1)")
     parser.add_argument("--budget", type=float, help="stop after this many seconds")
     parser.add_argument(
+        "--from",
+        dest="start",
+        type=int,
+        default=1,
+        metavar="K",
+        help="begin at the K-th tournament of the smaller-first order (1): resumes a run a "
+        "budget stopped; the tournaments are the same as in a run from 1",
+    )
+    parser.add_argument(
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
     )
     parser.add_argument("--keep", type=Path, help="copy each differing tournament here")
@@ -660,7 +670,10 @@ def main(argv: list[str]) -> int:
     tallies = {s: Tally() for s in wanted if s not in skipped}
     individual = {s: t for s, t in tallies.items() if s != "team"}
     team = tallies.get("team")
+    if not 1 <= args.start <= args.n:
+        parser.error(f"--from {args.start}: expected 1..{args.n} (-n)")
     fields = list(zip(_fields(args.n, args.seed), _team_fields(args.n, args.seed), strict=True))
+    fields = fields[args.start - 1 :]
     with tempfile.TemporaryDirectory(prefix="arbiter-compare-") as tmp:
         for fixture, team_fixture in fields:
             if args.budget is not None and time.perf_counter() - started > args.budget:
