@@ -143,6 +143,19 @@ _EMPTY_ROUND = RoundEntry(None, Colour.NONE, ResultCode.BLANK)
 
 def _parse_round(r: _LineReader, round_number: int) -> RoundEntry:
     first = round_block_start(round_number) + 1  # 1-based column of the opponent field
+    # The well-formed block, read from one slice (a 500-player file has 3,000 of them); any
+    # other goes the column-by-column way below, which names what is wrong and where.
+    block = r.text[first - 1 : first + 9].ljust(10)
+    raw = block[:4].strip()
+    colour = _COLOUR_BY_CHAR.get(block[5].lower())
+    result = _RESULT_BY_CHAR.get(block[7].upper())
+    if (
+        colour is not None
+        and result is not None
+        and (not raw or raw.isdecimal())
+        and block[4] == block[6] == block[8] == block[9] == " "
+    ):
+        return RoundEntry(int(raw) or None if raw else None, colour, result)
     opponent = r.integer(first, first + 3, f"opponent in round {round_number}")
     colour_char = r.cols(first + 5, first + 5).lower()
     colour = _COLOUR_BY_CHAR.get(colour_char)
