@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from events.domain import Colour
 from events.result_codes import ResultCode
 from ingest.errors import IngestError, IngestWarning
-from ingest.textio import read_text
+from ingest.textio import decode, path_text, read_text
 from ingest.trf.records import (
     TEAM_CODES,
     AccelerationRecord,
@@ -39,6 +39,9 @@ from ingest.trf.records import (
     XxzRecord,
     round_block_start,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["parse_trf"]
 
@@ -340,7 +343,12 @@ def parse_trf(path: str | Path, data: bytes | None = None) -> TrfFile:
 
     :raises IngestError: on the first record that cannot be read, naming line and column.
     """
-    decoded = read_text(Path(path), data)
+    if data is None:
+        from pathlib import Path  # arbiter-pairings gives the bytes: it never loads pathlib
+
+        decoded = read_text(Path(path))
+    else:
+        decoded = decode(data, path_text(path))
     name = str(path)
     warnings = list(decoded.warnings)
     records: list[Record] = []

@@ -35,7 +35,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from functools import partial
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -44,6 +43,7 @@ from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.limits import read_input
+from ingest.textio import path_text
 from ingest.trf import InPlayRecord, TrfFile, cut_before_round, parse_trf
 from pairing.contract import PairedRound, boards_of
 from pipelines.engines.adapters import EngineEntry
@@ -323,7 +323,7 @@ def _run(argv: Sequence[str] | None) -> int:
         return _generate(args)
     if args.input is None or (args.p is None and not args.c):
         return _error("give an input file and -p [output] or -c", EXIT_INVALID)
-    path = Path(args.input)
+    path = path_text(args.input)  # as pathlib prints it, without loading pathlib (start-up)
     try:
         data = read_input(path)  # a regular file of bounded size: a FIFO never blocks
     except IngestError as exc:
@@ -343,7 +343,9 @@ def _run(argv: Sequence[str] | None) -> int:
     # (a team file's scoring, a _BAKU acceleration), it never refuses the file.
     try:
         if args.c:
-            differ = _check(trf, path.name, engine)
+            from pathlib import Path
+
+            differ = _check(trf, Path(path).name, engine)
             return EXIT_DIFFER if differ and args.strict else EXIT_OK
         paired = engine.pair_file(trf)
     except IngestError as exc:
@@ -368,6 +370,7 @@ bbpPairings v5's TRF16 records (``XXR``, ``XXC``, ``BBW``…) rather than TRF-20
 def _generate(args: _Args) -> int:
     """``-g [CONFIG] -o OUTPUT [-s SEED]``: a random tournament paired by the chosen engine."""
     import random
+    from pathlib import Path
 
     from pipelines.engines.generator import generate
     from pipelines.engines.generator_config import GeneratorConfig, read_config
@@ -412,7 +415,8 @@ def _write(target: str, text: str) -> int:
         sys.stdout.write(text)
         return EXIT_OK
     try:
-        Path(target).write_text(text, encoding="utf-8")
+        with open(path_text(target), "w", encoding="utf-8") as out:  # as Path.write_text
+            out.write(text)
     except OSError as exc:
         return _error(f"{target}: {exc.strerror}", EXIT_FILE)
     return EXIT_OK

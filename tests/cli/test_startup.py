@@ -79,15 +79,17 @@ def test_pairing_a_round_loads_no_heavy_library_and_no_pydantic(tmp_path: Path) 
     assert modules.isdisjoint(not_needed), modules & not_needed
 
 
-def test_pairing_a_burstein_round_loads_no_argparse(tmp_path: Path) -> None:
+def test_pairing_a_burstein_round_loads_neither_argparse_nor_pathlib(tmp_path: Path) -> None:
     """``arbiter-pairings --SYSTEM FILE -p OUT`` is read without argparse (and the gettext,
-    shutil and locale it loads), nor the generator and checker modules."""
+    shutil and locale it loads) and without pathlib (and its urllib.parse); the generator
+    and the team modules are not loaded either."""
     trf = require_testdata("chess", "perf") / "input_p0100_pair_r06_bbpgen.trf"
     code, names = loaded_modules(
         "arbiter-pairings", "--burstein", str(trf), "-p", str(tmp_path / "o.txt")
     )
     assert code == 0
-    not_needed = {"argparse", "gettext", "shutil", "locale", "pydantic", "typer", "networkx"}
+    not_needed = {"argparse", "gettext", "shutil", "locale", "pathlib", "urllib.parse"}
+    not_needed |= {"pydantic", "typer", "networkx"}
     assert names.isdisjoint(not_needed), names & not_needed
     assert not {m for m in names if m.startswith(("pipelines.engines.generator", "pairing.team"))}
 

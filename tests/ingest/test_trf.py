@@ -221,3 +221,15 @@ def test_records_compare_by_class_and_fields_but_their_line() -> None:
     assert all(first != other and not first == other for other in others)  # noqa: SIM201
     with pytest.raises(AttributeError):
         XxpRecord((1, 2)).players = (3,)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["in.trf", "/a/b.trf", "../a.trf", "./a.trf", "a//b", "a/", "//a", "///a", ".", "", "a/./b"],
+)
+def test_path_text_is_pathlibs_form(text: str) -> None:
+    """The name a file is read and shown by (`ingest.textio.path_text`, which loads pathlib
+    only for a path not already in its form) is pathlib's."""
+    from ingest.textio import path_text
+
+    assert path_text(text) == str(Path(text))
