@@ -279,7 +279,7 @@ def cut_team_file(trf: TrfFile, k: int) -> str:
                 ),
                 Decimal(0),
             )
-            records.append(replace(record, points=points))
+            records.append(record._replace(points=points))
         else:
             records.append(record)
     return write_trf(replace(cut, records=tuple(records)))
@@ -325,12 +325,12 @@ def _board_forfeits_played(trf: TrfFile, k: int) -> TrfFile | None:
     for record in trf.records:
         if isinstance(record, PlayerRecord) and any(m == record.number for m, _ in change):
             rounds = tuple(
-                replace(e, result=ResultCode(_OVER_THE_BOARD[e.result.value]))
+                e._replace(result=ResultCode(_OVER_THE_BOARD[e.result.value]))
                 if (record.number, j) in change
                 else e
                 for j, e in enumerate(record.rounds)
             )
-            record = replace(record, rounds=rounds)  # noqa: PLW2901
+            record = record._replace(rounds=rounds)  # noqa: PLW2901
         records.append(record)
     return replace(trf, records=tuple(records))
 

@@ -61,7 +61,7 @@ def reference_input(trf: TrfFile, k: int) -> str:
                 ),
                 Decimal(0),
             )
-            record = replace(record, rounds=rounds, points=points)  # noqa: PLW2901
+            record = record._replace(rounds=rounds, points=points)  # noqa: PLW2901
         records.append(record)
     absent = tuple(p.number for p in trf.players if p.number not in present)
     if absent:

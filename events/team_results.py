@@ -21,14 +21,11 @@ reach the same `TeamEntry` histories, which the team Swiss and the team standing
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
 
-from pydantic import Field
-
 from events.domain import Colour
-from events.frozen import Frozen
 from events.history import HistoryEntry, entry_points
 from events.history import Scoring as BoardScoring
 from events.result_codes import ResultCode
@@ -83,8 +80,10 @@ class MatchKind(StrEnum):
         return self in (MatchKind.PAB, MatchKind.FORFEIT_WIN, MatchKind.FULL_BYE)
 
 
-class TeamHistory(Frozen):
-    """One round of a team."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamHistory:
+    """One round of a team (a plain frozen dataclass, not a pydantic model: the team Swiss
+    reads it from a file without loading pydantic, start-up)."""
 
     kind: MatchKind
     opponent: int | None = None
@@ -95,14 +94,20 @@ class TeamHistory(Frozen):
     game_points: Decimal = Decimal(0)
 
 
-class TeamEntry(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamEntry:
     """A team: its pairing number (TPN) and its history."""
 
-    number: int = Field(ge=1)
+    number: int
+    """1 or more."""
     name: str = ""
     history: tuple[TeamHistory, ...] = ()
     accelerations: tuple[tuple[Decimal, Decimal], ...] = ()
     """Fictitious (match points, game points) per round, index 0 = round 1 (record 250)."""
+
+    def __post_init__(self) -> None:
+        if self.number < 1:
+            raise ValueError(f"team pairing number {self.number}: must be 1 or more")
 
 
 _BLANK = HistoryEntry(opponent=None, colour=Colour.NONE, result=ResultCode.BLANK)
@@ -182,7 +187,7 @@ def accelerate(
                 for k in range(a.first_round, min(a.last_round, total_rounds) + 1):
                     points[k - 1] = (a.match_points or Decimal(0), a.game_points)
                     touched = True
-        out.append(team.model_copy(update={"accelerations": tuple(points)}) if touched else team)
+        out.append(replace(team, accelerations=tuple(points)) if touched else team)
     return tuple(out)
 
 
@@ -372,4 +377,4 @@ class _Aggregation:
                 gp += a.game_points or 0
         if (mp, gp) == (record.match_points, record.game_points):
             return record
-        return record.model_copy(update={"match_points": mp, "game_points": gp})
+        return replace(record, match_points=mp, game_points=gp)

@@ -16,7 +16,6 @@ import stat
 import typing
 from collections.abc import Sequence
 from enum import Enum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from events.errors import UserError
@@ -24,6 +23,8 @@ from events.text import MAX_EXCERPT, MAX_TEXT, clean_text, excerpt, text_problem
 from ingest.errors import IngestError
 
 if TYPE_CHECKING:  # pydantic is not imported to read a file (arbiter-pairings' start-up)
+    from pathlib import Path
+
     from pydantic import BaseModel
 
 __all__ = [
@@ -244,7 +245,7 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "an unknown kind of file")
 
 
-def read_input(path: Path, shown: str | None = None) -> bytes:
+def read_input(path: str | os.PathLike[str], shown: str | None = None) -> bytes:
     """The bytes of the result file ``path``: a regular file of at most :data:`MAX_FILE_BYTES`.
 
     Opened without blocking, so a FIFO or a device is refused at once instead of waiting for a

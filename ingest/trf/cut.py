@@ -37,7 +37,7 @@ def cut_before_round(trf: TrfFile, k: int, total_rounds: int, initial_colour: Co
                 entry = record.rounds[k - 1]
                 if entry.opponent is None and entry.result in _NOT_PAIRED:
                     rounds.append(entry)
-            records.append(replace(record, rounds=tuple(rounds), points=None))
+            records.append(record._replace(rounds=tuple(rounds), points=None))
         elif not isinstance(record, TotalRoundsRecord | InitialColourRecord):
             records.append(record)
     records += [TotalRoundsRecord("XXR", total_rounds), InitialColourRecord(initial_colour)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from events.domain import Colour
 from events.history import Scoring
@@ -51,8 +51,38 @@ def round_block_start(round_number: int) -> int:
     return 91 + 10 * (round_number - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class RoundEntry:
+_RecordT = TypeVar("_RecordT", bound=type[tuple[Any, ...]])
+
+
+def _record(cls: _RecordT) -> _RecordT:
+    """A record class: a `NamedTuple` (immutable, typed, a tenth of a frozen dataclass's cost
+    to define: start-up) compared and hashed as a dataclass would be: only with a record of
+    its own class, and without its last field when that is ``line`` (where the record was in
+    the file: two files that differ only by blank lines hold equal records)."""
+    names: tuple[str, ...] = getattr(cls, "_fields")  # noqa: B009 - a NamedTuple's, untyped here
+    end = len(names) - 1 if names[-1] == "line" else len(names)
+
+    def __eq__(self: tuple[Any, ...], other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self[:end] == other[:end]
+
+    def __ne__(self: tuple[Any, ...], other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self[:end] != other[:end]
+
+    def __hash__(self: tuple[Any, ...]) -> int:
+        return hash(self[:end])
+
+    cls.__eq__ = __eq__  # type: ignore[method-assign]
+    cls.__ne__ = __ne__  # type: ignore[assignment,method-assign]
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+    return cls
+
+
+@_record
+class RoundEntry(NamedTuple):
     """One round block of a player record."""
 
     opponent: int | None
@@ -61,8 +91,8 @@ class RoundEntry:
     result: ResultCode
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRecord:
+@_record
+class PlayerRecord(NamedTuple):
     """A ``001`` player record."""
 
     number: int
@@ -76,41 +106,41 @@ class PlayerRecord:
     points: Decimal | None
     rank: int | None
     rounds: tuple[RoundEntry, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderRecord:
+@_record
+class HeaderRecord(NamedTuple):
     """A free-text header record (``012``, ``092``, ``132``, ...): code and verbatim text."""
 
     code: str
     text: str
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class TotalRoundsRecord:
+@_record
+class TotalRoundsRecord(NamedTuple):
     """``142 n`` (TRF-2026) or ``XXR n`` (JaVaFo)."""
 
     code: str
     rounds: int
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class InitialColourRecord:
+@_record
+class InitialColourRecord(NamedTuple):
     """``152 W|B``: the colour of the top player in round 1."""
 
     colour: Colour
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class XxcRecord:
+@_record
+class XxcRecord(NamedTuple):
     """``XXC [rank] [white1|black1]``."""
 
     tokens: tuple[str, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
     @property
     def colour(self) -> Colour | None:
@@ -122,35 +152,35 @@ class XxcRecord:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class ScoringRecord:
+@_record
+class ScoringRecord(NamedTuple):
     """``162``: scoring codes (``W D L A P X``) with their values, in file order."""
 
     values: tuple[tuple[str, Decimal], ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class TieBreakRecord:
+@_record
+class TieBreakRecord(NamedTuple):
     """``202`` (tie-breaks) or ``212`` (standings definition): the comma-separated chain."""
 
     code: str
     chain: tuple[str, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ByesRecord:
+@_record
+class ByesRecord(NamedTuple):
     """``240``: requested byes of one round."""
 
     kind: str
     round: int
     players: tuple[int, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class AccelerationRecord:
+@_record
+class AccelerationRecord(NamedTuple):
     """``250``: fictitious points for a range of rounds and players."""
 
     match_points: Decimal | None
@@ -159,42 +189,42 @@ class AccelerationRecord:
     last_round: int
     first_player: int
     last_player: int
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ForbiddenPairsRecord:
+@_record
+class ForbiddenPairsRecord(NamedTuple):
     """``260``: players who must not meet each other in a range of rounds."""
 
     first_round: int
     last_round: int
     players: tuple[int, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class XxaRecord:
+@_record
+class XxaRecord(NamedTuple):
     """``XXA``: a player's fictitious (acceleration) points per round."""
 
     player: int
     points: tuple[Decimal, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class XxpRecord:
+@_record
+class XxpRecord(NamedTuple):
     """``XXP``: players who must not meet each other."""
 
     players: tuple[int, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class XxsRecord:
+@_record
+class XxsRecord(NamedTuple):
     """``XXS CODE=VALUE ...``: JaVaFo scoring (`XXS_FIELDS` says what each code values)."""
 
     values: tuple[tuple[str, Decimal], ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
 XXS_FIELDS: dict[str, str] = {
@@ -216,25 +246,25 @@ XXS_WRITTEN = ("W", "D", "WL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL")
 """The codes a writer uses: one per `Scoring` field, so that nothing is lost."""
 
 
-@dataclass(frozen=True, slots=True)
-class XxzRecord:
+@_record
+class XxzRecord(NamedTuple):
     """``XXZ``: players absent in the round to be paired (ignored by bbpPairings)."""
 
     players: tuple[int, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class BbRecord:
+@_record
+class BbRecord(NamedTuple):
     """``BBW BBD BBL BBZ BBF BBU``: bbpPairings point values."""
 
     code: str
     value: Decimal
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class InPlayRecord:
+@_record
+class InPlayRecord(NamedTuple):
     """``BRD`` (arbiter's record): one board of a round in play, paired, results not all in.
 
     TRF has no code for a paired game without a result: a blank result is a zero-point bye
@@ -253,23 +283,23 @@ class InPlayRecord:
     black: int | None
     white_result: ResultCode | None = None
     black_result: ResultCode | None = None
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class CommentRecord:
+@_record
+class CommentRecord(NamedTuple):
     """A TRF-2026 ``###`` comment line."""
 
     text: str
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class RawRecord:
+@_record
+class RawRecord(NamedTuple):
     """A line kept verbatim: team records, ``299``, NRS lines, column rulers, unknown codes."""
 
     text: str
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
     @property
     def code(self) -> str:

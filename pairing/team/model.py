@@ -8,9 +8,8 @@ caller's job (`ingest.trf.teams`, `projections.teams`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from events.domain import Colour
 from events.team_results import MatchKind, TeamEntry, TeamHistory
@@ -25,10 +24,6 @@ __all__ = [
     "TeamRound",
     "TeamSwissInput",
 ]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class ColourType(StrEnum):
@@ -46,12 +41,15 @@ class PrimaryScore(StrEnum):
     GAME_POINTS = "GP"
 
 
-class TeamSwissInput(_Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamSwissInput:
     """Everything the team Swiss needs to pair round ``rounds_played + 1``."""
 
     teams: tuple[TeamEntry, ...]
-    rounds_played: int = Field(ge=0)
-    total_rounds: int = Field(ge=1)
+    rounds_played: int
+    """0 or more."""
+    total_rounds: int
+    """1 or more."""
     initial_colour: Colour = Colour.WHITE
     colour_type: ColourType = ColourType.A
     primary: PrimaryScore = PrimaryScore.MATCH_POINTS
@@ -62,15 +60,23 @@ class TeamSwissInput(_Frozen):
     forbidden: frozenset[frozenset[int]] = frozenset()
     """Pairs that must not meet this round (record 260, director's restrictions)."""
 
+    def __post_init__(self) -> None:
+        if self.rounds_played < 0:
+            raise ValueError(f"rounds_played {self.rounds_played}: must be 0 or more")
+        if self.total_rounds < 1:
+            raise ValueError(f"total_rounds {self.total_rounds}: must be 1 or more")
 
-class TeamPair(_Frozen):
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamPair:
     """A match: the team with White on board 1, the other one."""
 
     white: int
     black: int
 
 
-class TeamRound(_Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamRound:
     """The team pairing of a round: matches in order, and the team PAB."""
 
     pairs: tuple[TeamPair, ...]

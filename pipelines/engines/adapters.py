@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from events.domain import Board
 from events.errors import PairingError
@@ -31,7 +31,11 @@ ParamsT = TypeVar("ParamsT")
 @dataclass(frozen=True, slots=True)
 class Lazy:
     """The function ``module:name``, imported when first called: the registry names every
-    engine and adapter, and a command loads only the one it runs (start-up, issue 31)."""
+    engine and adapter, and a command loads only the one it runs (start-up, issue 31).
+
+    The other classes here are typed NamedTuples, immutable as frozen dataclasses and a few
+    times cheaper to define (every ``arbiter-pairings`` run defines them: start-up); this one
+    stays a dataclass, which mypy reads as a `Callable` where a NamedTuple is not."""
 
     target: str
 
@@ -44,8 +48,7 @@ class PairingUnavailable(PairingError):
     """The tournament's system has no engine (yet), or its rounds come from a result file."""
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared(Generic[InputT, ParamsT]):
+class Prepared(NamedTuple, Generic[InputT, ParamsT]):
     """An engine's request and params, and how its boards read back as the tournament's."""
 
     request: InputT
@@ -70,8 +73,7 @@ class Prepared(Generic[InputT, ParamsT]):
         ]
 
 
-@dataclass(frozen=True, slots=True)
-class Replayed(Generic[InputT]):
+class Replayed(NamedTuple, Generic[InputT]):
     """A round the file pairs, as the checker (``-c``) re-pairs it: the request the file stood
     at before the round, and the file's own pairing of it."""
 
@@ -82,8 +84,7 @@ class Replayed(Generic[InputT]):
     """Pairs whose colours the file leaves out (forfeits): either way round matches."""
 
 
-@dataclass(frozen=True, slots=True)
-class TrfReader(Generic[InputT, ParamsT]):
+class TrfReader(NamedTuple, Generic[InputT, ParamsT]):
     """How ``arbiter-pairings`` reads an engine's request from a TRF file."""
 
     read: Callable[[TrfFile], InputT]
@@ -103,8 +104,7 @@ ByeAdapter = Callable[["TournamentState", int, int], Prepared[InputT, ParamsT]]
 """The same, with the player the director gives the bye."""
 
 
-@dataclass(frozen=True, slots=True)
-class EngineEntry(Generic[InputT, ParamsT]):
+class EngineEntry(NamedTuple, Generic[InputT, ParamsT]):
     """What a registry line names: an engine and its adapters."""
 
     name: str

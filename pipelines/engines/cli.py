@@ -31,24 +31,26 @@ Errors are one line on stderr.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from functools import partial
-from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from events.domain import Colour
 from events.errors import ArbiterError, PairingError, UserError
 from events.result_codes import ResultCode
 from ingest.errors import IngestError
 from ingest.limits import read_input
+from ingest.textio import path_text
 from ingest.trf import InPlayRecord, TrfFile, cut_before_round, parse_trf
 from pairing.contract import PairedRound, boards_of
 from pipelines.engines.adapters import EngineEntry
 from pipelines.engines.registry import flagged
-from pipelines.engines.swiss_from_trf import initial_colour_of_file
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main", "paired_in", "played_in_file", "rounds_paired"]
 
@@ -59,12 +61,16 @@ VERSION = (
 )
 
 
+_Args: TypeAlias = "argparse.Namespace | SimpleNamespace"
+"""The parsed command line: argparse's, or `_arguments`' own for the common form."""
+
+
 def _option(flag: str) -> str:
     """The argparse attribute of a flag: ``--dutch-2017`` -> ``dutch_2017``."""
     return flag.removeprefix("--").replace("-", "_")
 
 
-def _engine(args: argparse.Namespace) -> tuple[str, EngineEntry[Any, Any]]:
+def _engine(args: _Args) -> tuple[str, EngineEntry[Any, Any]]:
     """The chosen flag and its registry engine; no flag: the first (``--dutch``)."""
     rows = flagged()
     row = next((r for r in rows if getattr(args, _option(str(r.flag)))), rows[0])
@@ -195,6 +201,9 @@ _Round = tuple[int, Callable[[], PairedRound], PairedRound, AbstractSet[frozense
 
 def _file_rounds(trf: TrfFile, engine: EngineEntry[Any, Any]) -> Iterator[_Round]:
     """The rounds of a file of players, each re-paired from the file cut before it."""
+    # -c only, and not for --team: pairing one round (-p) does not load the Swiss adapters.
+    from pipelines.engines.swiss_from_trf import initial_colour_of_file
+
     played = rounds_paired(trf)
     total = max(trf.total_rounds or played, played)
     colour = initial_colour_of_file(trf, played)
@@ -210,7 +219,28 @@ def _repair(
     return engine.pair_file(cut(), present)
 
 
+def _arguments(argv: Sequence[str] | None) -> _Args:
+    """The command line as argparse reads it (`_parser`). The common ``[--SYSTEM] INPUT -p
+    [OUTPUT]`` is read here to the same values without importing argparse: argparse with the
+    gettext, shutil and locale it loads costs about 10 ms of start-up, as much as pairing a
+    small round. Any other form (options in another order, abbreviations, a file name that
+    begins with ``-``, ``-h``) goes to argparse."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    flags = [str(r.flag) for r in flagged()]
+    system = words[0] if words and words[0] in flags else None
+    rest = words[1:] if system else words
+    plain = [w for i, w in enumerate(rest) if i != 1]  # the input and the output
+    if len(rest) in (2, 3) and rest[1] == "-p" and all(w and w[0] != "-" for w in plain):
+        chosen = {_option(f): f == system for f in flags}
+        output = rest[2] if len(rest) == 3 else "-"
+        fixed = {"r": False, "c": False, "strict": False, "g": None, "o": None, "s": None}
+        return SimpleNamespace(**chosen, **fixed, input=rest[0], p=output)
+    return _parser().parse_args(words)
+
+
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # not for the common command line (`_arguments`)
+
     parser = argparse.ArgumentParser(
         prog="arbiter-pairings",
         description=__doc__.splitlines()[0],
@@ -284,7 +314,7 @@ def _error(text: str, code: int) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _arguments(argv)
     if args.r:
         print(VERSION)
         if args.input is None:
@@ -293,7 +323,7 @@ def _run(argv: Sequence[str] | None) -> int:
         return _generate(args)
     if args.input is None or (args.p is None and not args.c):
         return _error("give an input file and -p [output] or -c", EXIT_INVALID)
-    path = Path(args.input)
+    path = path_text(args.input)  # as pathlib prints it, without loading pathlib (start-up)
     try:
         data = read_input(path)  # a regular file of bounded size: a FIFO never blocks
     except IngestError as exc:
@@ -313,7 +343,9 @@ def _run(argv: Sequence[str] | None) -> int:
     # (a team file's scoring, a _BAKU acceleration), it never refuses the file.
     try:
         if args.c:
-            differ = _check(trf, path.name, engine)
+            from pathlib import Path
+
+            differ = _check(trf, Path(path).name, engine)
             return EXIT_DIFFER if differ and args.strict else EXIT_OK
         paired = engine.pair_file(trf)
     except IngestError as exc:
@@ -335,9 +367,10 @@ _GENERATED: dict[str, tuple[str, bool]] = {
 bbpPairings v5's TRF16 records (``XXR``, ``XXC``, ``BBW``…) rather than TRF-2026's."""
 
 
-def _generate(args: argparse.Namespace) -> int:
+def _generate(args: _Args) -> int:
     """``-g [CONFIG] -o OUTPUT [-s SEED]``: a random tournament paired by the chosen engine."""
     import random
+    from pathlib import Path
 
     from pipelines.engines.generator import generate
     from pipelines.engines.generator_config import GeneratorConfig, read_config
@@ -382,7 +415,8 @@ def _write(target: str, text: str) -> int:
         sys.stdout.write(text)
         return EXIT_OK
     try:
-        Path(target).write_text(text, encoding="utf-8")
+        with open(path_text(target), "w", encoding="utf-8") as out:  # as Path.write_text
+            out.write(text)
     except OSError as exc:
         return _error(f"{target}: {exc.strerror}", EXIT_FILE)
     return EXIT_OK

@@ -14,8 +14,7 @@ its adapters here (`live`, `live_go`, `live_carrom` from the tournament state; `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from events.domain import Game, System
 from events.errors import PairingError
@@ -108,9 +107,8 @@ KNOCKOUT = EngineEntry(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the registry."""
+class Row(NamedTuple):
+    """One line of the registry (a NamedTuple, as `adapters`' classes: start-up)."""
 
     game: Game | None
     system: System

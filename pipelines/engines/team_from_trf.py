@@ -10,6 +10,7 @@ rounds before it (`replay`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from events.domain import Colour
 from events.team_results import MatchKind, TeamEntry, accelerate
@@ -97,7 +98,7 @@ def replay(trf: TrfFile) -> list[Replayed[TeamSwissInput]]:
             for t in teams
             if t.history[k - 1].opponent is not None or t.history[k - 1].kind is MatchKind.PAB
         }
-        before = tuple(t.model_copy(update={"history": t.history[: k - 1]}) for t in teams)
+        before = tuple(replace(t, history=t.history[: k - 1]) for t in teams)
         absent = frozenset(t.number for t in teams if t.number not in paired)
         request = _request(trf, before, k, total, absent, initial)
         out.append(Replayed(k, request, *_played(teams, k)))

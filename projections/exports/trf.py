@@ -178,7 +178,7 @@ def to_trf16(trf: TrfFile) -> TrfFile:
     for record in trf.records:
         match record:
             case TotalRoundsRecord(code="142"):
-                out.append(replace(record, code="XXR"))
+                out.append(record._replace(code="XXR"))
             case InitialColourRecord(colour=colour):
                 token = "white1" if colour is Colour.WHITE else "black1"
                 out.append(XxcRecord((token,), line=record.line))
@@ -209,7 +209,7 @@ def to_trf26(trf: TrfFile) -> TrfFile:
     for record in trf.records:
         match record:
             case TotalRoundsRecord(code="XXR"):
-                out.append(replace(record, code="142"))
+                out.append(record._replace(code="142"))
             case XxcRecord(tokens=tokens) if record.colour is not None:
                 out.append(InitialColourRecord(record.colour, line=record.line))
                 rest = tuple(t for t in tokens if t not in ("white1", "black1"))

@@ -200,3 +200,23 @@ def test_team_flag_pairs_a_team_file_whose_092_names_an_individual_system(
     assert done.returncode == 0, done.stderr
     expected = require_testdata("chess", "team", "team_pab_gamepoints.output.expected")
     assert done.stdout.split() == expected.read_text(encoding="utf-8").split()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--burstein", "in.trf", "-p", "out.txt"],
+        ["in.trf", "-p"],
+        ["--team", "in.trf", "-p"],
+        ["--dutch-2017", "a b.trf", "-p", "o"],
+        ["--dubov", "in.trf", "-p", "-"],
+        ["in.trf", "-c"],
+        ["-p", "out.txt", "--dutch", "in.trf"],
+    ],
+)
+def test_the_common_command_line_reads_as_argparse_reads_it(argv: list[str]) -> None:
+    """`_arguments` reads ``[--SYSTEM] INPUT -p [OUTPUT]`` without argparse (start-up), to
+    the values argparse gives; other forms go to argparse itself."""
+    from pipelines.engines.cli import _arguments, _parser
+
+    assert vars(_arguments(argv)) == vars(_parser().parse_args(argv))

@@ -28,18 +28,24 @@ except SystemExit as exc:
 else:
     code = 0
 sys.stdout.flush()
-print("\\n" + json.dumps([code, sorted({m.split('.')[0] for m in sys.modules})]))
+print("\\n" + json.dumps([code, sorted(sys.modules)]))
 """
 
 
-def loaded(program: str, *args: str) -> tuple[int, set[str]]:
-    """The exit status of ``program args`` and the top-level packages it imported."""
+def loaded_modules(program: str, *args: str) -> tuple[int, set[str]]:
+    """The exit status of ``program args`` and every module it imported."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, program, json.dumps(args)],
         capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     code, modules = json.loads(done.stdout.strip().splitlines()[-1])
     return code, set(modules)
+
+
+def loaded(program: str, *args: str) -> tuple[int, set[str]]:
+    """The exit status of ``program args`` and the top-level packages it imported."""
+    code, modules = loaded_modules(program, *args)
+    return code, {m.split(".")[0] for m in modules}
 
 
 def test_help_loads_no_command_and_no_library_but_typer() -> None:
@@ -71,6 +77,36 @@ def test_pairing_a_round_loads_no_heavy_library_and_no_pydantic(tmp_path: Path) 
     assert code == 0
     not_needed = {*HEAVY, "pydantic", "duckdb", "typer"}
     assert modules.isdisjoint(not_needed), modules & not_needed
+
+
+def test_pairing_a_burstein_round_loads_neither_argparse_nor_pathlib(tmp_path: Path) -> None:
+    """``arbiter-pairings --SYSTEM FILE -p OUT`` is read without argparse (and the gettext,
+    shutil and locale it loads) and without pathlib (and its urllib.parse); the generator
+    and the team modules are not loaded either."""
+    trf = require_testdata("chess", "perf") / "input_p0100_pair_r06_bbpgen.trf"
+    code, names = loaded_modules(
+        "arbiter-pairings", "--burstein", str(trf), "-p", str(tmp_path / "o.txt")
+    )
+    assert code == 0
+    not_needed = {"argparse", "gettext", "shutil", "locale", "pathlib", "urllib.parse"}
+    not_needed |= {"pydantic", "typer", "networkx"}
+    assert names.isdisjoint(not_needed), names & not_needed
+    assert not {m for m in names if m.startswith(("pipelines.engines.generator", "pairing.team"))}
+
+
+def test_pairing_a_team_round_loads_neither_pydantic_nor_the_swiss_adapters(tmp_path: Path) -> None:
+    """A team file is read into plain dataclasses (`events.team_results`, `pairing.team.model`):
+    neither pydantic nor polars is imported, nor the individual Swiss adapters. The engine
+    itself imports networkx when it pairs (`pairing.team.swiss`), so it is not checked here."""
+    trf = Path(__file__).parent.parent / "data" / "team" / "order_6_teams.trf"
+    code, names = loaded_modules(
+        "arbiter-pairings", "--team", str(trf), "-p", str(tmp_path / "o.txt")
+    )
+    assert code == 0
+    modules = {m.split(".")[0] for m in names}
+    not_needed = {"polars", "numpy", "pydantic", "pydantic_core", "duckdb", "typer"}
+    assert modules.isdisjoint(not_needed), modules & not_needed
+    assert "pipelines.engines.swiss_from_trf" not in names
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))

@@ -19,6 +19,8 @@ from ingest.trf import (
     RoundEntry,
     TieBreakRecord,
     XxaRecord,
+    XxpRecord,
+    XxzRecord,
     parse_trf,
 )
 from projections.exports.trf import to_trf16, to_trf26, write_trf
@@ -205,3 +207,29 @@ def test_crlf_latin1_real_file() -> None:
     assert len(trf.players) == 34
     assert trf.warnings
     assert all("\r" not in p.name for p in trf.players)
+
+
+def test_records_compare_by_class_and_fields_but_their_line() -> None:
+    """Records compare (and hash) as frozen dataclasses with ``line`` left out would: where
+    a record stood in the file does not count, its class does."""
+    first, again = XxpRecord((1, 2), line=3), XxpRecord((1, 2), line=9)
+    assert first == again
+    assert not first != again  # noqa: SIM202 - __ne__ is its own method on a tuple
+    assert hash(first) == hash(XxpRecord((1, 2)))
+    assert first != XxpRecord((2, 1))
+    others: list[object] = [XxzRecord((1, 2), line=3), RawRecord("XXP", line=3)]
+    assert all(first != other and not first == other for other in others)  # noqa: SIM201
+    with pytest.raises(AttributeError):
+        XxpRecord((1, 2)).players = (3,)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["in.trf", "/a/b.trf", "../a.trf", "./a.trf", "a//b", "a/", "//a", "///a", ".", "", "a/./b"],
+)
+def test_path_text_is_pathlibs_form(text: str) -> None:
+    """The name a file is read and shown by (`ingest.textio.path_text`, which loads pathlib
+    only for a path not already in its form) is pathlib's."""
+    from ingest.textio import path_text
+
+    assert path_text(text) == str(Path(text))
