@@ -11,7 +11,7 @@ order of upfloater sets would pick another team, the round-wide smallest identif
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -69,6 +69,12 @@ class _Round:
             for record in entry.history:
                 if record.opponent is not None:
                     self.met.add(frozenset((entry.number, record.opponent)))
+        self.opponents: dict[int, set[int]] = {}
+        """The teams each team may not meet ([C1], 260 restrictions)."""
+        for pair in self.met:
+            for team in pair:
+                self.opponents.setdefault(team, set()).update(pair - {team})
+        self.everyone = {t.number: t for t in request.teams}
         teams = [t for t in request.teams if t.number not in request.absent]
         self.teams = {t.number: self._team(t) for t in teams}
 
@@ -110,8 +116,7 @@ class _Round:
         last = entry.history[played - 1]
         if last.opponent is None or not last.kind.played:
             return last.match_points > 0 if last.opponent is None else False
-        everyone = {t.number: t for t in self.request.teams}
-        opponent = everyone.get(last.opponent)
+        opponent = self.everyone.get(last.opponent)
         if opponent is None:
             return False
         return self._score(entry, played - 1) != self._score(opponent, played - 1)
@@ -121,23 +126,26 @@ class _Round:
     def legal(self, a: int, b: int) -> bool:
         return frozenset((a, b)) not in self.met
 
-    def perfect(self, numbers: Iterable[int], forbid: Iterable[tuple[int, int]] = ()) -> bool:
+    def perfect(self, numbers: Iterable[int]) -> bool:
         """Whether the teams admit a pairing that covers them all ([C1], [C3])."""
         nodes = list(numbers)
         if len(nodes) % 2:
             return False
         if not nodes:
             return True
-        import networkx as nx  # only when a team round is paired: a slow import
+        import rustworkx as rx  # only when a team round is paired
 
-        banned = {frozenset(p) for p in forbid}
-        graph = nx.Graph()
-        graph.add_nodes_from(nodes)
-        for i, a in enumerate(nodes):
-            for b in nodes[i + 1 :]:
-                if self.legal(a, b) and frozenset((a, b)) not in banned:
-                    graph.add_edge(a, b)
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        graph: rx.PyGraph[None, None] = rx.PyGraph(multigraph=True)  # the pairs are distinct
+        graph.add_nodes_from([None] * len(nodes))
+        graph.add_edges_from_no_data(
+            [
+                (i, j)
+                for i, a in enumerate(nodes)
+                for j in range(i + 1, len(nodes))
+                if nodes[j] not in self.opponents.get(a, ())
+            ]
+        )
+        matching = rx.max_weight_matching(graph, max_cardinality=True)
         return 2 * len(matching) == len(nodes)
 
     # -- colour preferences (1.6, 1.7) ----------------------------------------------------
@@ -216,9 +224,8 @@ class _Layers:
         self.state = state
         teams = state.teams
         self.radix = len(order) + 1
-        differences = sorted(
-            {abs(teams[a].score - teams[b].score) for a in order for b in order} - {0}
-        )
+        scores = {teams[t].score for t in order}
+        differences = sorted({abs(x - y) for x in scores for y in scores} - {0})
         self.c5_rank: dict[Decimal, int] = {d: self.radix**i for i, d in enumerate(differences)}
         self.c5_top: int = self.radix ** len(differences)
         self.prefs = {m: state.preference(m) for m in order}
@@ -271,20 +278,32 @@ def criteria(request: TeamSwissInput, pairs: Iterable[tuple[int, int]]) -> tuple
 
 
 def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
-    """C.04.6 3.3-3.6 as one maximum-weight matching over the teams to pair.
+    """C.04.6 3.3-3.6: the pairing that complies best with the quality criteria, then has the
+    smallest identifier (3.6.2).
 
-    Every criterion is a count over the pairs, so one matching whose edge weights put them in
-    layers (most significant first) finds the pairing that complies best, scoregroup by
-    scoregroup and round-wide at once: [C4] fewest upfloaters, [C5] smallest score differences
-    (largest first), [C7] fewest upfloaters that floated last round, [C8] [C9] [C10], then the
-    smallest identifier (3.6.2: the set of top members, then the bottoms in their tops' order).
-    [C1] and [C3] are the graph's missing edges and the perfect matching itself; [C6] holds
-    because the whole round is paired at once.
+    Every criterion is a count over the pairs, so the pairing is a maximum-weight matching
+    whose edge weights put them in layers (most significant first), scoregroup by scoregroup
+    and round-wide at once: [C4] fewest upfloaters, [C5] smallest score differences (largest
+    first), [C7] fewest upfloaters that floated last round, [C8] [C9] [C10], then the
+    smallest identifier (3.6.2: the set of top members, then the bottoms in their tops'
+    order). [C1] and [C3] are the graph's missing edges and the perfect matching itself; [C6]
+    holds because the whole round is paired at once.
+
+    The identifier is chosen a field at a time on 128-bit weights (`_Stepwise`); when the
+    criteria alone do not fit them, the whole order goes to one matching on exact integers
+    (`_pair_exact`). Both give the same pairing: the identifier tells every pairing apart.
     """
-    import networkx as nx  # only when a team round is paired: a slow import
-
     if not order:
         return []
+    pairs = _Stepwise(state, order).pair()
+    return _pair_exact(state, order) if pairs is None else pairs
+
+
+def _pair_exact(state: _Round, order: list[int]) -> list[tuple[int, int]]:
+    """`_pair_all` as one networkx matching: the criteria layers over the identifier
+    (3.6.2), in one integer of about ``n * (log2(n) + 1)`` bits for ``n`` teams."""
+    import networkx as nx  # only for rounds whose criteria do not fit 128 bits: a slow import
+
     n = max(order)
     identifier_bound = (1 << (n + 1)) * (n + 1) ** (n + 2)
     layers = _Layers(state, order)
@@ -298,8 +317,332 @@ def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
             graph.add_edge(a, b, weight=layers.weight(a, b) * identifier_bound + identifier)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != len(order):
-        raise TeamSwissError("no legal team pairing exists for this round (C.04.6 3.3.3)")
+        raise _unpairable()
     return [(min(a, b), max(a, b)) for a, b in matching]
+
+
+def _unpairable() -> TeamSwissError:
+    return TeamSwissError("no legal team pairing exists for this round (C.04.6 3.3.3)")
+
+
+# rustworkx matches on signed 128-bit integers, doubling weights and summing duals: an edge
+# weight stays below 2 ** 124, as in pairing.swiss.focus_graph.
+_WIDTH = 124
+
+# A solve that leaves fewer bits than this to the identifier first narrows the criteria.
+_ROOM = 16
+
+
+@dataclass
+class _Window:
+    """The identifier fields of one solve, each at its bit shift in the weights."""
+
+    tops: dict[int, int]
+    """Team -> shift of its field "is a top member" (1 when it is)."""
+    bottoms: dict[int, tuple[int, dict[int, int]]]
+    """Top team -> shift of its bottom's field, and each candidate bottom's value there (the
+    smaller the bottom, the larger the value)."""
+    width: int
+    """The bits the fields take."""
+
+
+class _Stepwise:
+    """The criteria-optimal pairing with the smallest identifier (3.6.2), fields at a time.
+
+    The identifier orders pairings by fields, most significant first: for each team in TPN
+    order whether it is a top member (the smaller TPN of its pair), then for each top member
+    in TPN order its bottom (the smaller the better). Each solve is one rustworkx matching
+    (signed 128-bit weights) of the remaining teams whose weights are the criteria layers
+    (compared exactly: each layer's unit exceeds what the layers below it can add up to over a
+    pairing) over as many of the next fields as fit. Its optimum has the best criteria and,
+    among those pairings, the best of those fields, which are then fixed (pairs that
+    contradict them dropped, fixed pairs taken out) before the next solve. Also exact, between
+    solves:
+
+    * a team whose partners left are all above (below) it is a top (bottom) member, and a
+      team with one partner left is paired with it;
+    * a layer that an optimal pairing meets on every pair, every optimal pairing meets on
+      every pair (they all count the same), so the pairs that fail it are dropped: the first
+      solve has the criteria alone (fast: many ties), to drop before the tie-breaks;
+    * when the criteria alone are too wide (many score differences), a solve on the most
+      significant layers drops the pairs those layers rule out ([C5]: the differences above
+      the largest one needed), until they fit or nothing more can be dropped (None:
+      `_pair_exact` pairs the round).
+
+    Teams are their positions in TPN order (``numbers``).
+    """
+
+    def __init__(self, state: _Round, order: Sequence[int]) -> None:
+        self.numbers = sorted(order)
+        position = {t: i for i, t in enumerate(self.numbers)}
+        layers = _Layers(state, order)
+        c5 = {d: 1 + i for i, d in enumerate(sorted(layers.c5_rank, reverse=True))}
+        self.layers = len(c5) + 5
+        """Layer (bit) 0 [C4], then [C5] one per score difference (largest first), then [C7]
+        [C8] [C9] [C10]: the set bits of a pair's mask are the layers it fails."""
+        kinds: dict[tuple[Decimal, bool, Colour, bool], int] = {}
+        members: list[int] = []
+        self.kind: list[int] = []
+        """Each team's kind: teams of one kind fail the same layers with any team."""
+        for t in self.numbers:
+            team, preference = state.teams[t], layers.prefs[t]
+            key = (team.score, team.floated_last, preference.colour, preference.strong)
+            if key not in kinds:
+                kinds[key] = len(members)
+                members.append(t)
+            self.kind.append(kinds[key])
+        self.masks = [[_mask(layers, c5, a, b) for b in members] for a in members]
+        """The layers a pair fails, by the two teams' kinds."""
+        everyone = set(range(len(self.numbers)))
+        self.partners: dict[int, set[int]] = {}
+        """The remaining teams and the pairs left to each ([C1], [C3]): every optimal pairing
+        with the smallest identifier is among them."""
+        for i, t in enumerate(self.numbers):
+            met = {position[o] for o in state.opponents.get(t, ()) if o in position}
+            self.partners[i] = everyone - met - {i}
+        self.top: dict[int, bool] = {}
+        """Teams whose first field is fixed: True for a top member, False for a bottom."""
+        self.pairs: list[tuple[int, int]] = []
+        """The fixed pairs (smaller TPN first); their teams have left ``partners``."""
+        self.fields = [(True, t) for t in everyone] + [(False, t) for t in everyone]
+        """The fields still to fix, most significant first: (True, t) whether t is a top
+        member, (False, t) the bottom of top t."""
+        self.dropped = 0
+        """The layers whose failing pairs were dropped."""
+        self.dirty = set(everyone)
+        """Teams whose partners changed since `_force` last looked at them."""
+
+    def pair(self) -> list[tuple[int, int]] | None:
+        """The pairing, or None when the criteria do not fit 128-bit weights."""
+        self._force()
+        first = True
+        while self.partners:
+            edges, bounds = self._scan()
+            units, span = _units(bounds)
+            room = _WIDTH - span.bit_length()
+            if room < _ROOM:
+                if not self._narrow(edges, bounds):
+                    return None
+                continue
+            window = _Window({}, {}, 0) if first else self._window(room)
+            first = False
+            mates = self._solve(edges, units, span, window)
+            self._drop(mates, self.layers)
+            self._fix(window, mates)
+            self._force()
+        return [(self.numbers[a], self.numbers[b]) for a, b in self.pairs]
+
+    # -- the criteria ------------------------------------------------------------------------
+
+    def _mask(self, a: int, b: int) -> int:
+        return self.masks[self.kind[a]][self.kind[b]]
+
+    def _scan(self) -> tuple[list[tuple[int, int, int]], list[int]]:
+        """The remaining pairs (a < b, mask), and each layer's bound: how many pairs of a
+        pairing of the remaining teams can fail it."""
+        edges: list[tuple[int, int, int]] = []
+        touched = dict.fromkeys(self.partners, 0)
+        kind, masks = self.kind, self.masks
+        for a, partners in self.partners.items():
+            row = masks[kind[a]]
+            for b in partners:
+                if a < b:
+                    mask = row[kind[b]]
+                    edges.append((a, b, mask))
+                    if mask:
+                        touched[a] |= mask
+                        touched[b] |= mask
+        pairs = len(self.partners) // 2
+        bounds = [0] * self.layers
+        for mask in touched.values():
+            for layer in _bits(mask):
+                bounds[layer] += 1
+        return edges, [min(pairs, teams // 2) for teams in bounds]
+
+    def _drop(self, mates: dict[int, int], layers: int) -> bool:
+        """Drop the pairs failing a layer (of the first ``layers``) that no pair of the optimal
+        pairing (the fixed pairs and ``mates``) fails; whether any pair was dropped."""
+        failed = 0
+        for a, b in self.pairs:
+            failed |= self._mask(a, b)
+        for a, b in mates.items():
+            failed |= self._mask(a, b)
+        ruled = (1 << layers) - 1 & ~failed & ~self.dropped
+        if not ruled:
+            return False
+        self.dropped |= ruled
+        cut = [
+            (a, b)
+            for a, partners in self.partners.items()
+            for b in partners
+            if a < b and self._mask(a, b) & ruled
+        ]
+        for a, b in cut:
+            self._cut(a, b)
+        return bool(cut)
+
+    def _narrow(self, edges: list[tuple[int, int, int]], bounds: list[int]) -> bool:
+        """Solve on the most significant layers that fit with room to spare and drop what
+        they rule out; whether any pair was dropped."""
+        layers = len(bounds)
+        units, span = _units(bounds)
+        while layers and span.bit_length() > _WIDTH - _ROOM:
+            layers -= 1
+            units, span = _units(bounds[:layers])
+        mates = self._solve(edges, units, span, _Window({}, {}, 0))
+        dropped = self._drop(mates, layers)
+        self._force()
+        return dropped
+
+    # -- the identifier (3.6.2) --------------------------------------------------------------
+
+    def _window(self, room: int) -> _Window:
+        """The next fields that fit in ``room`` bits."""
+        chosen: list[tuple[tuple[bool, int], int, list[int]]] = []
+        used = 0
+        for field in self.fields:
+            is_top, team = field
+            candidates = [] if is_top else sorted(b for b in self.partners[team] if b > team)
+            width = 1 if is_top else len(candidates).bit_length()
+            if used + width > room:
+                break
+            used += width
+            chosen.append((field, width, candidates))
+        assert chosen, "a field is wider than the room"
+        window = _Window({}, {}, used)
+        for (is_top, team), width, candidates in chosen:
+            used -= width
+            if is_top:
+                window.tops[team] = used
+            else:
+                count = len(candidates)
+                window.bottoms[team] = (used, {b: count - i for i, b in enumerate(candidates)})
+        return window
+
+    def _fix(self, window: _Window, mates: dict[int, int]) -> None:
+        """Fix the window's fields as the optimal pairing ``mates`` has them."""
+        for team in window.tops:
+            self._decide(team, mates[team] > team)
+        for team in window.bottoms:
+            if mates[team] > team:
+                self._take(team, mates[team])
+        self.fields = self.fields[len(window.tops) + len(window.bottoms) :]
+
+    def _force(self) -> None:
+        """Fix what every remaining pairing has: a team whose partners are all above (below)
+        it is a top (bottom) member; a team with one partner is paired with it.
+
+        :raises TeamSwissError: a team has no partner left (no legal pairing, 3.3.3).
+        """
+        while self.dirty:
+            team = self.dirty.pop()
+            partners = self.partners.get(team)
+            if partners is None:
+                continue
+            if not partners:
+                raise _unpairable()
+            if len(partners) == 1:
+                self._take(team, next(iter(partners)))
+            elif team not in self.top:
+                above = max(partners) > team
+                if above != (min(partners) < team):
+                    self._decide(team, above)
+        top, left = self.top, self.partners
+        self.fields = [
+            (is_top, t)
+            for is_top, t in self.fields
+            if t in left and (t not in top if is_top else top.get(t, True))
+        ]
+
+    def _decide(self, team: int, top: bool) -> None:
+        """Make ``team`` a top member (its partner above it) or a bottom."""
+        self.top[team] = top
+        for other in [o for o in self.partners[team] if (o > team) != top]:
+            self._cut(team, other)
+
+    def _take(self, a: int, b: int) -> None:
+        """Fix the pair a-b: both teams leave the remaining graph."""
+        low, high = min(a, b), max(a, b)
+        self.top[low], self.top[high] = True, False
+        for team in (a, b):
+            for other in self.partners.pop(team):
+                if other not in (a, b):
+                    self.partners[other].discard(team)
+                    self.dirty.add(other)
+        self.pairs.append((low, high))
+
+    def _cut(self, a: int, b: int) -> None:
+        self.partners[a].discard(b)
+        self.partners[b].discard(a)
+        self.dirty.update((a, b))
+
+    def _solve(
+        self, edges: list[tuple[int, int, int]], units: list[int], span: int, window: _Window
+    ) -> dict[int, int]:
+        """A maximum-weight perfect matching of the remaining teams: the criteria layers of
+        ``units`` (``span`` values) over the window's fields. Mate by team, both ways.
+
+        :raises TeamSwissError: no perfect matching (no legal pairing, 3.3.3).
+        """
+        import rustworkx as rx
+
+        vertices = list(self.partners)
+        position = {t: i for i, t in enumerate(vertices)}
+        width, tops, bottoms = window.width, window.tops, window.bottoms
+        layers = (1 << len(units)) - 1
+        criteria: dict[int, int] = {}
+        weighted: list[tuple[int, int, int]] = []
+        for a, b, mask in edges:
+            weight = criteria.get(mask)
+            if weight is None:
+                fails = sum(units[layer] for layer in _bits(mask & layers))
+                weight = criteria[mask] = (span - fails) << width
+            if a in tops:
+                weight += 1 << tops[a]
+            if a in bottoms:
+                at, values = bottoms[a]
+                weight += values[b] << at
+            weighted.append((position[a], position[b], weight))
+        graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)  # the pairs are distinct
+        graph.add_nodes_from([None] * len(vertices))
+        graph.add_edges_from(weighted)
+        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+        if 2 * len(matching) != len(vertices):
+            raise _unpairable()
+        mates: dict[int, int] = {}
+        for i, j in matching:
+            mates[vertices[i]], mates[vertices[j]] = vertices[j], vertices[i]
+        return mates
+
+
+def _mask(layers: _Layers, c5: dict[Decimal, int], a: int, b: int) -> int:
+    """The layers the pair a-b fails (bits as `_Stepwise.layers`)."""
+    same, _, *met = layers.of(a, b)
+    teams = layers.state.teams
+    mask = 0 if same else 1 | 1 << c5[abs(teams[a].score - teams[b].score)]
+    for k, ok in enumerate(met):
+        if not ok:
+            mask |= 1 << (len(c5) + 1 + k)
+    return mask
+
+
+def _units(bounds: list[int]) -> tuple[list[int], int]:
+    """Each layer's weight unit, one more than what the layers below it can add up to over a
+    pairing (``bounds``: how many pairs can fail each), and how many values they span."""
+    units = [0] * len(bounds)
+    unit = 1
+    for layer in reversed(range(len(bounds))):
+        units[layer] = unit
+        unit *= bounds[layer] + 1
+    return units, unit
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the set bits of ``mask``."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _compatible(a: Colour, b: Colour) -> bool:
