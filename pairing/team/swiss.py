@@ -381,18 +381,24 @@ class _Stepwise:
         """Layer (bit) 0 [C4], then [C5] one per score difference (largest first), then [C7]
         [C8] [C9] [C10]: the set bits of a pair's mask are the layers it fails."""
         kinds: dict[tuple[Decimal, bool, Colour, bool], int] = {}
-        members: list[int] = []
         self.kind: list[int] = []
         """Each team's kind: teams of one kind fail the same layers with any team."""
-        for t in self.numbers:
+        self.members: list[set[int]] = []
+        """The teams of each kind."""
+        for i, t in enumerate(self.numbers):
             team, preference = state.teams[t], layers.prefs[t]
             key = (team.score, team.floated_last, preference.colour, preference.strong)
             if key not in kinds:
-                kinds[key] = len(members)
-                members.append(t)
+                kinds[key] = len(self.members)
+                self.members.append(set())
             self.kind.append(kinds[key])
-        self.masks = [[_mask(layers, c5, a, b) for b in members] for a in members]
+            self.members[kinds[key]].add(i)
+        first = [self.numbers[min(m)] for m in self.members]
+        self.masks = [[0] * len(first) for _ in first]
         """The layers a pair fails, by the two teams' kinds."""
+        for k, a in enumerate(first):
+            for j in range(k, len(first)):
+                self.masks[k][j] = self.masks[j][k] = _mask(layers, c5, a, first[j])
         everyone = set(range(len(self.numbers)))
         self.partners: dict[int, set[int]] = {}
         """The remaining teams and the pairs left to each ([C1], [C3]): every optimal pairing
@@ -404,7 +410,8 @@ class _Stepwise:
         """Teams whose first field is fixed: True for a top member, False for a bottom."""
         self.pairs: list[tuple[int, int]] = []
         """The fixed pairs (smaller TPN first); their teams have left ``partners``."""
-        self.fields = [(True, t) for t in everyone] + [(False, t) for t in everyone]
+        teams = range(len(self.numbers))
+        self.fields = [(True, t) for t in teams] + [(False, t) for t in teams]
         """The fields still to fix, most significant first: (True, t) whether t is a top
         member, (False, t) the bottom of top t."""
         self.dropped = 0
@@ -417,16 +424,16 @@ class _Stepwise:
         self._force()
         first = True
         while self.partners:
-            edges, bounds = self._scan()
+            bounds = self._bounds()
             units, span = _units(bounds)
             room = _WIDTH - span.bit_length()
             if room < _ROOM:
-                if not self._narrow(edges, bounds):
+                if not self._narrow(bounds):
                     return None
                 continue
             window = _Window({}, {}, 0) if first else self._window(room)
             first = False
-            mates = self._solve(edges, units, span, window)
+            mates = self._solve(units, span, window)
             self._drop(mates, self.layers)
             self._fix(window, mates)
             self._force()
@@ -434,54 +441,46 @@ class _Stepwise:
 
     # -- the criteria ------------------------------------------------------------------------
 
-    def _mask(self, a: int, b: int) -> int:
-        return self.masks[self.kind[a]][self.kind[b]]
-
-    def _scan(self) -> tuple[list[tuple[int, int, int]], list[int]]:
-        """The remaining pairs (a < b, mask), and each layer's bound: how many pairs of a
-        pairing of the remaining teams can fail it."""
-        edges: list[tuple[int, int, int]] = []
-        touched = dict.fromkeys(self.partners, 0)
+    def _bounds(self) -> list[int]:
+        """How many pairs of a pairing of the remaining teams can fail each layer (half the
+        teams with a pair left that fails it)."""
         kind, masks = self.kind, self.masks
-        for a, partners in self.partners.items():
-            row = masks[kind[a]]
-            for b in partners:
-                if a < b:
-                    mask = row[kind[b]]
-                    edges.append((a, b, mask))
-                    if mask:
-                        touched[a] |= mask
-                        touched[b] |= mask
-        pairs = len(self.partners) // 2
-        bounds = [0] * self.layers
-        for mask in touched.values():
+        touched = [0] * self.layers
+        for team, partners in self.partners.items():
+            row = masks[kind[team]]
+            mask = 0
+            for other in set(map(kind.__getitem__, partners)):
+                mask |= row[other]
             for layer in _bits(mask):
-                bounds[layer] += 1
-        return edges, [min(pairs, teams // 2) for teams in bounds]
+                touched[layer] += 1
+        pairs = len(self.partners) // 2
+        return [min(pairs, teams // 2) for teams in touched]
 
     def _drop(self, mates: dict[int, int], layers: int) -> bool:
         """Drop the pairs failing a layer (of the first ``layers``) that no pair of the optimal
         pairing (the fixed pairs and ``mates``) fails; whether any pair was dropped."""
+        kind, masks = self.kind, self.masks
         failed = 0
-        for a, b in self.pairs:
-            failed |= self._mask(a, b)
-        for a, b in mates.items():
-            failed |= self._mask(a, b)
+        for a, b in [*self.pairs, *mates.items()]:
+            failed |= masks[kind[a]][kind[b]]
         ruled = (1 << layers) - 1 & ~failed & ~self.dropped
         if not ruled:
             return False
         self.dropped |= ruled
-        cut = [
-            (a, b)
-            for a, partners in self.partners.items()
-            for b in partners
-            if a < b and self._mask(a, b) & ruled
+        ruled_out = [
+            set().union(*(m for m, mask in zip(self.members, row, strict=True) if mask & ruled))
+            for row in masks
         ]
-        for a, b in cut:
-            self._cut(a, b)
-        return bool(cut)
+        dropped = False
+        for team, partners in self.partners.items():
+            cut = partners & ruled_out[kind[team]]
+            if cut:
+                partners.difference_update(cut)
+                self.dirty.add(team)
+                dropped = True
+        return dropped
 
-    def _narrow(self, edges: list[tuple[int, int, int]], bounds: list[int]) -> bool:
+    def _narrow(self, bounds: list[int]) -> bool:
         """Solve on the most significant layers that fit with room to spare and drop what
         they rule out; whether any pair was dropped."""
         layers = len(bounds)
@@ -489,7 +488,7 @@ class _Stepwise:
         while layers and span.bit_length() > _WIDTH - _ROOM:
             layers -= 1
             units, span = _units(bounds[:layers])
-        mates = self._solve(edges, units, span, _Window({}, {}, 0))
+        mates = self._solve(units, span, _Window({}, {}, 0))
         dropped = self._drop(mates, layers)
         self._force()
         return dropped
@@ -557,8 +556,13 @@ class _Stepwise:
     def _decide(self, team: int, top: bool) -> None:
         """Make ``team`` a top member (its partner above it) or a bottom."""
         self.top[team] = top
-        for other in [o for o in self.partners[team] if (o > team) != top]:
-            self._cut(team, other)
+        partners = self.partners[team]
+        cut = {o for o in partners if (o > team) != top}
+        partners.difference_update(cut)
+        for other in cut:
+            self.partners[other].discard(team)
+        self.dirty |= cut
+        self.dirty.add(team)
 
     def _take(self, a: int, b: int) -> None:
         """Fix the pair a-b: both teams leave the remaining graph."""
@@ -571,14 +575,7 @@ class _Stepwise:
                     self.dirty.add(other)
         self.pairs.append((low, high))
 
-    def _cut(self, a: int, b: int) -> None:
-        self.partners[a].discard(b)
-        self.partners[b].discard(a)
-        self.dirty.update((a, b))
-
-    def _solve(
-        self, edges: list[tuple[int, int, int]], units: list[int], span: int, window: _Window
-    ) -> dict[int, int]:
+    def _solve(self, units: list[int], span: int, window: _Window) -> dict[int, int]:
         """A maximum-weight perfect matching of the remaining teams: the criteria layers of
         ``units`` (``span`` values) over the window's fields. Mate by team, both ways.
 
@@ -586,32 +583,38 @@ class _Stepwise:
         """
         import rustworkx as rx
 
-        vertices = list(self.partners)
-        position = {t: i for i, t in enumerate(vertices)}
         width, tops, bottoms = window.width, window.tops, window.bottoms
-        layers = (1 << len(units)) - 1
-        criteria: dict[int, int] = {}
-        weighted: list[tuple[int, int, int]] = []
-        for a, b, mask in edges:
-            weight = criteria.get(mask)
-            if weight is None:
-                fails = sum(units[layer] for layer in _bits(mask & layers))
-                weight = criteria[mask] = (span - fails) << width
-            if a in tops:
-                weight += 1 << tops[a]
-            if a in bottoms:
-                at, values = bottoms[a]
-                weight += values[b] << at
-            weighted.append((position[a], position[b], weight))
+        weights: dict[int, int] = {}
+        for row in self.masks:
+            for mask in row:
+                if mask not in weights:
+                    fails = sum(units[layer] for layer in _bits(mask) if layer < len(units))
+                    weights[mask] = (span - fails) << width
+        table = [[weights[mask] for mask in row] for row in self.masks]
+        kind = self.kind
+        edges: list[tuple[int, int, int]] = []
+        for a, partners in self.partners.items():
+            row = table[kind[a]]
+            if a in tops or a in bottoms:
+                bonus = 1 << tops[a] if a in tops else 0
+                at, values = bottoms.get(a, (0, {}))
+                edges += [
+                    (a, b, row[kind[b]] + bonus + (values.get(b, 0) << at))
+                    for b in partners
+                    if b > a
+                ]
+            else:
+                edges += [(a, b, row[kind[b]]) for b in partners if b > a]
+        # Every team is a node (those already paired without edges): no renumbering.
         graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)  # the pairs are distinct
-        graph.add_nodes_from([None] * len(vertices))
-        graph.add_edges_from(weighted)
+        graph.add_nodes_from([None] * len(self.numbers))
+        graph.add_edges_from(edges)
         matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-        if 2 * len(matching) != len(vertices):
+        if 2 * len(matching) != len(self.partners):
             raise _unpairable()
         mates: dict[int, int] = {}
-        for i, j in matching:
-            mates[vertices[i]], mates[vertices[j]] = vertices[j], vertices[i]
+        for a, b in matching:
+            mates[a], mates[b] = b, a
         return mates
 
 
