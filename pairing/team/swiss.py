@@ -2,8 +2,9 @@
 
 The team PAB first (3.4: lowest score, most matches, largest TPN, leaving a legal pairing),
 then the teams are paired (3.3-3.6) and given colours (section 4). Every quality criterion is
-a count over the pairs, so the round is one maximum-weight matching (networkx) whose integer
-edge weights hold the criteria in layers, most significant first (see `_pair_all`). This reads
+a count over the pairs, so the round is a maximum-weight matching whose integer edge weights
+hold the criteria in layers, most significant first, over the 3.6.2 identifier (`_pair_all`:
+rustworkx solves that fix a few identifier fields each, networkx as a fallback). This reads
 C.04.6 round-wide, as the hand-derived fixtures of ``chess/team/`` (and the Sharly-Chess
 reference engine) do: where the text pairs the top scoregroup first and the lexicographic
 order of upfloater sets would pick another team, the round-wide smallest identifier wins.
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import reduce
+from operator import or_
 
 from events.domain import Colour
 from events.errors import PairingError
@@ -233,12 +236,19 @@ class _Layers:
     def of(self, a: int, b: int) -> tuple[int, ...]:
         """[C4] (a pair inside a scoregroup), [C5] (its score difference, as a rank counted
         down from the top), [C7], [C8], [C9], [C10]: each 1 when the pair complies."""
+        difference, *flags = self.complies(a, b)
+        same = difference == 0
+        c5 = self.c5_top - (0 if same else self.c5_rank[difference])
+        return (int(same), c5, *map(int, flags))
+
+    def complies(self, a: int, b: int) -> tuple[Decimal, bool, bool, bool, bool]:
+        """The pair's score difference ([C4] [C5]), and whether it complies with [C7], [C8],
+        [C9], [C10]."""
         state, teams, prefs = self.state, self.state.teams, self.prefs
         difference = abs(teams[a].score - teams[b].score)
         same = difference == 0
         upfloater = a if teams[a].score < teams[b].score else b
         resident = b if upfloater == a else a
-        c5 = self.c5_top - (0 if same else self.c5_rank[difference])
         c7 = same or not state.float_history or not teams[upfloater].floated_last
         c8 = _compatible(prefs[a].colour, prefs[b].colour)
         c9 = not (
@@ -248,7 +258,7 @@ class _Layers:
             and prefs[a].colour is prefs[b].colour is not Colour.NONE
         )
         c10 = same or not state.float_history or not teams[resident].floated_last
-        return (int(same), c5, int(c7), int(c8), int(c9), int(c10))
+        return (difference, c7, c8, c9, c10)
 
     def weight(self, a: int, b: int) -> int:
         """The criteria as one integer, layer by layer (a layer's sum over the round's pairs
@@ -445,14 +455,15 @@ class _Stepwise:
         """How many pairs of a pairing of the remaining teams can fail each layer (half the
         teams with a pair left that fails it)."""
         kind, masks = self.kind, self.masks
-        touched = [0] * self.layers
+        teams: dict[int, int] = {}  # the layers a team has a pair failing -> how many teams
         for team, partners in self.partners.items():
             row = masks[kind[team]]
-            mask = 0
-            for other in set(map(kind.__getitem__, partners)):
-                mask |= row[other]
+            mask = reduce(or_, map(row.__getitem__, set(map(kind.__getitem__, partners))), 0)
+            teams[mask] = teams.get(mask, 0) + 1
+        touched = [0] * self.layers
+        for mask, count in teams.items():
             for layer in _bits(mask):
-                touched[layer] += 1
+                touched[layer] += count
         pairs = len(self.partners) // 2
         return [min(pairs, teams // 2) for teams in touched]
 
@@ -585,12 +596,10 @@ class _Stepwise:
 
         width, tops, bottoms = window.width, window.tops, window.bottoms
         weights: dict[int, int] = {}
-        for row in self.masks:
-            for mask in row:
-                if mask not in weights:
-                    fails = sum(units[layer] for layer in _bits(mask) if layer < len(units))
-                    weights[mask] = (span - fails) << width
-        table = [[weights[mask] for mask in row] for row in self.masks]
+        for mask in {mask for row in self.masks for mask in row}:
+            fails = sum(units[layer] for layer in _bits(mask) if layer < len(units))
+            weights[mask] = (span - fails) << width
+        table = [list(map(weights.__getitem__, row)) for row in self.masks]
         kind = self.kind
         edges: list[tuple[int, int, int]] = []
         for a, partners in self.partners.items():
@@ -620,12 +629,11 @@ class _Stepwise:
 
 def _mask(layers: _Layers, c5: dict[Decimal, int], a: int, b: int) -> int:
     """The layers the pair a-b fails (bits as `_Stepwise.layers`)."""
-    same, _, *met = layers.of(a, b)
-    teams = layers.state.teams
-    mask = 0 if same else 1 | 1 << c5[abs(teams[a].score - teams[b].score)]
-    for k, ok in enumerate(met):
+    difference, *flags = layers.complies(a, b)
+    mask = 1 | 1 << c5[difference] if difference else 0
+    for k, ok in enumerate(flags, start=len(c5) + 1):
         if not ok:
-            mask |= 1 << (len(c5) + 1 + k)
+            mask |= 1 << k
     return mask
 
 
