@@ -244,21 +244,33 @@ class _Layers:
     def complies(self, a: int, b: int) -> tuple[Decimal, bool, bool, bool, bool]:
         """The pair's score difference ([C4] [C5]), and whether it complies with [C7], [C8],
         [C9], [C10]."""
-        state, teams, prefs = self.state, self.state.teams, self.prefs
-        difference = abs(teams[a].score - teams[b].score)
-        same = difference == 0
-        upfloater = a if teams[a].score < teams[b].score else b
-        resident = b if upfloater == a else a
-        c7 = same or not state.float_history or not teams[upfloater].floated_last
-        c8 = _compatible(prefs[a].colour, prefs[b].colour)
-        c9 = not (
-            state.request.colour_type is ColourType.B
-            and prefs[a].strong
-            and prefs[b].strong
-            and prefs[a].colour is prefs[b].colour is not Colour.NONE
-        )
-        c10 = same or not state.float_history or not teams[resident].floated_last
+        teams = self.state.teams
+        difference, c7, c10 = self.floats(teams[a], teams[b])
+        c8, c9 = self.colours(self.prefs[a], self.prefs[b])
         return (difference, c7, c8, c9, c10)
+
+    def floats(self, a: _Team, b: _Team) -> tuple[Decimal, bool, bool]:
+        """The score difference of teams ``a`` and ``b``, and whether their pair complies with
+        [C7] (the upfloater did not float last round) and [C10] (nor did its opponent)."""
+        difference = abs(a.score - b.score)
+        same = difference == 0
+        upfloater, resident = (a, b) if a.score < b.score else (b, a)
+        history = self.state.float_history
+        c7 = same or not history or not upfloater.floated_last
+        c10 = same or not history or not resident.floated_last
+        return difference, c7, c10
+
+    def colours(self, a: _Preference, b: _Preference) -> tuple[bool, bool]:
+        """Whether a pair of teams with colour preferences ``a`` and ``b`` complies with [C8]
+        (compatible preferences) and [C9] (not two strong ones for one colour, Type B)."""
+        c8 = _compatible(a.colour, b.colour)
+        c9 = not (
+            self.state.request.colour_type is ColourType.B
+            and a.strong
+            and b.strong
+            and a.colour is b.colour is not Colour.NONE
+        )
+        return c8, c9
 
     def weight(self, a: int, b: int) -> int:
         """The criteria as one integer, layer by layer (a layer's sum over the round's pairs
@@ -403,12 +415,8 @@ class _Stepwise:
                 self.members.append(set())
             self.kind.append(kinds[key])
             self.members[kinds[key]].add(i)
-        first = [self.numbers[min(m)] for m in self.members]
-        self.masks = [[0] * len(first) for _ in first]
+        self.masks = _masks(layers, c5, [self.numbers[min(m)] for m in self.members])
         """The layers a pair fails, by the two teams' kinds."""
-        for k, a in enumerate(first):
-            for j in range(k, len(first)):
-                self.masks[k][j] = self.masks[j][k] = _mask(layers, c5, a, first[j])
         everyone = set(range(len(self.numbers)))
         self.partners: dict[int, set[int]] = {}
         """The remaining teams and the pairs left to each ([C1], [C3]): every optimal pairing
@@ -627,14 +635,28 @@ class _Stepwise:
         return mates
 
 
-def _mask(layers: _Layers, c5: dict[Decimal, int], a: int, b: int) -> int:
-    """The layers the pair a-b fails (bits as `_Stepwise.layers`)."""
-    difference, *flags = layers.complies(a, b)
-    mask = 1 | 1 << c5[difference] if difference else 0
-    for k, ok in enumerate(flags, start=len(c5) + 1):
-        if not ok:
-            mask |= 1 << k
-    return mask
+def _masks(layers: _Layers, c5: dict[Decimal, int], teams: list[int]) -> list[list[int]]:
+    """The layers (bits as `_Stepwise.layers`) each pair of ``teams`` fails: the score
+    difference and floats ([C4] [C5] [C7] [C10]) by scores and floats, the colours ([C8]
+    [C9]) by preferences, each worked out once."""
+    c7, c8, c9, c10 = (1 << (len(c5) + k) for k in range(1, 5))
+    floats: dict[tuple[Decimal, bool, Decimal, bool], int] = {}
+    colours: dict[tuple[_Preference, _Preference], int] = {}
+    masks = [[0] * len(teams) for _ in teams]
+    for i, a in enumerate(teams):
+        ta, pa = layers.state.teams[a], layers.prefs[a]
+        for j in range(i, len(teams)):
+            tb, pb = layers.state.teams[teams[j]], layers.prefs[teams[j]]
+            key = (ta.score, ta.floated_last, tb.score, tb.floated_last)
+            if key not in floats:
+                difference, ok7, ok10 = layers.floats(ta, tb)
+                score = 1 | 1 << c5[difference] if difference else 0
+                floats[key] = score | (0 if ok7 else c7) | (0 if ok10 else c10)
+            if (pa, pb) not in colours:
+                ok8, ok9 = layers.colours(pa, pb)
+                colours[pa, pb] = (0 if ok8 else c8) | (0 if ok9 else c9)
+            masks[i][j] = masks[j][i] = floats[key] | colours[pa, pb]
+    return masks
 
 
 def _units(bounds: list[int]) -> tuple[list[int], int]:
