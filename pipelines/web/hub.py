@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.errors import ArbiterError
+from events.errors import ArbiterError, UserError
 from events.schema import RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
@@ -122,6 +122,15 @@ class TournamentView:
         return self.state.id
 
     def standings(self) -> list[StandingRow]:
+        """The players' standings.
+
+        :raises UserError: a team event (its standings rank teams: ``arbiter standings``).
+        """
+        if self.state.system.is_team:
+            raise UserError(
+                f"{self.id}: the web does not publish team standings yet; "
+                f"`arbiter standings {self.id}` prints them"
+            )
         rows: list[StandingRow] = self._cached("standings", lambda: standings(self.state, None))
         return rows
 
@@ -275,9 +284,10 @@ class Hub:
             return
         state, position, version, created = work
         view = TournamentView(state.detached_copy(), version, position, created)
-        view.standings_json()
-        for warm in self.warmers:
-            warm(view)
+        if not state.system.is_team:  # a team event has no players' standings to warm
+            view.standings_json()
+            for warm in self.warmers:
+                warm(view)
         self.views[tid] = view
 
     def view(self, tid: str) -> TournamentView | None:
