@@ -158,7 +158,7 @@ def _parse_round(r: _LineReader, round_number: int) -> RoundEntry:
         and (not raw or raw.isdecimal())
         and block[4] == block[6] == block[8] == block[9] == " "
     ):
-        return RoundEntry(int(raw) or None if raw else None, colour, result)
+        return RoundEntry(int(raw or 0) or None, colour, result)
     opponent = r.integer(first, first + 3, f"opponent in round {round_number}")
     colour_char = r.cols(first + 5, first + 5).lower()
     colour = _COLOUR_BY_CHAR.get(colour_char)

@@ -67,16 +67,17 @@ class _Round:
         played = request.rounds_played
         self.last_round = played + 1 >= request.total_rounds
         self.float_history = played + 2 < request.total_rounds  # [C7]/[C10] off in the last two
-        self.met: set[frozenset[int]] = set(request.forbidden)
-        for entry in request.teams:
-            for record in entry.history:
-                if record.opponent is not None:
-                    self.met.add(frozenset((entry.number, record.opponent)))
         self.opponents: dict[int, set[int]] = {}
         """The teams each team may not meet ([C1], 260 restrictions)."""
-        for pair in self.met:
-            for team in pair:
-                self.opponents.setdefault(team, set()).update(pair - {team})
+        met = [tuple(pair) for pair in request.forbidden] + [
+            (entry.number, record.opponent)
+            for entry in request.teams
+            for record in entry.history
+            if record.opponent is not None
+        ]
+        for a, b in met:
+            self.opponents.setdefault(a, set()).add(b)
+            self.opponents.setdefault(b, set()).add(a)
         self.everyone = {t.number: t for t in request.teams}
         teams = [t for t in request.teams if t.number not in request.absent]
         self.teams = {t.number: self._team(t) for t in teams}
@@ -127,7 +128,7 @@ class _Round:
     # -- [C1] and [C3] ------------------------------------------------------------------
 
     def legal(self, a: int, b: int) -> bool:
-        return frozenset((a, b)) not in self.met
+        return b not in self.opponents.get(a, ())
 
     def perfect(self, numbers: Iterable[int]) -> bool:
         """Whether the teams admit a pairing that covers them all ([C1], [C3])."""
@@ -145,7 +146,7 @@ class _Round:
                 (i, j)
                 for i, a in enumerate(nodes)
                 for j in range(i + 1, len(nodes))
-                if nodes[j] not in self.opponents.get(a, ())
+                if self.legal(a, nodes[j])
             ]
         )
         matching = rx.max_weight_matching(graph, max_cardinality=True)
