@@ -212,6 +212,14 @@ class EventLog:
         with self._recorder.reading() as session:
             return session.streams(prefix)
 
+    def type_counts(self, prefix: str) -> list[tuple[str, str, int]]:
+        with self._recorder.reading() as session:
+            return session.type_counts(prefix)
+
+    def payloads(self, prefix: str, types: Sequence[str]) -> list[tuple[str, str, str]]:
+        with self._recorder.reading() as session:
+            return session.payloads(prefix, types)
+
     def log_epoch(self) -> int:
         with self._recorder.reading() as session:
             return session.counter("epoch")

@@ -297,6 +297,16 @@ class Store(Protocol):
 
     def streams(self, prefix: str = "") -> list[str]: ...
 
+    def type_counts(self, prefix: str) -> list[tuple[str, str, int]]:
+        """(stream, event type, events) of the streams whose id starts with ``prefix``: a
+        summary counted by the database, without reading a payload."""
+        ...
+
+    def payloads(self, prefix: str, types: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(stream, event type, stored payload) of the events of ``types`` in the streams whose
+        id starts with ``prefix``, in log order."""
+        ...
+
     def truncate(
         self, stream_id: str, keep_through: int, expected_version: int, actor: str, reason: str
     ) -> Truncation:

@@ -134,6 +134,26 @@ class Session(abc.ABC):
     def streams(self, prefix: str) -> list[str]:
         """The streams whose id starts with ``prefix`` (literally), in byte order."""
 
+    def type_counts(self, prefix: str) -> list[tuple[str, str, int]]:
+        """(stream, event type, events) of the streams whose id starts with ``prefix``."""
+        rows = self._rows(
+            "SELECT stream_id, event_type, count(*) FROM events WHERE left(stream_id, ?) = ? "
+            "GROUP BY stream_id, event_type",
+            [len(prefix), prefix],
+        )
+        return [(str(s), str(t), int(n)) for s, t, n in rows]
+
+    def payloads(self, prefix: str, types: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(stream, event type, payload) of the events of ``types`` in the streams whose id
+        starts with ``prefix``, in log order."""
+        marks = ", ".join("?" * len(types))
+        rows = self._rows(
+            "SELECT stream_id, event_type, payload FROM events WHERE left(stream_id, ?) = ? "
+            f"AND event_type IN ({marks}) ORDER BY global_position",
+            [len(prefix), prefix, *types],
+        )
+        return [(str(s), str(t), str(p)) for s, t, p in rows]
+
     def head_position(self) -> int:
         """The highest position in the log (0 when empty)."""
         return int(self._value("SELECT coalesce(max(global_position), 0) FROM events"))

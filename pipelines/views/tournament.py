@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -262,62 +264,37 @@ def named_notes(state: TournamentState, round_no: int, notes: list[str]) -> list
 
 
 def tournament_summaries(store: Store) -> list[dict[str, Any]]:
-    """One row per tournament, read from the log in bulk (no per-tournament replay)."""
-    import polars as pl
-
-    frame = store.read_frame(stream_prefix=STREAM_PREFIX).select(
-        "stream_id", "event_type", "payload"
-    )
-    if frame.height == 0:
-        return []
-    counts = frame.group_by("stream_id").agg(
-        players=(pl.col("event_type") == "PlayerRegistered").sum()
-        - (pl.col("event_type") == "PlayerRemoved").sum(),
-        rounds_paired=(pl.col("event_type") == "RoundPaired").sum(),
-    )
-    # `tournament edit --name`: the last name given wins (the frame is in log order)
-    renamed = (
-        frame.filter(pl.col("event_type") == "TournamentEdited")
-        .select(
-            "stream_id",
-            pl.col("payload").str.json_decode(pl.Struct({"name": pl.String})).struct.field("name"),
+    """One row per tournament, from the log in bulk (no per-tournament replay): the database
+    counts each stream's events by type, and only the creation and edit payloads are read."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for stream, event_type, events in store.type_counts(STREAM_PREFIX):
+        counts[stream][event_type] = events
+    created: dict[str, dict[str, Any]] = {}
+    renamed: dict[str, str] = {}
+    for stream, event_type, payload in store.payloads(
+        STREAM_PREFIX, ("TournamentCreated", "TournamentEdited")
+    ):
+        data = json.loads(payload)
+        if event_type == "TournamentCreated":
+            created[stream] = data
+        elif data.get("name") is not None:  # `tournament edit --name`: the last name wins
+            renamed[stream] = data["name"]
+    rows = []
+    for stream in sorted(created):
+        t, n = created[stream], counts[stream]
+        rounds, cycles = t.get("rounds"), t.get("cycles")
+        rows.append(
+            {
+                "id": stream.removeprefix(STREAM_PREFIX),
+                "name": renamed.get(stream, t.get("name")),
+                "game": t.get("game"),
+                "system": t.get("system"),
+                "players": n["PlayerRegistered"] - n["PlayerRemoved"],
+                "rounds_paired": n["RoundPaired"],
+                "rounds": None if rounds is None or cycles is None else rounds * cycles,
+            }
         )
-        .drop_nulls("name")
-        .group_by("stream_id")
-        .agg(pl.col("name").last().alias("new_name"))
-    )
-    created = frame.filter(pl.col("event_type") == "TournamentCreated").with_columns(
-        pl.col("payload")
-        .str.json_decode(
-            pl.Struct(
-                {
-                    "name": pl.String,
-                    "game": pl.String,
-                    "system": pl.String,
-                    "rounds": pl.Int64,
-                    "cycles": pl.Int64,
-                }
-            )
-        )
-        .alias("t")
-    )
-    table = (
-        created.join(counts, on="stream_id")
-        .join(renamed, on="stream_id", how="left")
-        .select(
-            pl.col("stream_id").str.strip_prefix(STREAM_PREFIX).alias("id"),
-            pl.coalesce("new_name", pl.col("t").struct.field("name")).alias("name"),
-            pl.col("t").struct.field("game"),
-            pl.col("t").struct.field("system"),
-            "players",
-            "rounds_paired",
-            (pl.col("t").struct.field("rounds") * pl.col("t").struct.field("cycles")).alias(
-                "rounds"
-            ),
-        )
-        .sort("id")
-    )
-    return table.to_dicts()
+    return rows
 
 
 def event_data_row(state: TournamentState) -> dict[str, Any]:

@@ -241,6 +241,39 @@ def test_prefix_is_a_prefix_not_a_pattern(store: Store) -> None:
     assert store.streams() == sorted(["tournament-a_b", "tournament-axb", "tournament-a%"])
 
 
+def test_type_counts_and_payloads_by_prefix(store: Store) -> None:
+    """`tournament list`'s reads: counted by the database, the prefix literal (``_``, ``%``
+    and a non-ASCII letter), payloads as stored, in log order."""
+    store.append("tournament-a_b", [created("a_b")], -1)
+    store.append("tournament-axb", [created("axb")], -1)
+    name = 'Ünal "Tab\there" \\ back\nslash'
+    players = [NewEvent(PlayerRegistered(player=k, name=f"{name} {k}")) for k in (1, 2)]
+    store.append("tournament-a_b", players, 0)
+    store.append("tournament-Ü", [created("Ü")], -1)
+    store.append("other-a_b", [created("o")], -1)
+    assert sorted(store.type_counts("tournament-a_")) == [
+        ("tournament-a_b", "PlayerRegistered", 2),
+        ("tournament-a_b", "TournamentCreated", 1),
+    ]
+    assert sorted(store.type_counts("tournament-")) == [
+        ("tournament-a_b", "PlayerRegistered", 2),
+        ("tournament-a_b", "TournamentCreated", 1),
+        ("tournament-axb", "TournamentCreated", 1),
+        ("tournament-Ü", "TournamentCreated", 1),
+    ]
+    assert [s for s, _, _ in store.payloads("tournament-Ü", ["TournamentCreated"])] == [
+        "tournament-Ü"
+    ]
+    rows = store.payloads("tournament-", ["PlayerRegistered", "TournamentCreated"])
+    stored = [
+        (e.stream_id, e.event_type, e.payload)
+        for e in store.read_all()
+        if e.stream_id.startswith("tournament-")
+    ]
+    assert rows == stored
+    assert store.payloads("tournament-", ["RoundPaired"]) == []
+
+
 def test_payload_bytes_are_kept(store: Store) -> None:
     name = 'Ünal "Tab\there" \\ back\nslash'
     store.append("tournament-a", [created("a")], -1)
