@@ -28,6 +28,7 @@ module of its group (decorated on that module's ``app``) and gets its line in `C
 
 from __future__ import annotations
 
+import functools
 import importlib
 import shlex
 import sys
@@ -103,9 +104,16 @@ STATE: dict[str, str] = {}
 
 def command_of(name: str) -> _click.Command:
     """The click command ``name``, its module imported now."""
-    module = importlib.import_module(f"pipelines.cli.{COMMANDS[name].module}")
-    group = typer.main.get_group(module.app)
-    return group.commands[name]
+    command: _click.Command = _group(COMMANDS[name].module).commands[name]
+    return command
+
+
+@functools.cache
+def _group(module_name: str) -> TyperGroup:
+    """A `pipelines.cli` module's commands, built once a process (typer reads every command's
+    signature to build them; `arbiter batch` runs many commands)."""
+    module = importlib.import_module(f"pipelines.cli.{module_name}")
+    return typer.main.get_group(module.app)
 
 
 class _Listed(TyperCommand):

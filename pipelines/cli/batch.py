@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import err, open_store, store_url, user_errors
+from pipelines.cli.common import err, holding_store, open_store, store_url, user_errors
 from pipelines.commands.files import BadLine
 
 app = typer.Typer()
@@ -46,16 +46,22 @@ def batch(
     with its own exit status, after a line naming FILE:LINE. Every event records its own
     command line.
     """
-    import shlex
-
-    from typer._click.exceptions import ClickException
-
     from pipelines.cli import app as root  # the whole command line (this module is part of it)
 
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise BadLine(f"{file}: cannot read: {exc}") from None
+    with holding_store():
+        _run_lines(file, lines, root)
+
+
+def _run_lines(file: Path, lines: list[str], root: typer.Typer) -> None:
+    """Each line as the command line it would be, in order; the first failure stops."""
+    import shlex
+
+    from typer._click.exceptions import ClickException
+
     saved = sys.argv
     for number, line in enumerate(lines, start=1):
         try:

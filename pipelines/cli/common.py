@@ -89,13 +89,45 @@ def store_url() -> str:
     return STATE.get("store") or default_store_url()
 
 
+_HELD: dict[str, Store | None] = {}
+"""The stores `holding_store` keeps open across commands, by URL (None until one opens it)."""
+
+
 @contextmanager
 def open_store() -> Iterator[Store]:
+    """The store the command line names, open for one command (or held: `holding_store`)."""
     # A command reports a lost server in one line; the driver's and the pool's own warnings
     # (an abandoned COPY, reconnect attempts) would repeat it.
     logging.getLogger("psycopg").setLevel(logging.CRITICAL)
-    store = open_store_at(store_url())
+    url = store_url()
+    if url in _HELD:
+        held = _HELD[url]
+        if held is None:
+            held = _HELD[url] = open_store_at(url)
+        yield held
+        return
+    store = open_store_at(url)
     try:
         yield store
     finally:
         store.close()
+
+
+@contextmanager
+def holding_store() -> Iterator[None]:
+    """The commands run inside (`arbiter batch`'s lines) share one store, opened by the first
+    that needs it and closed at the end, instead of opening the file (or connecting to the
+    server) and checking its schema once each. Every command still commits on its own, and
+    a long batch still gives way to other processes between two store operations
+    (`events.recorders.duckdb.TURN`)."""
+    url = store_url()
+    if url in _HELD:
+        yield
+        return
+    _HELD[url] = None
+    try:
+        yield
+    finally:
+        held = _HELD.pop(url)
+        if held is not None:
+            held.close()
