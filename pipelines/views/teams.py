@@ -28,6 +28,7 @@ __all__ = [
     "TeamTables",
     "board_prizes_view",
     "match_scores",
+    "team_as_of",
     "team_chain",
     "team_crosstable_cells",
     "team_crosstable_view",
@@ -73,13 +74,19 @@ def team_tables(
 
     :raises UnknownTeamTiebreak: a code of ``chain`` that team standings do not know.
     """
-    after = standings_round(state, teams) if through is None else through
-    entries = team_entries(state, teams, after)
+    shown = team_as_of(state, teams, through)
+    entries = team_entries(state, teams, shown.after)
     primary = state.settings.pairing_params.team.team_primary or "MP"
     ranked = team_standings(entries, team_chain(state) if chain is None else chain, primary)
+    return TeamTables(shown.after, entries, ranked, shown)
+
+
+def team_as_of(state: TournamentState, teams: TeamsState, through: int | None = None) -> AsOf:
+    """The round a team event's tables are after (default: the standings round, the last one
+    with every result in) and the rounds in play."""
+    after = standings_round(state, teams) if through is None else through
     last = state.last_round
-    as_of = AsOf(after, max(state.total_rounds, last), tuple(range(after + 1, last + 1)))
-    return TeamTables(after, entries, ranked, as_of)
+    return AsOf(after, max(state.total_rounds, last), tuple(range(after + 1, last + 1)))
 
 
 def team_standings_view(rows: Sequence[TeamStanding]) -> list[dict[str, Any]]:
