@@ -13,7 +13,7 @@ and the team views that ``pair``, ``standings`` and ``crosstable`` show for team
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -23,15 +23,16 @@ from pipelines.cli.options import Fields, model_options
 from pipelines.commands import base as commands
 from pipelines.commands.inputs import PlayerInput
 from pipelines.views.output import Format, PageFormat, emit
-from projections.state import TournamentState
-from projections.team_standings import TeamStanding, team_standings
-from projections.teams import (
-    TeamsState,
-    board_prizes,
-    standings_round,
-    team_entries,
-    team_state,
+from pipelines.views.teams import (
+    board_prizes_view,
+    team_crosstable_cells,
+    team_crosstable_view,
+    team_round_view,
+    team_standings_view,
+    team_tables,
 )
+from projections.state import TournamentState
+from projections.teams import TeamsState, board_prizes, standings_round, team_state
 
 app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
@@ -207,27 +208,6 @@ def _teams(tournament: str, at_round: int | None) -> tuple[TournamentState, Team
     return loaded.state, teams
 
 
-def _standing_row(r: TeamStanding) -> dict[str, Any]:
-    return {
-        "rank": r.rank,
-        "team": {"number": r.number, "name": r.name},
-        "played": r.played,
-        "won": r.won,
-        "drawn": r.drawn,
-        "lost": r.lost,
-        "match_points": float(r.match_points),
-        "game_points": float(r.game_points),
-        "tiebreaks": {k: float(v) for k, v in r.tiebreaks.items()},
-    }
-
-
-def team_chain(state: TournamentState) -> list[str]:
-    """The team tie-breaks: the team settings' own chain (a go event with teams), else the
-    tournament's."""
-    own = state.settings.pairing_params.team.team_tiebreaks
-    return own.split(",") if own else list(state.tiebreaks)
-
-
 def team_standings_output(
     tournament: str,
     at_round: int | None,
@@ -244,114 +224,39 @@ def team_standings_output(
         )
     if players:
         prizes = board_prizes(state, teams, through)
-        rows: list[dict[str, Any]] = [
-            {
-                "board": p.board,
-                "player": {"id": p.player, "name": p.name},
-                "team": p.team,
-                "games": p.games,
-                "points": p.points,
-                "percentage": round(p.percentage, 1),
-            }
-            for p in prizes
-        ]
         if fmt is PageFormat.HTML:
             from projections.html_teams import board_prizes_html
 
             sys.stdout.write(board_prizes_html(state.settings.name, prizes))
             return
-        emit(rows, Format(fmt.value))
+        emit(board_prizes_view(prizes), Format(fmt.value))
         return
-    settings = state.settings.pairing_params.team
-    table = team_standings(
-        team_entries(state, teams, through),
-        chain if chain is not None else team_chain(state),
-        settings.team_primary or "MP",
-    )
+    table = team_tables(state, teams, chain, through).ranked
     if fmt is PageFormat.HTML:
         from projections.html_teams import team_standings_html
 
         sys.stdout.write(team_standings_html(state.settings.name, table))
         return
-    emit([_standing_row(r) for r in table], Format(fmt.value))
+    emit(team_standings_view(table), Format(fmt.value))
 
 
 def show_team_round(teams: TeamsState, round_no: int, fmt: Format) -> None:
     """The matches of a team round (the boards: ``arbiter pairings``)."""
-    paired = teams.rounds[round_no]
-    names = {t.number: t.name for t in teams.teams.values()}
-    rows: list[dict[str, Any]] = [
-        {
-            "match": m.match,
-            "white": {"number": m.white, "name": names.get(m.white, "")},
-            "black": {"number": m.black, "name": names.get(m.black, "")},
-        }
-        for m in paired.matches
-    ]
-    if paired.pab is not None:
-        rows.append(
-            {
-                "match": None,
-                "white": {"number": paired.pab, "name": names.get(paired.pab, "")},
-                "black": None,
-            }
-        )
-    emit(rows, fmt)
+    emit(team_round_view(teams, round_no), fmt)
 
 
 def team_crosstable_output(tournament: str, at_round: int | None, fmt: PageFormat) -> None:
     """``crosstable`` of a team tournament: per round the opponent team, board 1's colour and
     the game points, then match points and game points (rows in standings order)."""
     state, teams = _teams(tournament, at_round)
-    settings = state.settings.pairing_params.team
-    entries = team_entries(state, teams, standings_round(state, teams))
-    ranked = team_standings(entries, team_chain(state), settings.team_primary or "MP")
-    by_number = {e.number: e for e in entries}
+    tables = team_tables(state, teams)
     if fmt is PageFormat.HTML:
         from projections.html_teams import team_crosstable_html
 
-        sys.stdout.write(team_crosstable_html(state.settings.name, ranked, by_number))
+        sys.stdout.write(team_crosstable_html(state.settings.name, tables.ranked, tables.by_number))
         return
-    rows: list[dict[str, Any]] = [
-        {
-            "rank": r.rank,
-            "number": r.number,
-            "team": r.name,
-            "rounds": [
-                {
-                    "round": k,
-                    "opponent": h.opponent,
-                    "colour": h.colour.value,
-                    "result": h.kind.value,
-                    "game_points": float(h.game_points),
-                    "match_points": float(h.match_points),
-                }
-                for k, h in enumerate(by_number[r.number].history, start=1)
-            ],
-            "match_points": float(r.match_points),
-            "game_points": float(r.game_points),
-        }
-        for r in ranked
-    ]
+    rows = team_crosstable_view(tables)
     if fmt is PageFormat.JSON:
         emit(rows, Format.JSON)
         return
-    flat = [
-        {
-            "rank": row["rank"],
-            "no": row["number"],
-            "team": row["team"],
-            **{
-                f"r{c['round']}": (
-                    f"{c['opponent']}{c['colour']} {c['game_points']:g}"
-                    if c["opponent"]
-                    else f"{c['result']} {c['game_points']:g}"
-                )
-                for c in row["rounds"]
-            },
-            "MP": f"{row['match_points']:g}",
-            "GP": f"{row['game_points']:g}",
-        }
-        for row in rows
-    ]
-    emit(flat, Format(fmt.value))
+    emit(team_crosstable_cells(rows), Format(fmt.value))

@@ -28,7 +28,6 @@ from pipelines.commands.inputs import (
     TournamentInput,
 )
 from pipelines.views import prizes as prize_views
-from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.hub import summaries_json
 from pipelines.web.pages import player_card
@@ -62,7 +61,8 @@ async def tournament(request: Request, tournament_id: str) -> Response:
 
 @router.get(
     "/tournaments/{tournament_id}/standings",
-    summary="Standings: the same JSON as `arbiter standings --format json`",
+    summary="Standings: the same JSON as `arbiter standings --format json` (a team event: "
+    "the teams')",
 )
 async def standings(request: Request, tournament_id: str) -> Response:
     return _json(tournament_view(request, tournament_id).standings_json())
@@ -83,10 +83,31 @@ async def round_pairings(request: Request, tournament_id: str, round_no: int) ->
     return _json(view.pairings_json(round_no))
 
 
-@router.get("/tournaments/{tournament_id}/crosstable", summary="The crosstable, by rank")
-async def crosstable(request: Request, tournament_id: str) -> Response:
+@router.get(
+    "/tournaments/{tournament_id}/rounds/{round_no}/matches",
+    summary="A team round's matches, then the team with the pairing-allocated bye: as "
+    "`arbiter pair --format json` prints a team round",
+)
+async def round_matches(request: Request, tournament_id: str, round_no: int) -> Response:
     view = tournament_view(request, tournament_id)
-    return _json(render(views.crosstable_view(view.crosstable()), Format.JSON).encode())
+    if not view.is_team:
+        raise HTTPException(404, f"{tournament_id}: not a team event; its rounds have boards only")
+    if round_no not in view.teams().rounds:
+        raise HTTPException(
+            404,
+            f"{tournament_id}: round {round_no} is not paired (last paired round: "
+            f"{view.state.last_round or 'none'})",
+        )
+    return _json(view.matches_json(round_no))
+
+
+@router.get(
+    "/tournaments/{tournament_id}/crosstable",
+    summary="The crosstable, by rank (a team event: the same JSON as `arbiter crosstable "
+    "--format json`)",
+)
+async def crosstable(request: Request, tournament_id: str) -> Response:
+    return _json(tournament_view(request, tournament_id).crosstable_json())
 
 
 @router.get(
@@ -95,7 +116,7 @@ async def crosstable(request: Request, tournament_id: str) -> Response:
 )
 async def prizes(request: Request, tournament_id: str) -> Response:
     view = tournament_view(request, tournament_id)
-    given = prize_views.awards(view.state, view.standings())
+    given = prize_views.awards(view.state, None if view.is_team else view.standings())
     return _json(render(prize_views.prizes_view(view.state, given), Format.JSON).encode())
 
 
@@ -249,13 +270,21 @@ def grant_bye(request: Request, tournament_id: str, body: ByeInput) -> Response:
     return _json({"player": bye.player, "round": bye.round, "kind": bye.kind.value}, 201)
 
 
-@router.post("/tournaments/{tournament_id}/pair", status_code=201, summary="Pair the next round")
+@router.post(
+    "/tournaments/{tournament_id}/pair",
+    status_code=201,
+    summary="Pair the next round: its boards (a team event: its matches too, and the team with "
+    "the pairing-allocated bye, as `arbiter pair` prints them)",
+)
 def pair(request: Request, tournament_id: str) -> Response:
     server = server_of(request)
     with server.writing(request) as (store, _):
         event = rounds.pair(store, tournament_id)
     view = tournament_view(request, tournament_id)
-    return _json({"round": event.round, "boards": view.pairings(event.round)}, 201)
+    paired: dict[str, Any] = {"round": event.round, "boards": view.pairings(event.round)}
+    if view.is_team:
+        paired["matches"] = view.matches(event.round)
+    return _json(paired, 201)
 
 
 @router.post(

@@ -31,16 +31,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.errors import ArbiterError, UserError
-from events.schema import RatingListPublished
+from events.schema import Event, RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
 from pipelines.commands.base import STREAM_PREFIX, Snapshot
+from pipelines.views import teams as team_views
 from pipelines.views import tournament as views
 from pipelines.views.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
-from projections.standings import StandingRow, as_of, standings
+from projections.standings import AsOf, StandingRow, as_of, standings
 from projections.state import TournamentState, evolve
+from projections.teams import TEAM_EVENTS, TeamsState, team_state
 
 log = logging.getLogger("arbiter.serve")
 
@@ -104,6 +106,9 @@ class TournamentView:
     version: int
     position: int
     created_at: dt.datetime
+    team_events: tuple[Event, ...] = ()
+    """A team event's teams, rosters, line-ups, matches and team records, in log order
+    (`projections.teams.TEAM_EVENTS`: what the team views read beside `state`)."""
     _memo: dict[Any, Any] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -121,25 +126,60 @@ class TournamentView:
     def id(self) -> str:
         return self.state.id
 
+    @property
+    def is_team(self) -> bool:
+        """A team tournament (team Swiss, team round robin): its tables rank teams."""
+        return self.state.system.is_team
+
+    def teams(self) -> TeamsState:
+        """A team event's teams and matches, folded once per version."""
+        teams: TeamsState = self._cached(
+            "teams", lambda: team_state(self.team_events, self.state.last_round)
+        )
+        return teams
+
+    def team_tables(self) -> team_views.TeamTables:
+        """A team event's standings and histories (`pipelines.views.teams.team_tables`)."""
+        tables: team_views.TeamTables = self._cached(
+            "team_tables", lambda: team_views.team_tables(self.state, self.teams())
+        )
+        return tables
+
+    def as_of(self) -> AsOf:
+        """The round the standings are after, and the rounds in play (a team event: the
+        team standings' round)."""
+        shown: AsOf = self._cached(
+            "as_of",
+            lambda: (
+                team_views.team_as_of(self.state, self.teams())
+                if self.is_team
+                else as_of(self.state)
+            ),
+        )
+        return shown
+
     def standings(self) -> list[StandingRow]:
         """The players' standings.
 
-        :raises UserError: a team event (its standings rank teams: ``arbiter standings``).
+        :raises UserError: a team event: its standings rank teams (`team_tables`).
         """
-        if self.state.system.is_team:
-            raise UserError(
-                f"{self.id}: the web does not publish team standings yet; "
-                f"`arbiter standings {self.id}` prints them"
-            )
+        if self.is_team:
+            raise UserError(f"{self.id}: a team event; its standings rank teams")
         rows: list[StandingRow] = self._cached("standings", lambda: standings(self.state, None))
         return rows
 
     def standings_json(self) -> bytes:
-        """Byte for byte what ``arbiter standings --format json`` prints."""
-        data: bytes = self._cached(
-            "standings.json",
-            lambda: render(views.standings_view(self.standings()), Format.JSON).encode(),
-        )
+        """Byte for byte what ``arbiter standings --format json`` prints (a team event: the
+        teams' standings)."""
+
+        def make() -> bytes:
+            if self.is_team:
+                rows = team_views.team_standings_view(self.team_tables().ranked)
+            else:
+                rows = views.standings_view(self.standings())
+            return render(rows, Format.JSON).encode()
+
+        data: bytes = self._cached("standings.json", make)
         return data
 
     def pairings(self, round_no: int) -> list[dict[str, Any]]:
@@ -155,15 +195,46 @@ class TournamentView:
         )
         return data
 
+    def matches(self, round_no: int) -> list[dict[str, Any]]:
+        """A team round's matches, then its PAB team (`pipelines.views.teams.team_round_view`);
+        ``round_no`` must be paired."""
+        rows: list[dict[str, Any]] = self._cached(
+            ("matches", round_no), lambda: team_views.team_round_view(self.teams(), round_no)
+        )
+        return rows
+
+    def matches_json(self, round_no: int) -> bytes:
+        """What ``arbiter pair --format json`` prints of team round ``round_no``."""
+        data: bytes = self._cached(
+            ("matches.json", round_no),
+            lambda: render(self.matches(round_no), Format.JSON).encode(),
+        )
+        return data
+
     def crosstable(self) -> xt.Crosstable:
+        """The players' crosstable by rank (an individual event)."""
         table: xt.Crosstable = self._cached(
             "crosstable", lambda: xt.crosstable(self.state, None, order="rank")
         )
         return table
 
+    def crosstable_json(self) -> bytes:
+        """The crosstable's JSON: a team event's as ``arbiter crosstable --format json`` prints
+        it (teams in standings order); an individual event's players by rank."""
+
+        def make() -> bytes:
+            if self.is_team:
+                rows = team_views.team_crosstable_view(self.team_tables())
+            else:
+                rows = views.crosstable_view(self.crosstable())
+            return render(rows, Format.JSON).encode()
+
+        data: bytes = self._cached("crosstable.json", make)
+        return data
+
     def summary(self) -> dict[str, Any]:
         s = self.state.settings
-        shown = as_of(self.state)
+        shown = self.as_of()
         return {
             "id": self.id,
             "name": s.name,
@@ -208,6 +279,8 @@ class Hub:
         self._work: dict[str, tuple[TournamentState, int, int, dt.datetime]] = {}
         """Each tournament's working state (folded in place), position, stream version and
         creation time."""
+        self._team_events: dict[str, list[Event]] = {}
+        """Each team event's team events (`TournamentView.team_events`)."""
         self._listeners: list[Callable[[set[str]], None]] = []
         self.warmers: list[Callable[[TournamentView], object]] = []
         """Run on a new view before it is published (pages of the new version rendered off
@@ -248,6 +321,7 @@ class Hub:
         self.position = 0
         self.views = {}
         self._work = {}
+        self._team_events = {}
         self.accounts = Accounts()
         self.lists = []
 
@@ -258,6 +332,8 @@ class Hub:
             work = self._work.get(tid)
             state = evolve(work[0] if work else None, e.event)
             self._work[tid] = (state, e.position, e.version, work[3] if work else e.recorded_at)
+            if isinstance(e.event, TEAM_EVENTS):
+                self._team_events.setdefault(tid, []).append(e.event)
             changed.add(tid)
         elif sid == ACCOUNTS_STREAM:
             self.accounts.apply(e.event)
@@ -283,11 +359,14 @@ class Hub:
             self.views.pop(tid, None)
             return
         state, position, version, created = work
-        view = TournamentView(state.detached_copy(), version, position, created)
-        if not state.system.is_team:  # a team event has no players' standings to warm
+        team_events = tuple(self._team_events.get(tid, ()))
+        view = TournamentView(state.detached_copy(), version, position, created, team_events)
+        try:
             view.standings_json()
             for warm in self.warmers:
                 warm(view)
+        except ArbiterError as exc:  # the page says it when asked; the server stays up
+            log.warning("%s: not warmed: %s", tid, exc)
         self.views[tid] = view
 
     def view(self, tid: str) -> TournamentView | None:

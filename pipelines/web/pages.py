@@ -10,13 +10,21 @@ from fastapi import HTTPException
 from fastapi.templating import Jinja2Templates
 
 from events.domain import ByeKind, Game
+from pipelines.views import teams as team_views
 from pipelines.views.tournament import not_paired_view
 from pipelines.web.hub import TournamentView
 from projections.crosstable import format_value, own_result
 from projections.game_terms import board_result, komi_text
 from projections.state import Pairing, TournamentState
 
-__all__ = ["default_page", "finished", "player_card", "public_page", "tournament_context"]
+__all__ = [
+    "default_page",
+    "finished",
+    "player_card",
+    "public_page",
+    "team_crosstable_rows",
+    "tournament_context",
+]
 
 
 _GO_WORDS = {"1": "won", "+": "won", "0": "lost", "-": "lost", "½": "jigo"}
@@ -76,7 +84,8 @@ def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
     p = state.players.get(player_id)
     if p is None:
         raise HTTPException(404, f"{state.id}: no player {player_id}")
-    row = next((r for r in view.standings() if r.player == player_id), None)
+    rows = [] if view.is_team else view.standings()
+    row = next((r for r in rows if r.player == player_id), None)
     ranks = state.start_ranks()
     games = []
     for g in state.pairings(player_id):
@@ -100,7 +109,7 @@ def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
                 entry["handicap"] = board.handicap
                 entry["komi"] = board.komi
         games.append(entry)
-    return {
+    card: dict[str, Any] = {
         "id": p.id,
         "name": p.name,
         "rating": p.rating,
@@ -115,6 +124,12 @@ def player_card(view: TournamentView, player_id: int) -> dict[str, Any]:
         "tiebreaks": row.tiebreaks if row else {},
         "games": games,
     }
+    if view.is_team:  # the teams have the places; a player his points and his team
+        number = view.teams().team_of(player_id)
+        team = view.teams().teams.get(number) if number is not None else None
+        card["points"] = state.points(player_id, through_round=view.as_of().after)
+        card["team"] = None if team is None else {"number": team.number, "name": team.name}
+    return card
 
 
 def finished(state: TournamentState) -> bool:
@@ -130,6 +145,8 @@ def tournament_context(
     pair), or with `standings_first` (a finished event's default page) the standings on top
     and the rounds one click away."""
     state = view.state
+    if view.is_team:
+        return _team_context(view, shown, standings_first)
     return {
         "view": view,
         "s": view.summary(),
@@ -145,6 +162,43 @@ def tournament_context(
         "fmt": format_value,
         "komi": komi_text,
     }
+
+
+def _team_context(view: TournamentView, shown: int, standings_first: bool) -> dict[str, Any]:
+    """`tournament_context` of a team event: the teams' standings (the command line's chain)
+    and round `shown`'s matches with their game points, the PAB team, then its boards."""
+    state = view.state
+    tables = view.team_tables()
+    teams = view.teams()
+    with_round = bool(shown) and not standings_first and shown in teams.rounds
+    rows = team_views.team_standings_view(tables.ranked)
+    return {
+        "view": view,
+        "s": view.summary(),
+        "team": True,
+        "teams": len(teams.teams),
+        "round_no": 0 if standings_first else shown,
+        "finished": finished(state),
+        "matches": view.matches(shown) if with_round else [],
+        "scores": {k: float(v) for k, v in team_views.match_scores(tables, shown).items()},
+        "boards": view.pairings(shown) if with_round else [],
+        "not_paired": [],
+        "team_rows": rows,
+        "codes": [c for c in (rows[0]["tiebreaks"] if rows else {}) if c not in ("MP", "GP")],
+        "fmt": format_value,
+        "komi": komi_text,
+    }
+
+
+def team_crosstable_rows(view: TournamentView) -> list[list[str]]:
+    """The crosstable page of a team event: header, then a row per team in standings order
+    (rank, number, team, match and game points, then per round the opponent, board 1's colour
+    and the game points, as ``arbiter crosstable T`` prints them)."""
+    cells = team_views.team_crosstable_cells(team_views.team_crosstable_view(view.team_tables()))
+    rounds = [k for k in (cells[0] if cells else {}) if k[0] == "r" and k[1:].isdigit()]
+    keys = ["rank", "no", "team", "MP", "GP", *rounds]
+    head = ["Rank", "No", "Team", "MP", "GP", *(k.upper() for k in rounds)]
+    return [head, *([str(row[k]) for k in keys] for row in cells)]
 
 
 def public_page(

@@ -16,7 +16,13 @@ from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingRes
 from events.domain import Game
 from events.text import excerpt, text_problem
 from pipelines.web.hub import ListEntry, TournamentView
-from pipelines.web.pages import finished, player_card, public_page, tournament_context
+from pipelines.web.pages import (
+    finished,
+    player_card,
+    public_page,
+    team_crosstable_rows,
+    tournament_context,
+)
 from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import as_rows, format_value
 from projections.game_terms import komi_text
@@ -74,7 +80,10 @@ async def tournament(request: Request, tournament_id: str, round: int | None = N
 @router.get("/t/{tournament_id}/crosstable", response_class=HTMLResponse)
 async def crosstable(request: Request, tournament_id: str) -> HTMLResponse:
     view = tournament_view(request, tournament_id)
-    head, *rows = points_after_name(as_rows(view.crosstable(), titles=True))
+    if view.is_team:
+        head, *rows = team_crosstable_rows(view)
+    else:
+        head, *rows = points_after_name(as_rows(view.crosstable(), titles=True))
     return _page(request, "crosstable.html", view=view, s=view.summary(), head=head, rows=rows)
 
 

@@ -74,15 +74,15 @@ def test_fixture_paired_through_the_api(served: tuple[Served, dict[str, str]], n
     assert not seated & {w for w, b in pairs if b == 0}, "the PAB team has a game"
 
 
-def test_team_standings_say_where_they_are(served: tuple[Served, dict[str, str]]) -> None:
-    """The server holds team events beside the rest; their standings are the command line's
-    for now, and the API says so in one line instead of failing at start-up."""
+def test_team_standings_are_published_as_the_command_line_prints_them(
+    served: tuple[Served, dict[str, str]],
+) -> None:
+    """The server holds team events beside the rest; their standings and crosstable are the
+    command line's, byte for byte (their values: ``test_team_web.py``)."""
     server, _ = served
     tid = _tid(FIXTURES[0])
-    response = httpx.get(f"{server.url}/api/tournaments/{tid}/standings", timeout=60)
-    assert response.status_code == 400, response.text
-    assert response.json() == {
-        "error": f"{tid}: the web does not publish team standings yet; "
-        f"`arbiter standings {tid}` prints them"
-    }
+    for what in ("standings", "crosstable"):
+        response = httpx.get(f"{server.url}/api/tournaments/{tid}/{what}", timeout=60)
+        assert response.status_code == 200, response.text
+        assert response.content == cli(server.store, what, tid, "--format", "json").encode()
     assert httpx.get(f"{server.url}/api/tournaments", timeout=60).status_code == 200
