@@ -39,7 +39,6 @@ from events.team_results import (
 from projections.state import Pairing, TournamentState
 
 __all__ = [
-    "TEAM_EVENTS",
     "BoardPrizeRow",
     "TeamInfo",
     "TeamsState",
@@ -83,10 +82,6 @@ class TeamsState:
             if team.name.casefold() == wanted or str(team.number) == wanted:
                 return team
         return None
-
-
-TEAM_EVENTS = (TeamRegistered, TeamMemberAdded, LineupSet, TeamRoundPaired, TeamRecord)
-"""The events `team_state` folds (the rest of a stream it passes over)."""
 
 
 def team_state(events: Iterable[Event], at_round: int | None = None) -> TeamsState:

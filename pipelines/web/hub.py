@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.errors import ArbiterError, UserError
-from events.schema import Event, RatingListPublished
+from events.schema import TEAM_EVENTS, Event, RatingListPublished
 from events.store import RecordedEvent, Store
 from events.stores import is_server_url, open_store
 from pipelines.commands.base import STREAM_PREFIX, Snapshot
@@ -42,7 +42,7 @@ from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
 from projections.standings import AsOf, StandingRow, as_of, standings
 from projections.state import TournamentState, evolve
-from projections.teams import TEAM_EVENTS, TeamsState, team_state
+from projections.teams import TeamsState, team_state
 
 log = logging.getLogger("arbiter.serve")
 
@@ -108,7 +108,7 @@ class TournamentView:
     created_at: dt.datetime
     team_events: tuple[Event, ...] = ()
     """A team event's teams, rosters, line-ups, matches and team records, in log order
-    (`projections.teams.TEAM_EVENTS`: what the team views read beside `state`)."""
+    (`events.schema.TEAM_EVENTS`: what the team views read beside `state`)."""
     _memo: dict[Any, Any] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
