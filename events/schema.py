@@ -419,7 +419,10 @@ class TeamRoundPaired(EventBase):
     matches: tuple[TeamMatch, ...]
     pab: int | None = None
     boards: int = Field(
-        1, ge=1, description="boards per match: match m board b is board (m-1)*boards+b"
+        1,
+        ge=1,
+        description="boards per match (a round arbiter pairs numbers match m board b "
+        "(m-1)*boards+b; a file's keep their own numbers: projections.teams.match_boards)",
     )
 
 

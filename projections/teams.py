@@ -36,13 +36,14 @@ from events.team_results import (
     accelerate,
     team_histories,
 )
-from projections.state import Pairing, TournamentState
+from projections.state import BoardState, Pairing, TournamentState
 
 __all__ = [
     "BoardPrizeRow",
     "TeamInfo",
     "TeamsState",
     "board_prizes",
+    "match_boards",
     "match_scoring",
     "team_entries",
     "team_source",
@@ -147,6 +148,31 @@ def _board_order(teams: TeamsState, team: int, r: int) -> tuple[int, ...]:
     info = teams.teams[team]
     lineup = info.lineups.get(r, ())
     return (*lineup, *(m for m in info.members if m not in lineup))
+
+
+def match_boards(
+    state: TournamentState, teams: TeamsState, round_no: int, match_no: int
+) -> tuple[BoardState, ...] | None:
+    """The boards of match ``match_no`` of team round ``round_no``, its board 1 first; None
+    when the round has no such match.
+
+    A match's boards are the round's boards with a player of either team, in the team's
+    board order for the round (the line-up paired, else the round's line-up, else the
+    roster's order). A round arbiter paired numbers them match after match, but a round
+    read from a file keeps the file's board numbers, which need not follow the matches."""
+    paired = teams.rounds.get(round_no)
+    played = state.rounds.get(round_no)
+    match = next((m for m in paired.matches if m.match == match_no), None) if paired else None
+    if match is None or played is None:
+        return None
+    place: dict[int, tuple[int, int]] = {}
+    for side, team in enumerate((match.white, match.black)):
+        for position, player in enumerate(_board_order(teams, team, round_no)):
+            place.setdefault(player, (position, side))
+    boards = [b for b in played.boards if b.white in place or b.black in place]
+    return tuple(
+        sorted(boards, key=lambda b: min(place[p] for p in (b.white, b.black) if p in place))
+    )
 
 
 def team_source(state: TournamentState, teams: TeamsState, through_round: int) -> TeamSource:

@@ -164,7 +164,8 @@ def result(
         game = load(store, tournament).state.game
     done = "corrected" if correct else "recorded"
     shown = entered_result(game, event.outcome, event.white_score, event.black_score, event.how)
-    err.print(f"round {round_no} board {board}: {shown} {done}", markup=False)
+    where = f"{board} (board {event.board})" if "." in board else board
+    err.print(f"round {round_no} board {where}: {shown} {done}", markup=False)
 
 
 @app.command("results")

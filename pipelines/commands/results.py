@@ -20,15 +20,20 @@ from pipelines.commands.base import CommandError, Snapshot, append, decided_agai
 from pipelines.commands.inputs import ResultInput
 from projections.game_terms import board_result
 from projections.state import TournamentState
+from projections.teams import TeamsState, match_boards, team_state
 
 __all__ = ["board_number", "record", "record_one", "result_event"]
 
 Entered = ResultRecorded | ResultCorrected
 
 
-def board_number(state: TournamentState, board: int | str) -> int:
+def board_number(
+    state: TournamentState, round_no: int, board: int | str, teams: TeamsState | None = None
+) -> int:
     """A board as entered: ``N``, or ``M.B`` (match M, board B) in a team tournament, as the
-    round's board number."""
+    round's board number: board B of match M as `projections.teams.match_boards` finds it
+    (``teams``: the event's teams; without them, or before the round is paired, the number
+    arbiter gives it when it pairs, (M - 1) x boards + B)."""
     if isinstance(board, int):
         return board
     match_text, _, board_text = board.partition(".")
@@ -38,14 +43,29 @@ def board_number(state: TournamentState, board: int | str) -> int:
         raise CommandError(f"{state.id}: M.B boards are for team tournaments")
     if not 1 <= board_no <= boards or match_no < 1:
         raise InvalidField("board", f"'{board}': boards of a match are 1..{boards}", sep=" ")
-    return (match_no - 1) * boards + board_no
+    if teams is None or round_no not in state.rounds or round_no not in teams.rounds:
+        return (match_no - 1) * boards + board_no
+    found = match_boards(state, teams, round_no, match_no)
+    if found is None:
+        raise CommandError(
+            f"{state.id}: round {round_no} has no match {match_no} "
+            f"(matches 1..{len(teams.rounds[round_no].matches)})"
+        )
+    if board_no > len(found):
+        raise CommandError(
+            f"{state.id}: round {round_no} match {match_no} has boards 1..{len(found)}"
+        )
+    return found[board_no - 1].board
 
 
-def result_event(state: TournamentState, entry: ResultInput) -> Entered:
+def result_event(
+    state: TournamentState, entry: ResultInput, teams: TeamsState | None = None
+) -> Entered:
     """The event that enters ``entry`` on the state, or the reason it is refused (its
-    message starts with the tournament, or names the board when the tournament is clear)."""
+    message starts with the tournament, or names the board when the tournament is clear).
+    ``teams``: a team event's teams, for a board entered as ``M.B`` (`board_number`)."""
     tid = state.id
-    number = board_number(state, entry.board)
+    number = board_number(state, entry.round, entry.board, teams)
     rnd = state.rounds.get(entry.round)
     if rnd is None:
         raise CommandError(
@@ -97,15 +117,20 @@ def record(
     file's line and column). A board given twice is refused."""
     loaded = snapshot(store, tournament_id, known)
     events: list[Entered] = []
-    seen: dict[tuple[int, int | str], Any] = {}
+    seen: dict[tuple[int, int], Any] = {}
+    teams: TeamsState | None = None
     for raw, where in entries:
         try:
             entry = ResultInput.check(raw)
-            key = (entry.round, entry.board)
+            if isinstance(entry.board, str) and teams is None and loaded.state.system.is_team:
+                stream = store.read_stream(loaded.stream_id, loaded.version)
+                teams = team_state(e.event for e in stream)
+            event = result_event(loaded.state, entry, teams)
+            key = (event.round, event.board)
             if key in seen:
                 raise CommandError(f"board {entry.board} is also on {seen[key]}")
             seen[key] = where
-            events.append(result_event(loaded.state, entry))
+            events.append(event)
         except UserError as exc:
             if located is None:
                 raise

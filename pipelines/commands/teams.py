@@ -38,7 +38,7 @@ from pipelines.commands.base import CommandError, Loaded, append, decided_again,
 from pipelines.commands.inputs import PlayerInput
 from pipelines.commands.players import Registrar
 from projections.state import TournamentState
-from projections.teams import TeamInfo, TeamsState, team_entries, team_state
+from projections.teams import TeamInfo, TeamsState, match_boards, team_entries, team_state
 
 __all__ = [
     "accelerate_teams",
@@ -357,7 +357,6 @@ def forfeit_match(
         )
     if kind not in ("+-", "-+", "--"):
         raise CommandError(f"bad forfeit '{kind}': white, black or none (the team that wins)")
-    rnd = loaded.state.rounds[round_no]
     events: list[EventBase] = [
         new_event(
             TeamRecord,
@@ -369,9 +368,8 @@ def forfeit_match(
         )
     ]
     white_team = set(teams.teams[match.white].members)
-    for b in range(1, paired.boards + 1):
-        board = rnd.board((match_no - 1) * paired.boards + b)
-        if board is None:
+    for board in match_boards(loaded.state, teams, round_no, match_no) or ():
+        if board.black is None:
             continue
         white_side_won = kind == "+-" if board.white in white_team else kind == "-+"
         outcome = (
