@@ -282,7 +282,7 @@ def pair(request: Request, tournament_id: str) -> Response:
         event = rounds.pair(store, tournament_id)
     view = tournament_view(request, tournament_id)
     paired: dict[str, Any] = {"round": event.round, "boards": view.pairings(event.round)}
-    if view.is_team:
+    if event.round in view.teams().rounds:  # a team round (a go event with teams pairs players)
         paired["matches"] = view.matches(event.round)
     return _json(paired, 201)
 

@@ -128,8 +128,9 @@ class TournamentView:
 
     @property
     def is_team(self) -> bool:
-        """A team tournament (team Swiss, team round robin): its tables rank teams."""
-        return self.state.system.is_team
+        """Its tables rank teams: a team tournament (team Swiss, team round robin), or a go
+        event with teams, as ``arbiter standings`` and ``crosstable`` rank them."""
+        return self.state.has_teams
 
     def teams(self) -> TeamsState:
         """A team event's teams and matches, folded once per version."""

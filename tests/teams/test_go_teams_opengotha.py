@@ -22,7 +22,7 @@ from tests.teams.installed import run_installed
 _WINS = {"RESULT_WHITEWINS": (1.0, 0.0), "RESULT_BLACKWINS": (0.0, 1.0), "RESULT_EQUAL": (0.5, 0.5)}
 
 
-def _expected(path: Path) -> dict[str, tuple[int, float, int]]:
+def opengotha_team_table(path: Path) -> dict[str, tuple[int, float, int]]:
     """Team name → (team points, board wins, matches) by OpenGotha's rule, from the XML."""
     root = ET.parse(path).getroot()
     seat: dict[tuple[int, str], tuple[str, int]] = {}
@@ -64,7 +64,7 @@ def test_team_egc_2013_standings_from_the_file(tmp_path: Path) -> None:
     store = tmp_path / "store.duckdb"
     _cli(store, "ingest", str(source))
     rows = json.loads(_cli(store, "standings", "teamegc2013", "--format", "json"))
-    expected = _expected(source)
+    expected = opengotha_team_table(source)
     assert len(rows) == len(expected) == 35
     got = {r["team"]["name"]: (r["match_points"], r["game_points"], r["played"]) for r in rows}
     assert got == expected

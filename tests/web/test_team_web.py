@@ -26,6 +26,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.browser import page_at
 from tests.conftest import TESTDATA, require_testdata
+from tests.teams.test_go_teams_opengotha import opengotha_team_table
 from tests.teams.test_team_standings_greek import ODD, PUBLISHED
 from tests.web.serving import Served, add_user, cli, serve
 
@@ -39,6 +40,10 @@ QUOTED = 'O\'Brien & "Co" <img src=x onerror=window.pwned=2>'
 TIMEOUT_S = 120  # a loaded 2-core box can take seconds per request
 get = functools.partial(httpx.get, timeout=TIMEOUT_S)
 post = functools.partial(httpx.post, timeout=TIMEOUT_S)
+
+GO = "teamegc2013"
+GO_TEAMS = ("go", "opengotha-rgf", "TeamEGC2013.xml")
+"""A go event with teams (OpenGotha): its tables rank the teams, as `arbiter standings` does."""
 
 SIX_MATCHES = {name for name, won, drawn, lost, *_ in PUBLISHED if won + drawn + lost == 6}
 """The teams the published table credits with six matches in seven rounds: the seven PABs."""
@@ -80,7 +85,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     bye = require_testdata("chess", "team", "team_bye.input")
     folder = tmp_path_factory.mktemp("team-web")
     store = str(folder / "store.duckdb")
-    cli(store, "ingest", str(cup), str(bye))
+    cli(store, "ingest", str(cup), str(bye), str(require_testdata(*GO_TEAMS)))
     _batch(store, folder)
     tokens = {tid: add_user(store, f"td-{tid}", "director", tid) for tid in (BYE, HOSTILE)}
     served = serve(store, folder)
@@ -201,10 +206,23 @@ def test_the_api_pairs_a_team_round_and_names_its_pab_team(site: Site, tmp_path:
 
 def test_the_api_prints_what_the_command_line_prints(site: Site) -> None:
     store = site.served.store
-    for what in ("standings", "crosstable"):
-        printed = cli(store, what, CUP, "--format", "json")
-        served = get(f"{site.url}/api/tournaments/{CUP}/{what}")
-        assert served.content == printed.encode(), what
+    for tid in (CUP, GO):
+        for what in ("standings", "crosstable"):
+            printed = cli(store, what, tid, "--format", "json")
+            served = get(f"{site.url}/api/tournaments/{tid}/{what}")
+            assert served.content == printed.encode(), (tid, what)
+
+
+def test_a_go_event_with_teams_ranks_its_teams_on_the_web(site: Site) -> None:
+    """TeamEGC2013's team points, board wins and matches as OpenGotha computes them from the
+    file (`tests.teams.test_go_teams_opengotha`), through the API; its pages answer."""
+    rows = get(f"{site.url}/api/tournaments/{GO}/standings").json()
+    got = {r["team"]["name"]: (r["match_points"], r["game_points"], r["played"]) for r in rows}
+    assert got == opengotha_team_table(require_testdata(*GO_TEAMS))
+    for path in (f"/t/{GO}", f"/t/{GO}/crosstable", f"/api/tournaments/{GO}/rounds/1/matches"):
+        response = get(site.url + path)
+        assert response.status_code == 200, (path, response.text[:300])
+    assert "Wampiry" in get(f"{site.url}/t/{GO}").text
 
 
 def _table(page: Page, selector: str) -> list[dict[str, str]]:
