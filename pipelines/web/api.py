@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import re
 import tempfile
+from collections.abc import Container
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,7 +30,7 @@ from pipelines.commands.inputs import (
 )
 from pipelines.views import prizes as prize_views
 from pipelines.views.output import Format, render
-from pipelines.web.hub import summaries_json
+from pipelines.web.hub import TournamentView, summaries_json
 from pipelines.web.pages import player_card
 from pipelines.web.server import server_of, tournament_view
 from projections.game_terms import entered_result
@@ -74,13 +75,18 @@ async def standings(request: Request, tournament_id: str) -> Response:
 )
 async def round_pairings(request: Request, tournament_id: str, round_no: int) -> Response:
     view = tournament_view(request, tournament_id)
-    if round_no not in view.state.rounds:
+    _paired(view, round_no, view.state.rounds)
+    return _json(view.pairings_json(round_no))
+
+
+def _paired(view: TournamentView, round_no: int, paired: Container[int]) -> None:
+    """404 unless ``round_no`` is one of the ``paired`` rounds."""
+    if round_no not in paired:
         raise HTTPException(
             404,
-            f"{tournament_id}: round {round_no} is not paired (last paired round: "
+            f"{view.id}: round {round_no} is not paired (last paired round: "
             f"{view.state.last_round or 'none'})",
         )
-    return _json(view.pairings_json(round_no))
 
 
 @router.get(
@@ -92,12 +98,7 @@ async def round_matches(request: Request, tournament_id: str, round_no: int) -> 
     view = tournament_view(request, tournament_id)
     if not view.is_team:
         raise HTTPException(404, f"{tournament_id}: not a team event; its rounds have boards only")
-    if round_no not in view.teams().rounds:
-        raise HTTPException(
-            404,
-            f"{tournament_id}: round {round_no} is not paired (last paired round: "
-            f"{view.state.last_round or 'none'})",
-        )
+    _paired(view, round_no, view.teams().rounds)
     return _json(view.matches_json(round_no))
 
 

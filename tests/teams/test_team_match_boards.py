@@ -13,7 +13,10 @@ names the board it changed, and ``team forfeit T R M`` changes exactly that matc
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests.cli.games_cli import Cli
 from tests.conftest import require_testdata
@@ -54,12 +57,27 @@ def _boards(cli: Cli, tid: str) -> dict[int, frozenset[int]]:
     return {r["board"]: frozenset((r["white"]["id"], r["black"]["id"])) for r in rows}
 
 
-def test_match_boards_of_an_ingested_round_are_the_files(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class Cup:
+    cli: Cli
+    tid: str
+    expected: dict[frozenset[str], list[frozenset[int]]]
+    """The file's matches of `ROUND` (`_file_matches`)."""
+
+
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory: pytest.TempPathFactory) -> Cup:
+    """The file ingested as a director would (each test corrects results of the store's
+    round 7 only through ``--correct`` and ``team forfeit``: either may run first)."""
     path = require_testdata("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
-    expected = _file_matches(path, ROUND)
-    cli = Cli(tmp_path / "s.duckdb")
+    cli = Cli(tmp_path_factory.mktemp("cup") / "s.duckdb")
     cli("ingest", str(path))
     (tid,) = [t["id"] for t in cli.json("tournament", "list")]
+    return Cup(cli, tid, _file_matches(path, ROUND))
+
+
+def test_match_boards_of_an_ingested_round_are_the_files(cup: Cup, tmp_path: Path) -> None:
+    cli, tid, expected = cup.cli, cup.tid, cup.expected
     games = _boards(cli, tid)
     # the file numbers its games player by player: board 1 is not match 1's first game
     assert any(games[1] in g for g in expected.values())
@@ -105,12 +123,8 @@ def test_match_boards_of_an_ingested_round_are_the_files(tmp_path: Path) -> None
     assert refused.endswith(f"has no match {len(expected) + 1} (matches 1..{len(expected)})")
 
 
-def test_a_forfeited_match_changes_that_matchs_games_only(tmp_path: Path) -> None:
-    path = require_testdata("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
-    expected = _file_matches(path, ROUND)
-    cli = Cli(tmp_path / "s.duckdb")
-    cli("ingest", str(path))
-    (tid,) = [t["id"] for t in cli.json("tournament", "list")]
+def test_a_forfeited_match_changes_that_matchs_games_only(cup: Cup) -> None:
+    cli, tid, expected = cup.cli, cup.tid, cup.expected
     before = cli.json("pairings", tid, "--round", str(ROUND))
     games = _boards(cli, tid)
     said = cli.run("result", tid, str(ROUND), "3.1", "1-0", "--correct")
