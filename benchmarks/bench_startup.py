@@ -5,6 +5,9 @@ reference engine pairing the same 100-player file.
     arbiter --help                          lists every command, loads none
     arbiter-pairings --dutch F -p OUT       the next round of a 100-player Dutch event
     arbiter result T 1 1 1-0 --correct      one result on a small tournament (a write)
+    arbiter tournament list                 the store's tournaments (counted in the database)
+    arbiter batch (20 corrections)          twenty result lines in one process, the store
+                                            opened once
 
 Targets (issue 31): ``arbiter --help`` and ``arbiter-pairings --dutch`` at 100 players in at most
 0.25 s wall on the project's 2-core machine. CPU seconds (user + system) are reported too: on a
@@ -74,6 +77,17 @@ def run() -> dict[str, object]:
                            capture_output=True)  # fmt: skip
         figures["arbiter result (a correction)"] = timed(
             [str(BIN / "arbiter"), "--store", store, "result", "t", "1", "1", "1-0", "--correct"]
+        )
+        figures["arbiter tournament list"] = timed(
+            [str(BIN / "arbiter"), "--store", store, "tournament", "list"]
+        )
+        script = Path(tmp) / "corrections.txt"
+        script.write_text(
+            "".join(f"result t 1 1 {r} --correct\n" for r in ("1-0", "0-1") * 10),
+            encoding="utf-8",
+        )
+        figures["arbiter batch (20 corrections)"] = timed(
+            [str(BIN / "arbiter"), "--store", store, "batch", str(script)]
         )
         out = str(Path(tmp) / "out.txt")
         if FILE.exists():
