@@ -145,9 +145,7 @@ def record_results(
         where = Where(str(path), number, {"board": col, "round": col})
         if len(words) != 2:
             raise where.error(col, f"expected 'BOARD RESULT', found '{text.strip()}'")
-        board_text, result_text = words
-        if not board_text.isdigit():
-            raise where.error(col, f"board '{board_text}' is not a number")
+        board_text, result_text = words  # N or M.B: checked once, by ResultInput
         where.columns["result"] = text.index(result_text, col - 1 + len(board_text)) + 1
         entries.append(
             ({"round": round_no, "board": board_text, "result": result_text, "correct": correct},

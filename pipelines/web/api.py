@@ -289,7 +289,10 @@ def pair(request: Request, tournament_id: str) -> Response:
 
 
 @router.post(
-    "/tournaments/{tournament_id}/results", status_code=201, summary="Enter or correct a result"
+    "/tournaments/{tournament_id}/results",
+    status_code=201,
+    summary="Enter or correct a result (board N, or M.B in a team event: the answer's "
+    "board_number is the board changed)",
 )
 def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
     server = server_of(request)
@@ -300,7 +303,8 @@ def result(request: Request, tournament_id: str, body: ResultInput) -> Response:
     game = tournament_view(request, tournament_id).state.game
     shown = entered_result(game, event.outcome, event.white_score, event.black_score, event.how)
     return _json(
-        {"round": body.round, "board": body.board, "result": shown, "event": event.type}, 201
+        {"round": body.round, "board": body.board, "board_number": event.board, "result": shown,
+         "event": event.type}, 201
     )  # fmt: skip
 
 

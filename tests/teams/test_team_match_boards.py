@@ -25,7 +25,7 @@ ROUND = 7
 _WHERE = re.compile(r"^round 7 board (\d+)\.(\d+) \(board (\d+)\): 1-0 corrected$")
 
 
-def _file_matches(path: Path, round_no: int) -> dict[frozenset[str], list[frozenset[int]]]:
+def file_matches(path: Path, round_no: int) -> dict[frozenset[str], list[frozenset[int]]]:
     """The round's matches as the file has them: the two teams' names, and the games (the two
     players' start numbers), board 1 first."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -62,7 +62,7 @@ class Cup:
     cli: Cli
     tid: str
     expected: dict[frozenset[str], list[frozenset[int]]]
-    """The file's matches of `ROUND` (`_file_matches`)."""
+    """The file's matches of `ROUND` (`file_matches`)."""
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def cup(tmp_path_factory: pytest.TempPathFactory) -> Cup:
     cli = Cli(tmp_path_factory.mktemp("cup") / "s.duckdb")
     cli("ingest", str(path))
     (tid,) = [t["id"] for t in cli.json("tournament", "list")]
-    return Cup(cli, tid, _file_matches(path, ROUND))
+    return Cup(cli, tid, file_matches(path, ROUND))
 
 
 def test_match_boards_of_an_ingested_round_are_the_files(cup: Cup, tmp_path: Path) -> None:
@@ -136,3 +136,26 @@ def test_a_forfeited_match_changes_that_matchs_games_only(cup: Cup) -> None:
     changed = {b["board"] for b, a in zip(before, after, strict=True) if b != a}
     assert {games[n] for n in changed} == set(expected[teams])
     assert {a["result"] for a in after if a["board"] in changed} == {"--"}  # double forfeit
+
+
+def test_a_results_sheet_takes_match_boards(cup: Cup, tmp_path: Path) -> None:
+    """``results --file`` lines ``M.B RESULT``: every board of match 2 as the file has it."""
+    cli, tid, expected = cup.cli, cup.tid, cup.expected
+    games = _boards(cli, tid)
+    said = cli.run("result", tid, str(ROUND), "2.1", "1-0", "--correct")
+    m = _WHERE.match(said.err.strip())
+    assert m is not None, said.err
+    (teams,) = [t for t, g in expected.items() if g[0] == games[int(m[3])]]
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("".join(f"2.{b} 0-1\n" for b in range(1, len(expected[teams]) + 1)))
+    before = cli.json("pairings", tid, "--round", str(ROUND))
+    cli("results", tid, "--round", str(ROUND), "--file", str(sheet), "--correct")
+    after = cli.json("pairings", tid, "--round", str(ROUND))
+    black_won = {games[a["board"]] for a in after if a["result"] == "0-1"}
+    assert set(expected[teams]) <= black_won
+    changed = {games[b["board"]] for b, a in zip(before, after, strict=True) if b != a}
+    assert changed <= set(expected[teams])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2.x 1-0\n")
+    refused = cli.refused("results", tid, "--round", str(ROUND), "--file", str(bad))
+    assert refused.startswith(f"error: {bad}:1:1: board '2.x'")

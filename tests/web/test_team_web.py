@@ -27,12 +27,14 @@ from playwright.sync_api import Browser, Page
 from tests.browser import page_at
 from tests.conftest import TESTDATA, require_testdata
 from tests.teams.test_go_teams_opengotha import opengotha_team_table
+from tests.teams.test_team_match_boards import file_matches
 from tests.teams.test_team_standings_greek import ODD, PUBLISHED
 from tests.web.serving import Served, add_user, cli, serve
 
 pytestmark = pytest.mark.golden
 
 CUP = "heltour-friendship-cup-2024-heraklion-team"
+CUP_FILE = ("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
 BYE = "team-bye"
 HOSTILE = "hostile"
 EVIL = "Evil <script>window.pwned=1</script>"
@@ -81,13 +83,13 @@ def _batch(store: str, folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    cup = require_testdata("chess", "real", "heltour_friendship_cup_2024_heraklion_team.trf")
+    cup = require_testdata(*CUP_FILE)
     bye = require_testdata("chess", "team", "team_bye.input")
     folder = tmp_path_factory.mktemp("team-web")
     store = str(folder / "store.duckdb")
     cli(store, "ingest", str(cup), str(bye), str(require_testdata(*GO_TEAMS)))
     _batch(store, folder)
-    tokens = {tid: add_user(store, f"td-{tid}", "director", tid) for tid in (BYE, HOSTILE)}
+    tokens = {tid: add_user(store, f"td-{tid}", "director", tid) for tid in (BYE, HOSTILE, CUP)}
     served = serve(store, folder)
     try:
         yield Site(served, tokens, folder)
@@ -293,3 +295,31 @@ def test_team_names_are_text_on_the_pages(site: Site, browser: Browser) -> None:
     assert {r["Team"] for r in _table(page, "#standings")} == {EVIL, QUOTED, "Plain"}
     assert page.evaluate("window.pwned === undefined")
     page.context.close()
+
+
+def test_the_api_enters_a_match_board_of_a_file_round(site: Site) -> None:
+    """``"board": "M.B"`` on the API is the file's board B of match M (the expectation read
+    from the file's own records: `tests.teams.test_team_match_boards`); each board is
+    re-entered with its own result (``correct``), so the published table stays as it is."""
+    expected = file_matches(require_testdata(*CUP_FILE), 7)
+    boards = get(f"{site.url}/api/tournaments/{CUP}/rounds/7").json()
+    games = {
+        b["board"]: (frozenset((b["white"]["id"], b["black"]["id"])), b["result"]) for b in boards
+    }
+    entered = []
+    for b in (1, 2):
+        response = post(
+            f"{site.url}/api/tournaments/{CUP}/results",
+            headers={"authorization": f"Bearer {site.tokens[CUP]}"},
+            json={"round": 7, "board": f"1.{b}", "result": "1-0", "correct": True},
+        )
+        assert response.status_code == 201, response.text
+        number = response.json()["board_number"]
+        entered.append(games[number][0])
+        post(
+            f"{site.url}/api/tournaments/{CUP}/results",
+            headers={"authorization": f"Bearer {site.tokens[CUP]}"},
+            json={"round": 7, "board": number, "result": games[number][1], "correct": True},
+        ).raise_for_status()
+    (match,) = [g for g in expected.values() if g[0] == entered[0]]
+    assert entered == match[:2]
