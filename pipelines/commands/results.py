@@ -16,7 +16,14 @@ from events.results import Result, check_result
 from events.schema import ResultCorrected, ResultRecorded
 from events.store import Store
 from events.validate import InvalidField
-from pipelines.commands.base import CommandError, Snapshot, append, decided_again, snapshot
+from pipelines.commands.base import (
+    CommandError,
+    Loaded,
+    Snapshot,
+    append,
+    decided_again,
+    snapshot,
+)
 from pipelines.commands.inputs import ResultInput
 from projections.game_terms import board_result
 from projections.state import TournamentState
@@ -123,7 +130,11 @@ def record(
         try:
             entry = ResultInput.check(raw)
             if isinstance(entry.board, str) and teams is None and loaded.state.system.is_team:
-                stream = store.read_stream(loaded.stream_id, loaded.version)
+                stream = (  # a state the caller held (the server's) comes without its events
+                    loaded.events
+                    if isinstance(loaded, Loaded)
+                    else store.read_stream(loaded.stream_id, loaded.version)
+                )
                 teams = team_state(e.event for e in stream)
             event = result_event(loaded.state, entry, teams)
             key = (event.round, event.board)
