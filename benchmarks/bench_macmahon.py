@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ingest.opengotha import read_opengotha
 from pairing.macmahon import GoPlayer, GoTournament, MacMahonParams, pair
-from pairing.macmahon.gabow import gabow_matching
+from pairing.swiss.gabow import gabow_matching
 from pipelines.engines.macmahon_from_opengotha import (
     params_from_opengotha,
     tournament_from_opengotha,
