@@ -1,5 +1,6 @@
-"""Shared core of the Swiss pairing systems (Dutch, Dutch 2017, Burstein, Dubov, team Swiss): input and
-output model, errors, and the one matching entry point (:func:`pairing.swiss.matching.solve`)."""
+"""Shared core of the Swiss pairing systems (Dutch, Dutch 2017, Burstein, Dubov, team Swiss):
+input and output model, errors, and the one matching entry point
+(:func:`pairing.swiss.matching.solve`)."""
 
 from pairing.swiss.errors import NoValidPairingError
 from pairing.swiss.model import (
