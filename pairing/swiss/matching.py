@@ -116,12 +116,9 @@ def solve(
         graph.add_edges_from(edges)
         found = rx.max_weight_matching(graph, max_cardinality=perfect, weight_fn=int)
     elif engine == "gabow":
-        from pairing.swiss.gabow import gabow_matching  # numpy, a slow import: only when used
+        from pairing.swiss.gabow import gabow_matching, weight_matrix  # numpy: only when used
 
-        matrix = [[0] * size for _ in range(size)]
-        for i, j, weight in edges:
-            matrix[i][j] = matrix[j][i] = weight
-        found = gabow_matching(matrix)
+        found = gabow_matching(weight_matrix(size, edges))
     elif engine == "networkx":
         import networkx as nx  # the slowest, and a slow import: only when asked for
 
