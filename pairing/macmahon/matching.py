@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pairing.macmahon.model import MacMahonError
-from pairing.swiss.matching import solve
 
 __all__ = ["ENGINES", "max_weight_perfect_matching"]
 
@@ -45,6 +44,9 @@ def max_weight_perfect_matching(
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown matcher {engine!r}; expected one of {', '.join(ENGINES)}")
+    # Imported here: ``pairing.swiss`` builds the Swiss models, which a go round never needs.
+    from pairing.swiss.matching import solve
+
     n = len(weights)
     mates: list[tuple[int, int]] | None = None
     if engine == "opengotha":
