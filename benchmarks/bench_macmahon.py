@@ -13,11 +13,9 @@ from pathlib import Path
 
 from ingest.opengotha import read_opengotha
 from pairing.macmahon import GoPlayer, GoTournament, MacMahonParams, pair
-from pairing.macmahon.gabow import gabow_matching
-from pipelines.engines.macmahon_from_opengotha import (
-    params_from_opengotha,
-    tournament_from_opengotha,
-)
+from pairing.swiss.gabow import gabow_matching
+from pipelines.engines.macmahon_from_opengotha import params_from_opengotha
+from tests.pairing.corpus import tournament_from_opengotha
 
 EGC2011 = Path(__file__).resolve().parents[2] / "shared/testdata/go/opengotha-rgf/egc2011.xml"
 

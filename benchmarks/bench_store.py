@@ -18,10 +18,11 @@ from events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from events.store import NewEvent, bulk_frame
+from events.store import NewEvent
 from events.stores import open_store
 from pipelines.commands import players, results, rounds, tournaments
 from projections.state import project
+from tests.events.bulk import bulk_frame
 
 
 def peak_rss_mb() -> float:

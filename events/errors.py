@@ -12,7 +12,7 @@ ArbiterError                      exit 1
 ```
 
 Every layer subclasses these where its errors are raised (`events.store.StoreBusy`,
-`ingest.errors.IngestError`, `pairing.dutch.NoValidPairingError` ...); the README's exit-code
+`ingest.errors.IngestError`, `pairing.swiss.NoValidPairingError` ...); the README's exit-code
 table lists them all. This module sits in the lowest layer so that every other layer can
 raise these errors.
 """

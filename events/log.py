@@ -172,9 +172,9 @@ class EventLog:
                 outcome = _append(session, batch)
                 if isinstance(outcome, Appended):
                     for list_name, list_date in replace:
-                        session.delete_list_rows(list_name, list_date)
+                        session.lists.delete(list_name, list_date)
                     if rows.height:
-                        session.insert_list_rows(rows)
+                        session.lists.insert(rows)
         except RecordConflict as exc:
             raise EventIdConflict(f"rating-list rows rejected, nothing written: {exc}") from exc
         return _settled(batch, outcome)
@@ -183,13 +183,13 @@ class EventLog:
 
     def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
         with self._recorder.reading() as session:
-            return session.list_rows(list_name, list_date)
+            return session.lists.rows(list_name, list_date)
 
     def list_row(self, list_name: str, list_date: dt.date, player_id: str) -> dict[str, Any] | None:
-        from events.recorders.session import LIST_ROWS_SQL
+        from events.recorders.list_rows import LIST_ROWS_SQL
 
         with self._recorder.reading() as session:
-            row = session.list_row(list_name, list_date, player_id)
+            row = session.lists.row(list_name, list_date, player_id)
         return None if row is None else dict(zip(LIST_ROWS_SQL.split(", "), row, strict=True))
 
     def stream_version(self, stream_id: str) -> int:

@@ -131,6 +131,3 @@ class PrizeTable(Frozen):
                 raise ValueError(f"place {prize.place} of {where} is listed twice")
             seen.add(key)
         return self
-
-    def category_named(self, name: str | None) -> Category | None:
-        return next((c for c in self.category if c.name == name), None)

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from events.errors import ArbiterError, RetryableError, UserError
-from events.schema import Event, EventBase, decode, encode, schema_version, type_name
+from events.schema import Event, EventBase, decode, encode, type_name
 
 __all__ = [
     "ARCHIVE_COLUMNS",
@@ -42,7 +42,6 @@ __all__ = [
     "StoreUnavailable",
     "Truncation",
     "WrongExpectedVersion",
-    "bulk_frame",
 ]
 
 if TYPE_CHECKING:
@@ -190,26 +189,6 @@ class Truncation:
     truncated_at: dt.datetime
     restored_at: dt.datetime | None
     restored_by: str | None
-
-
-def bulk_frame(stream_id: str, first_version: int, events: Sequence[NewEvent]) -> pl.DataFrame:
-    """A frame for `Store.append_frame` from typed events of one stream."""
-    import polars as pl
-
-    from events.columns import BULK_COLUMNS
-
-    return pl.DataFrame(
-        {
-            "stream_id": [stream_id] * len(events),
-            "stream_version": list(range(first_version, first_version + len(events))),
-            "event_id": [e.event_id for e in events],
-            "event_type": [e.event_type for e in events],
-            "schema_version": [schema_version(e.event_type) for e in events],
-            "payload": [e.payload() for e in events],
-            "metadata": [e.metadata_text() for e in events],
-        },
-        schema=BULK_COLUMNS,
-    )
 
 
 COUNTERS = ("next_position", "epoch", "next_truncation")

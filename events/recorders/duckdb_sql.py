@@ -18,13 +18,8 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from events.recorder import EventRow
-from events.recorders.session import (
-    CHAINED_SQL,
-    EVENT_COLUMNS_SQL,
-    LIST_ROWS_SQL,
-    Params,
-    Session,
-)
+from events.recorders.list_rows import DELETE_QUERY, LIST_ROWS_SQL, ROW_QUERY, ListRows
+from events.recorders.session import CHAINED_SQL, EVENT_COLUMNS_SQL, Params, Session
 
 if TYPE_CHECKING:
     import polars as pl
@@ -83,6 +78,7 @@ class DuckDBSession(Session):
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self._con = con
+        self.lists = DuckDBListRows(con)
 
     def _rows(self, query: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self._con.execute(query, params).fetchall()
@@ -179,14 +175,35 @@ class DuckDBSession(Session):
         versions, positions, hashes = (list(column) for column in zip(*rows, strict=True))
         self._run(_RESTORE, [versions, positions, hashes, truncation_id])
 
-    def insert_list_rows(self, frame: pl.DataFrame) -> None:
-        with self._registered("_list_rows", frame):
-            self._run(
+    def load_table(
+        self, table: str, frame: pl.DataFrame, columns: Mapping[str, pl.DataType]
+    ) -> None:
+        names = ", ".join(columns)
+        with self._registered("_image", frame):
+            self._run(f"INSERT INTO {table} ({names}) SELECT {names} FROM _image")
+
+
+class DuckDBListRows(ListRows):
+    """`events.recorders.list_rows.ListRows` on a DuckDB connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+
+    def insert(self, frame: pl.DataFrame) -> None:
+        self._con.register("_list_rows", frame.to_arrow())
+        try:
+            self._con.execute(
                 f"INSERT INTO rating_list_rows ({LIST_ROWS_SQL}) SELECT {LIST_ROWS_SQL} "
                 "FROM _list_rows"
-            )
+            ).fetchall()
+        finally:
+            with contextlib.suppress(duckdb.Error):  # an aborted transaction refuses it
+                self._con.unregister("_list_rows")
 
-    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+    def delete(self, list_name: str, list_date: dt.date) -> None:
+        self._con.execute(DELETE_QUERY, [list_name, list_date]).fetchall()
+
+    def rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
         import polars as pl
 
         from events.columns import LIST_ROW_COLUMNS
@@ -198,9 +215,5 @@ class DuckDBSession(Session):
         ).pl()
         return frame.cast(pl.Schema(LIST_ROW_COLUMNS))
 
-    def load_table(
-        self, table: str, frame: pl.DataFrame, columns: Mapping[str, pl.DataType]
-    ) -> None:
-        names = ", ".join(columns)
-        with self._registered("_image", frame):
-            self._run(f"INSERT INTO {table} ({names}) SELECT {names} FROM _image")
+    def row(self, list_name: str, list_date: dt.date, player_id: str) -> tuple[Any, ...] | None:
+        return self._con.execute(ROW_QUERY, [list_name, list_date, player_id]).fetchone()

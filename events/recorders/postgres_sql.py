@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -20,6 +20,7 @@ from psycopg import sql
 from psycopg.copy import QueuedLibpqWriter
 
 from events.recorder import EventRow
+from events.recorders.list_rows import DELETE_QUERY, ROW_QUERY, ListRows
 from events.recorders.postgres_schema import CHANNEL
 from events.recorders.session import CHAINED_SQL, Params, Session
 
@@ -58,6 +59,10 @@ def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
+_LoadTable = Callable[[str, "pl.DataFrame", Mapping[str, "pl.DataType"]], None]
+"""`PostgresSession.load_table`: a frame's rows into a table, by COPY."""
+
+
 class PostgresSession(Session):
     """`events.recorders.session.Session` on a PostgreSQL connection."""
 
@@ -69,6 +74,7 @@ class PostgresSession(Session):
 
     def __init__(self, con: psycopg.Connection[Any]) -> None:
         self._con = con
+        self.lists = PostgresListRows(con, self.load_table)
 
     def _rows(self, query: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self._con.execute(_pyformat(query), params).fetchall()
@@ -206,29 +212,6 @@ class PostgresSession(Session):
         )
         self._changed(max(positions))
 
-    def insert_list_rows(self, frame: pl.DataFrame) -> None:
-        from events.columns import LIST_ROW_COLUMNS
-
-        self.load_table("rating_list_rows", frame, LIST_ROW_COLUMNS)
-
-    def delete_list_rows(self, list_name: str, list_date: dt.date) -> None:
-        # The one DELETE the rows' trigger lets through (see postgres_schema): a --replace.
-        self._con.execute("SELECT set_config('arbiter.replacing_list', 'on', true)")
-        super().delete_list_rows(list_name, list_date)
-        self._con.execute("SELECT set_config('arbiter.replacing_list', 'off', true)")
-
-    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
-        from events.columns import LIST_ROW_COLUMNS
-        from events.recorders.pg_copy import select_list
-
-        query = sql.SQL(
-            "SELECT {} FROM rating_list_rows WHERE list_name = {} AND list_date = {} "
-            "ORDER BY player_id"
-        ).format(
-            sql.SQL(select_list(LIST_ROW_COLUMNS)), sql.Literal(list_name), sql.Literal(list_date)
-        )
-        return self._frame(query, LIST_ROW_COLUMNS)
-
     def load_table(
         self, table: str, frame: pl.DataFrame, columns: Mapping[str, pl.DataType]
     ) -> None:
@@ -240,3 +223,41 @@ class PostgresSession(Session):
         with self._con.cursor().copy(statement) as copy:
             for chunk in copy_lines(frame, columns):
                 copy.write(chunk)
+
+
+class PostgresListRows(ListRows):
+    """`events.recorders.list_rows.ListRows` on a PostgreSQL session's connection (its COPY
+    writes a list's rows, as an image's tables)."""
+
+    def __init__(self, con: psycopg.Connection[Any], load_table: _LoadTable) -> None:
+        self._con = con
+        self._load_table = load_table
+
+    def insert(self, frame: pl.DataFrame) -> None:
+        from events.columns import LIST_ROW_COLUMNS
+
+        self._load_table("rating_list_rows", frame, LIST_ROW_COLUMNS)
+
+    def delete(self, list_name: str, list_date: dt.date) -> None:
+        # The one DELETE the rows' trigger lets through (see postgres_schema): a --replace.
+        self._con.execute("SELECT set_config('arbiter.replacing_list', 'on', true)")
+        self._con.execute(_pyformat(DELETE_QUERY), [list_name, list_date])
+        self._con.execute("SELECT set_config('arbiter.replacing_list', 'off', true)")
+
+    def rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
+        from events.columns import LIST_ROW_COLUMNS
+        from events.recorders.pg_copy import copy_out, read_csv, select_list
+
+        query = sql.SQL(
+            "SELECT {} FROM rating_list_rows WHERE list_name = {} AND list_date = {} "
+            "ORDER BY player_id"
+        ).format(
+            sql.SQL(select_list(LIST_ROW_COLUMNS)), sql.Literal(list_name), sql.Literal(list_date)
+        )
+        return read_csv(copy_out(self._con, query), LIST_ROW_COLUMNS)
+
+    def row(self, list_name: str, list_date: dt.date, player_id: str) -> tuple[Any, ...] | None:
+        found: tuple[Any, ...] | None = self._con.execute(
+            _pyformat(ROW_QUERY), [list_name, list_date, player_id]
+        ).fetchone()
+        return found

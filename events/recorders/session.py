@@ -17,12 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from events.recorder import EventRow, KnownEvent, NewTruncation, TailSpan
+from events.recorders.list_rows import ListRows
 from events.store import RecordedEvent, Truncation
 
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["CHAINED_SQL", "EVENT_COLUMNS_SQL", "LIST_ROWS_SQL", "Params", "Session"]
+__all__ = ["CHAINED_SQL", "EVENT_COLUMNS_SQL", "Params", "Session"]
 
 EVENT_COLUMNS_SQL = (
     "global_position, stream_id, stream_version, event_id, event_type, schema_version, "
@@ -31,12 +32,6 @@ EVENT_COLUMNS_SQL = (
 CHAINED_SQL = f"{EVENT_COLUMNS_SQL}, stream_hash, log_hash"
 """The events table's columns in `EventRow` order. Inserts name their columns, so that a
 migration may add one (e.g. a hash chain)."""
-
-LIST_ROWS_SQL = (
-    "list_name, list_date, player_id, name, country, sex, title, birth_year, rating, games, k, "
-    "flag, club, grade, expires"
-)
-"""The ``rating_list_rows`` table's columns (`events.columns.LIST_ROW_COLUMNS`' order)."""
 
 _TRUNCATION_INSERT = (
     "truncation_id, stream_id, from_version, to_version, from_position, to_position, "
@@ -58,6 +53,9 @@ class Session(abc.ABC):
     """The select list of a `Truncation` (times as naive UTC)."""
     ids_match: ClassVar[str]
     """An expression true for an ``event_id`` in the list parameter ``?``."""
+    lists: ListRows
+    """The imported rating lists' rows on this session's connection (their own store: the
+    log's primitives below never touch them)."""
 
     @abc.abstractmethod
     def _rows(self, query: str, params: Params = ()) -> list[tuple[Any, ...]]:
@@ -348,32 +346,7 @@ class Session(abc.ABC):
         assert row is not None
         return not row[0] and row[1] == 1
 
-    # ---------------------------------------------------------------- rating-list rows
-
-    @abc.abstractmethod
-    def insert_list_rows(self, frame: pl.DataFrame) -> None:
-        """Write rating-list rows (`events.columns.LIST_ROW_COLUMNS`, in that order)."""
-
-    def delete_list_rows(self, list_name: str, list_date: dt.date) -> None:
-        """Delete the rows of one imported list (a ``--replace``)."""
-        self._run(
-            "DELETE FROM rating_list_rows WHERE list_name = ? AND list_date = ?",
-            [list_name, list_date],
-        )
-
-    @abc.abstractmethod
-    def list_rows(self, list_name: str, list_date: dt.date) -> pl.DataFrame:
-        """The rows of one imported list (LIST_ROW_COLUMNS), by player id."""
-
-    def list_row(
-        self, list_name: str, list_date: dt.date, player_id: str
-    ) -> tuple[Any, ...] | None:
-        """One player's row of an imported list (LIST_ROW_COLUMNS' order), or None."""
-        return self._one(
-            f"SELECT {LIST_ROWS_SQL} FROM rating_list_rows "
-            "WHERE list_name = ? AND list_date = ? AND player_id = ?",
-            [list_name, list_date, player_id],
-        )
+    # ---------------------------------------------------------------- image import
 
     @abc.abstractmethod
     def load_table(

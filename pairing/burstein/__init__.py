@@ -2,9 +2,10 @@
 
 from pairing.burstein.engine import pair
 from pairing.swiss.engine import swiss_engine
+from pairing.swiss.errors import NoValidPairingError
 from pairing.swiss.explain import explain
 
-__all__ = ["pair", "pair_round"]
+__all__ = ["NoValidPairingError", "pair", "pair_round"]
 
 pair_round = swiss_engine(pair, explain)
 """Explained as the Dutch system explains a round: the same facts of the input."""

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
-from events.errors import PairingError
 from pairing.burstein.certificate import decide_greedily
 from pairing.burstein.chain import pair_chain
 from pairing.burstein.group_order import list_sort
 from pairing.burstein.metrics import Metric, metrics
 from pairing.swiss.colour import neutral_colour, swiss_round
+from pairing.swiss.errors import NoValidPairingError
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import Colour, SwissInput, SwissRound
 from pairing.swiss.state import (
@@ -61,14 +61,6 @@ def _default_accelerations(swiss: SwissInput, states: list[PlayerState]) -> list
                 if bound <= 1:
                     break
     return result
-
-
-def _no_valid_pairing(message: str) -> PairingError:
-    """The Dutch engine's `NoValidPairingError`, imported only when raised: the Dutch engine
-    takes a fifth of ``arbiter-pairings --burstein``'s start-up to import."""
-    from pairing.dutch.engine import NoValidPairingError
-
-    return NoValidPairingError(message)
 
 
 # Edge weights stay below 2 ** _WEIGHT_BITS, well inside what rustworkx takes as they are.
@@ -165,7 +157,7 @@ def pair(swiss: SwissInput) -> SwissRound:
                 pab = p
                 break
         if pab is None:
-            raise _no_valid_pairing("no player is eligible for the pairing-allocated bye")
+            raise NoValidPairingError("no player is eligible for the pairing-allocated bye")
         present.remove(pab)
     pairs = _pair_groups(present, forbidden, metric)
     boards: list[tuple[PlayerState, PlayerState]] = []
@@ -324,7 +316,7 @@ def _build_groups(graph: _Graph, score: list[int]) -> list[int]:
         graph.mates = graph.matcher.solve()
         valid = _valid(graph.mates, groups)
     if not valid:
-        raise _no_valid_pairing(
+        raise NoValidPairingError(
             "the players cannot all be paired while satisfying the absolute criteria"
         )
     return groups

@@ -12,7 +12,7 @@ from __future__ import annotations
 from events.errors import PairingError
 from pairing.dubov.bracket import DubovBracket
 from pairing.dubov.players import DubovPlayer, Strength, dubov_players
-from pairing.dutch2017.completion import Completion
+from pairing.swiss.completion import Completion
 from pairing.swiss.model import Colour, SwissInput, SwissRound
 from pairing.swiss.state import invert
 

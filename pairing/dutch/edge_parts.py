@@ -11,13 +11,15 @@ computed once each) and the colour fields (by the two players' colour facts,
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from pairing.dutch.facts import RoundFacts
 from pairing.swiss.state import PlayerState
 
 __all__ = ["EdgeParts"]
 
 
-class EdgeParts:
+class EdgeParts(ABC):
     """The parts of one bracket's edge weights; an edition fills them in."""
 
     def __init__(
@@ -61,9 +63,9 @@ class EdgeParts:
             position += 2 * count_bits
         return position
 
+    @abstractmethod
     def _float_part(self, si: int, li: int) -> int:
         """The fields of a bracket pair that depend on both ends' scores and float history."""
-        raise NotImplementedError
 
     def _pair_part(self, si: int, li: int) -> int:
         """:meth:`_float_part`, computed once for each pair of scores and float histories."""

@@ -10,19 +10,15 @@ first. The weights are in :mod:`pairing.dutch.weights`.
 
 from __future__ import annotations
 
-from events.errors import PairingError
 from pairing.dutch.bracket import Bracket
 from pairing.dutch.round import dutch_round, present_in_order, round_facts
 from pairing.dutch.weights import BracketEdges, RoundContext
+from pairing.swiss.errors import NoValidPairingError
 from pairing.swiss.matching import Matcher
 from pairing.swiss.model import SwissInput, SwissRound
 from pairing.swiss.state import PlayerState
 
 __all__ = ["NoValidPairingError", "pair"]
-
-
-class NoValidPairingError(PairingError):
-    """No pairing of the round satisfies the absolute criteria."""
 
 
 def _bits(value: int) -> int:

@@ -9,6 +9,7 @@ the PAB (C2) and whether a round without a game is a float (:meth:`RoundFacts.by
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -50,7 +51,7 @@ def colour_preferences_compatible(a: Colour, b: Colour) -> bool:
 
 
 @dataclass
-class RoundFacts:
+class RoundFacts(ABC):
     """The players of a round and the edition-independent facts about them."""
 
     players: list[PlayerState]
@@ -76,13 +77,13 @@ class RoundFacts:
         # Read for every pair of players: computed once.
         self._absolute = [p.absolute_preference for p in self.players]
 
+    @abstractmethod
     def bye_eligible(self, p: PlayerState) -> bool:
         """C2 as the edition words it; computed once per player."""
-        raise NotImplementedError
 
+    @abstractmethod
     def unplayed_float(self, match: Round) -> Float:
         """The float of a round without a game, as the edition defines it."""
-        raise NotImplementedError
 
     def eligible_for_bye(self, p: PlayerState) -> bool:
         """C2: may ``p`` receive the PAB."""

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from operator import add
 
-import rustworkx as rx
-
 from pairing.dutch.bracket import FIELDS_WITHOUT_GRAPH, S1_BATCH, Bracket
-from pairing.dutch.engine import NoValidPairingError
 from pairing.dutch.round import dutch_round, present_in_order, round_facts
-from pairing.dutch2017.completion import Completion
 from pairing.dutch2017.weights import BracketWeights, Facts2017
+from pairing.swiss.completion import Completion
+from pairing.swiss.errors import NoValidPairingError
 from pairing.swiss.focus_graph import RUSTWORKX_LIMIT
-from pairing.swiss.matching import Matcher
+from pairing.swiss.matching import Matcher, solve
 from pairing.swiss.model import SwissInput, SwissRound
 from pairing.swiss.state import PlayerState
 
@@ -163,12 +161,8 @@ def _symmetric(lower: list[list[int]], size: int) -> list[list[int]]:
 def _best_matching(lower: list[list[int]], size: int) -> list[int]:
     """A maximum-weight matching of the lower triangle ``lower`` (weights that fit
     rustworkx): each vertex's mate, or the vertex itself."""
-    graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)  # the pairs are distinct
-    graph.add_nodes_from([None] * size)
-    graph.add_edges_from(
-        [(si, li, w) for li, row in enumerate(lower) for si, w in enumerate(row) if w]
-    )
+    edges = [(si, li, w) for li, row in enumerate(lower) for si, w in enumerate(row) if w]
     mates = list(range(size))
-    for a, b in rx.max_weight_matching(graph, weight_fn=int):
+    for a, b in solve(size, edges, engine="rustworkx"):
         mates[a], mates[b] = b, a
     return mates

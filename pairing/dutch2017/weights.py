@@ -31,7 +31,7 @@ narrowed (:mod:`pairing.swiss.narrowing`).
 "Special" brackets are the penultimate pairing bracket (PPB) and the collapsed last bracket:
 every player still unpaired is in them, so completion is weighed directly. The other brackets
 see only their own players and the next score group; completion of the whole round is checked
-after each (:mod:`pairing.dutch2017.completion`).
+after each (:mod:`pairing.swiss.completion`).
 """
 
 from __future__ import annotations

@@ -35,7 +35,10 @@ if TYPE_CHECKING:  # rustworkx (with the focus graph) is imported by the first s
     # engine that proves its decisions without one (Burstein, mostly) starts without it
     from pairing.swiss.focus_graph import FocusGraph
 
-__all__ = ["Matcher", "compress", "max_weight_matching"]
+__all__ = ["ENGINES", "Matcher", "compress", "max_weight_matching", "solve"]
+
+# The matching algorithms :func:`solve` runs (``None`` there: rustworkx when the weights fit it).
+ENGINES = ("rustworkx", "gabow", "networkx")
 
 # Off, every solve is a plain maximum-weight matching of the whole graph: no skip proofs, no
 # focus, no greedy completion. The tests compare both ways; nothing else turns it off.
@@ -69,6 +72,67 @@ def compress(
     if not edges:
         return []
     return Narrowing(edges).narrow(low_bits, tight)
+
+
+def solve(
+    vertices: int | Sequence[int],
+    edges: Sequence[tuple[int, int, int]],
+    *,
+    perfect: bool = False,
+    engine: str | None = None,
+) -> list[tuple[int, int]]:
+    """A maximum-weight matching on exact integer weights: every pairing engine's one door to
+    a matching algorithm (the Swiss matcher, Dutch 2017, team Swiss, Mac-Mahon, the completion
+    checks).
+
+    ``vertices`` is a count ``n`` (the vertices are ``0..n-1``) or the vertices' labels; each
+    edge ``(i, j, weight)`` joins positions ``i`` and ``j`` and appears once. ``perfect`` asks
+    for a maximum-cardinality matching first. ``engine``:
+
+    * ``"rustworkx"``: the blossom algorithm in Rust, on 128-bit integers (weights below
+      ``RUSTWORKX_LIMIT``);
+    * ``"gabow"``: Gabow's algorithm in the given vertex order (:mod:`pairing.swiss.gabow`), so
+      equal-weight ties resolve as OpenGotha resolves them (weights below 2⁶¹, no edge is 0);
+    * ``"networkx"``: the pure-Python blossom algorithm, any width;
+    * ``None``: rustworkx when the weights fit it, else networkx.
+
+    The pairs, as labels, in the order the algorithm gives them (with equal weights, which
+    matching comes out depends on the algorithm and on the vertex and edge order).
+    """
+    from pairing.swiss.focus_graph import RUSTWORKX_LIMIT as _RUSTWORKX_LIMIT
+
+    labels = None if isinstance(vertices, int) else vertices
+    size = vertices if isinstance(vertices, int) else len(vertices)
+    if engine is None:
+        wide = bool(edges) and max(edges, key=itemgetter(2))[2] >= _RUSTWORKX_LIMIT
+        engine = "networkx" if wide else "rustworkx"
+    found: Collection[tuple[int, int]]
+    if engine == "rustworkx":
+        import rustworkx as rx
+
+        # The edges are distinct pairs: a multigraph skips the duplicate lookup on every insert.
+        graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
+        graph.add_nodes_from([None] * size)
+        graph.add_edges_from(edges)
+        found = rx.max_weight_matching(graph, max_cardinality=perfect, weight_fn=int)
+    elif engine == "gabow":
+        from pairing.swiss.gabow import gabow_matching, weight_matrix  # numpy: only when used
+
+        found = gabow_matching(weight_matrix(size, edges))
+    elif engine == "networkx":
+        import networkx as nx  # the slowest, and a slow import: only when asked for
+
+        nodes = range(size) if labels is None else labels
+        graph_nx = nx.Graph()
+        graph_nx.add_nodes_from(nodes)
+        graph_nx.add_weighted_edges_from([(nodes[i], nodes[j], w) for i, j, w in edges])
+        pairs: set[tuple[int, int]] = nx.max_weight_matching(graph_nx, maxcardinality=perfect)
+        return list(pairs)
+    else:
+        raise ValueError(f"unknown matcher {engine!r}; expected one of {', '.join(ENGINES)}")
+    if labels is None:
+        return list(found)
+    return [(labels[a], labels[b]) for a, b in found]
 
 
 def max_weight_matching(edges: list[tuple[int, int, int]], low_bits: int = 0) -> dict[int, int]:
@@ -127,11 +191,13 @@ def _matching(
         return None
     if spread:
         edges = [(a, b, (w << spread) + 1) for a, b, w in edges]
-    import networkx as nx  # the last resort only: not worth its import time up front
-
-    graph_nx = nx.Graph()
-    graph_nx.add_weighted_edges_from(edges)
-    for a, b in nx.max_weight_matching(graph_nx):
+    # The last resort: the vertices in the order the edges name them.
+    position: dict[int, int] = {}
+    for a, b, _ in edges:
+        position.setdefault(a, len(position))
+        position.setdefault(b, len(position))
+    narrow = [(position[a], position[b], w) for a, b, w in edges]
+    for a, b in solve(list(position), narrow, engine="networkx"):
         mates[a] = b
         mates[b] = a
     return mates
@@ -147,16 +213,10 @@ def _focus_graph() -> type[FocusGraph]:
 def _rustworkx(vertices: Sequence[int], edges: list[tuple[int, int, int]]) -> dict[int, int]:
     """The matching rustworkx finds, mate by vertex both ways, for edges given as
     ``(i, j, weight)`` with ``i``, ``j`` positions in ``vertices``."""
-    import rustworkx as rx
-
-    # The edges are distinct pairs: a multigraph skips the duplicate lookup on every insert.
-    graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)
-    graph.add_nodes_from([None] * len(vertices))
-    graph.add_edges_from(edges)
     mates: dict[int, int] = {}
-    for a, b in rx.max_weight_matching(graph, weight_fn=int):
-        mates[vertices[a]] = vertices[b]
-        mates[vertices[b]] = vertices[a]
+    for a, b in solve(vertices, edges, engine="rustworkx"):
+        mates[a] = b
+        mates[b] = a
     return mates
 
 

@@ -4,7 +4,8 @@ The team PAB first (3.4: lowest score, most matches, largest TPN, leaving a lega
 then the teams are paired (3.3-3.6) and given colours (section 4). Every quality criterion is
 a count over the pairs, so the round is a maximum-weight matching whose integer edge weights
 hold the criteria in layers, most significant first, over the 3.6.2 identifier (`_pair_all`:
-rustworkx solves that fix a few identifier fields each, networkx as a fallback). This reads
+rustworkx solves that fix a few identifier fields each, networkx as a fallback, both through
+:func:`pairing.swiss.matching.solve`). This reads
 C.04.6 round-wide, as the hand-derived fixtures of ``chess/team/`` (and the Sharly-Chess
 reference engine) do: where the text pairs the top scoregroup first and the lexicographic
 order of upfloater sets would pick another team, the round-wide smallest identifier wins.
@@ -22,6 +23,7 @@ from events.domain import Colour
 from events.errors import PairingError
 from pairing.contract import PairedRound, boards_of
 from pairing.swiss.colour import published_order
+from pairing.swiss.matching import solve
 from pairing.team.model import (
     ColourType,
     PrimaryScore,
@@ -137,20 +139,13 @@ class _Round:
             return False
         if not nodes:
             return True
-        import rustworkx as rx  # only when a team round is paired
-
-        graph: rx.PyGraph[None, None] = rx.PyGraph(multigraph=True)  # the pairs are distinct
-        graph.add_nodes_from([None] * len(nodes))
-        graph.add_edges_from_no_data(
-            [
-                (i, j)
-                for i, a in enumerate(nodes)
-                for j in range(i + 1, len(nodes))
-                if self.legal(a, nodes[j])
-            ]
-        )
-        matching = rx.max_weight_matching(graph, max_cardinality=True)
-        return 2 * len(matching) == len(nodes)
+        edges = [
+            (i, j, 1)
+            for i, a in enumerate(nodes)
+            for j in range(i + 1, len(nodes))
+            if self.legal(a, nodes[j])
+        ]
+        return 2 * len(solve(len(nodes), edges, perfect=True, engine="rustworkx")) == len(nodes)
 
     # -- colour preferences (1.6, 1.7) ----------------------------------------------------
 
@@ -325,20 +320,20 @@ def _pair_all(state: _Round, order: list[int]) -> list[tuple[int, int]]:
 def _pair_exact(state: _Round, order: list[int]) -> list[tuple[int, int]]:
     """`_pair_all` as one networkx matching: the criteria layers over the identifier
     (3.6.2), in one integer of about ``n * (log2(n) + 1)`` bits for ``n`` teams."""
-    import networkx as nx  # only for rounds whose criteria do not fit 128 bits: a slow import
-
     n = max(order)
     identifier_bound = (1 << (n + 1)) * (n + 1) ** (n + 2)
     layers = _Layers(state, order)
-    graph = nx.Graph()
-    graph.add_nodes_from(order)
+    position = {a: i for i, a in enumerate(order)}
+    edges: list[tuple[int, int, int]] = []
     for i, a in enumerate(sorted(order)):
         for b in sorted(order)[i + 1 :]:
             if not state.legal(a, b):
                 continue
             identifier = (1 << (n - a)) * (n + 1) ** (n + 1) + (n + 1 - b) * (n + 1) ** (n - a)
-            graph.add_edge(a, b, weight=layers.weight(a, b) * identifier_bound + identifier)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+            weight = layers.weight(a, b) * identifier_bound + identifier
+            edges.append((position[a], position[b], weight))
+    # Only for rounds whose criteria do not fit 128 bits: networkx, whatever the width.
+    matching = solve(order, edges, perfect=True, engine="networkx")
     if 2 * len(matching) != len(order):
         raise _unpairable()
     return [(min(a, b), max(a, b)) for a, b in matching]
@@ -601,8 +596,6 @@ class _Stepwise:
 
         :raises TeamSwissError: no perfect matching (no legal pairing, 3.3.3).
         """
-        import rustworkx as rx
-
         width, tops, bottoms = window.width, window.tops, window.bottoms
         weights: dict[int, int] = {}
         for mask in {mask for row in self.masks for mask in row}:
@@ -624,10 +617,7 @@ class _Stepwise:
             else:
                 edges += [(a, b, row[kind[b]]) for b in partners if b > a]
         # Every team is a node (those already paired without edges): no renumbering.
-        graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=True)  # the pairs are distinct
-        graph.add_nodes_from([None] * len(self.numbers))
-        graph.add_edges_from(edges)
-        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+        matching = solve(len(self.numbers), edges, perfect=True, engine="rustworkx")
         if 2 * len(matching) != len(self.partners):
             raise _unpairable()
         mates: dict[int, int] = {}

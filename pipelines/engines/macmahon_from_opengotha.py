@@ -15,7 +15,6 @@ from ingest.opengotha import (
     OGTournament,
     PairingParameters,
 )
-from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult, GoTournament
 from pairing.macmahon.params import (
     Criterion,
     DuddMode,
@@ -32,44 +31,7 @@ __all__ = [
     "live_parameter_sets",
     "opengotha_parameter_sets",
     "params_from_opengotha",
-    "tournament_from_opengotha",
 ]
-
-
-def tournament_from_opengotha(source: OGTournament) -> GoTournament:
-    rounds = source.general.number_of_rounds if source.general is not None else 5
-    rounds = max([rounds, *(g.round for g in source.games), *(b.round for b in source.byes)])
-    return GoTournament(
-        number_of_rounds=rounds,
-        players=tuple(
-            GoPlayer(
-                key=p.key,
-                name=p.name,
-                first_name=p.first_name,
-                rank=p.rank,
-                rating=p.rating,
-                club=p.club,
-                country=p.country,
-                smms_correction=p.smms_correction,
-                participating=p.participating,
-                final_registration=p.registering_status == "FIN",
-            )
-            for p in source.players
-        ),
-        games=tuple(
-            GoGame(
-                round=g.round,
-                white=g.white,
-                black=g.black,
-                handicap=g.handicap,
-                result=GoResult(g.result.value),
-                by_default=g.by_default,
-            )
-            for g in source.games
-        ),
-        byes=tuple(GoBye(round=b.round, player=b.player) for b in source.byes),
-        clubs_groups=tuple(g.clubs for g in source.clubs_groups or ()),
-    )
 
 
 def params_from_opengotha(source: OGTournament, edition: Edition = Edition.V2024) -> MacMahonParams:

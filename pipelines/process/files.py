@@ -21,7 +21,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 from events.errors import UserError
@@ -34,7 +34,6 @@ __all__ = [
     "clean_leftovers",
     "folder_swap",
     "write_atomic",
-    "write_folder_atomic",
 ]
 
 _FILE_MODE = 0o644
@@ -144,14 +143,6 @@ def _write_locked(path: Path, data: bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
-
-
-def write_folder_atomic(path: Path, files: Mapping[str, bytes]) -> None:
-    """Replace the folder ``path`` by one holding exactly ``files`` (one swap, see
-    :func:`folder_swap`; thousands of charts cost one rename, not one per file)."""
-    with folder_swap(path, require_manifest=False) as staging:
-        for name, data in files.items():
-            staging.joinpath(name).write_bytes(data)
 
 
 # ------------------------------------------------------------------ swapping a folder

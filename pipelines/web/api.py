@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from events.validate import calendar_date
-from pipelines.commands import players, results, rounds, tournaments
+from pipelines.commands import players, registration, results, rounds, tournaments
 from pipelines.commands import prizes as prize_commands
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.files import BadLine
@@ -30,6 +30,7 @@ from pipelines.commands.inputs import (
 )
 from pipelines.views import prizes as prize_views
 from pipelines.views.output import Format, render
+from pipelines.views.registration import check_in_view, requests_view
 from pipelines.web.hub import TournamentView, summaries_json
 from pipelines.web.pages import player_card
 from pipelines.web.server import server_of, tournament_view
@@ -459,3 +460,87 @@ def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> d
 @router.post("/ratings/run", summary="Officers: compute and publish a rating list")
 def ratings_run(request: Request, body: RatingRunIn) -> Response:
     return _json(run_ratings(request, body, None))
+
+
+# ---------------------------------------------------- a player's own entry and check-in
+# Anyone may use these (`server.open_write`), within the event's settings and a rate limit per
+# address; the director's approve and decline sit beside them.
+
+
+@router.post(
+    "/tournaments/{tournament_id}/registrations",
+    status_code=201,
+    summary="Anyone: a player's own entry (when the event's registration is open or by "
+    "approval); the fields of a registration a player may give",
+)
+def api_register(request: Request, tournament_id: str, body: dict[str, Any]) -> Response:
+    tournament_view(request, tournament_id)
+    with server_of(request).public_writing(request, f"register:{tournament_id}") as store:
+        done = registration.request(store, tournament_id, body)
+    status = "registered" if done.player is not None else "waiting"
+    return _json({"request": done.request, "player": done.player, "status": status}, 201)
+
+
+@router.get(
+    "/tournaments/{tournament_id}/registrations",
+    summary="The entries players made: number, name, status (the director's token or session "
+    "also sees the other fields)",
+)
+def api_registrations(request: Request, tournament_id: str) -> Response:
+    view = tournament_view(request, tournament_id)
+    viewer = server_of(request).viewer(request)
+    private = viewer is not None and viewer.may_direct(tournament_id)
+    return _json(requests_view(view.state, private=private))
+
+
+class DeclineIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = Field(None, max_length=200)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/registrations/{number}/approve",
+    summary="The director: register a waiting entry",
+)
+def api_approve(request: Request, tournament_id: str, number: int, force: bool = False) -> Response:
+    with server_of(request).writing(request) as (store, _):
+        pid = registration.approve(store, tournament_id, number, force=force)
+    return _json({"request": number, "player": pid})
+
+
+@router.post(
+    "/tournaments/{tournament_id}/registrations/{number}/decline",
+    summary="The director: decline a waiting entry",
+)
+def api_decline(request: Request, tournament_id: str, number: int, body: DeclineIn) -> Response:
+    with server_of(request).writing(request) as (store, _):
+        name = registration.decline(store, tournament_id, number, body.reason)
+    return _json({"request": number, "name": name, "declined": True})
+
+
+class CheckInIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: int = Field(ge=1, description="The player's id (as the player list gives it)")
+
+
+@router.post(
+    "/tournaments/{tournament_id}/check-ins",
+    status_code=201,
+    summary="Check a player in before round 1: anyone inside the check-in window, the "
+    "director (token) at any time before round 1 is paired",
+)
+def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Response:
+    tournament_view(request, tournament_id)
+    server = server_of(request)
+    if request.headers.get("authorization"):
+        with server.writing(request) as (store, _):
+            done = registration.check_in(store, tournament_id, body.player, by_director=True)
+    else:
+        with server.public_writing(request, f"check-in:{tournament_id}") as store:
+            done = registration.check_in(store, tournament_id, body.player, by_director=False)
+    return _json({"player": body.player, "checked_in": True, "already": not done}, 201)
+
+
+@router.get("/tournaments/{tournament_id}/check-ins", summary="The check-in window and who is in")
+def api_check_ins(request: Request, tournament_id: str) -> Response:
+    return _json(check_in_view(tournament_view(request, tournament_id).state))

@@ -20,7 +20,7 @@ from events.errors import ArbiterError, NotFound, RetryableError
 from events.store import StoreBusy, StoreUnavailable
 from events.validate import InvalidField
 from pipelines.commands.inputs import refusal_of
-from pipelines.web import api, forms, public, registration
+from pipelines.web import api, forms, public
 from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
 from pipelines.web.replay import Replay
@@ -143,8 +143,6 @@ def create_app(
     app.add_middleware(WarmingUp, ready=server.ready.is_set)
     app.include_router(public.router)
     app.include_router(forms.router)
-    app.include_router(registration.router)
-    app.include_router(registration.api)
     app.include_router(api.router)
 
     @app.exception_handler(ArbiterError)

@@ -1,4 +1,7 @@
-"""Browser work: login, the director's panel of his tournament, the officer's panel.
+"""Browser work: login, the director's panel of his tournament, the officer's panel, and a
+player's own registration and check-in pages (`/t/{id}/register`, `/t/{id}/check-in`: anyone
+may use them, `server.open_write`, within the event's settings, `tournament edit
+--registration`, `--check-in`, and a rate limit per address; their API twins are in `api.py`).
 
 Every form carries the CSRF token; a refused command shows the CLI's one-line message on the
 panel (status 400) and appends nothing.
@@ -21,7 +24,7 @@ from events.validate import InvalidField
 from pipelines.commands import players, prizes, registration, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
-from pipelines.commands.inputs import EventChanges, PlayerChanges, TournamentInput
+from pipelines.commands.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
 from pipelines.views.prizes import toml_text
 from pipelines.views.registration import check_in_view, requests_view
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
@@ -429,3 +432,97 @@ def _create(request: Request, csrf: str, fields: dict[str, Any]) -> Response:
 async def officer_create(request: Request) -> Response:
     form, csrf = await _form(request)
     return await run_in_threadpool(_create, request, csrf, submitted(form, TournamentInput))
+
+
+# ------------------------------------------------------------------ a player's own pages
+
+ENTRY_FORM = form_fields(
+    PlayerInput, exclude=[f for f in PlayerInput.model_fields if f not in registration.ENTRY_FIELDS]
+)
+"""The registration form: the fields of a player's own entry, with the registration's help."""
+
+
+def _register_page(
+    request: Request, tournament_id: str, status: int = 200, **extra: Any
+) -> HTMLResponse:
+    view = tournament_view(request, tournament_id)
+    return render(
+        request,
+        "register.html",
+        status,
+        s=view.summary(),
+        mode=view.state.settings.registration.value,
+        paired=bool(view.state.rounds),
+        entry_form=ENTRY_FORM,
+        **{"error": None, "notice": None, "given": {}, **extra},
+    )
+
+
+@router.get("/t/{tournament_id}/register", response_class=HTMLResponse)
+async def register_form(request: Request, tournament_id: str) -> Response:
+    return _register_page(request, tournament_id)
+
+
+@router.post("/t/{tournament_id}/register", response_class=HTMLResponse)
+async def register(request: Request, tournament_id: str) -> Response:
+    tournament_view(request, tournament_id)
+    form = await request.form()
+    csrf = str(form.get("csrf_token") or "")
+    fields = submitted(form, PlayerInput)
+
+    def run() -> Response:
+        server = server_of(request)
+        try:
+            with server.public_writing(request, f"register:{tournament_id}", csrf) as store:
+                done = registration.request(store, tournament_id, fields)
+        except ArbiterError as exc:
+            return _register_page(request, tournament_id, 400, error=str(exc), given=fields)
+        notice = (
+            f"{done.name}: registered (player {done.player})"
+            if done.player is not None
+            else f"{done.name}: entry received (request {done.request}); the director will "
+            "confirm it"
+        )
+        return _register_page(request, tournament_id, notice=notice)
+
+    return await run_in_threadpool(run)
+
+
+def _check_in_page(
+    request: Request, tournament_id: str, status: int = 200, **extra: Any
+) -> HTMLResponse:
+    view = tournament_view(request, tournament_id)
+    return render(
+        request,
+        "check_in.html",
+        status,
+        s=view.summary(),
+        c=check_in_view(view.state),
+        **{"error": None, "notice": None, **extra},
+    )
+
+
+@router.get("/t/{tournament_id}/check-in", response_class=HTMLResponse)
+async def check_in_form(request: Request, tournament_id: str) -> Response:
+    return _check_in_page(request, tournament_id)
+
+
+@router.post("/t/{tournament_id}/check-in", response_class=HTMLResponse)
+def check_in(
+    request: Request,
+    tournament_id: str,
+    csrf_token: CsrfField,
+    player: Annotated[int, Form(ge=1)],
+) -> Response:
+    tournament_view(request, tournament_id)
+    server = server_of(request)
+    viewer = server.viewer(request)
+    director = viewer is not None and viewer.may_direct(tournament_id)
+    try:
+        with server.public_writing(request, f"check-in:{tournament_id}", csrf_token) as store:
+            done = registration.check_in(store, tournament_id, player, by_director=director)
+    except ArbiterError as exc:
+        return _check_in_page(request, tournament_id, 400, error=str(exc))
+    name = tournament_view(request, tournament_id).state.players[player].name
+    said = "checked in" if done else "was already checked in"
+    return _check_in_page(request, tournament_id, notice=f"{name} {said}")

@@ -47,7 +47,6 @@ from projections.exports.log_view import view_of
 
 __all__ = [
     "PROVISIONAL_BASE",
-    "elo_file_name",
     "elo_from_log",
     "elo_losses",
     "render_elo",
@@ -67,11 +66,6 @@ def to_ascii(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return stripped.encode("ascii", "replace").decode("ascii")
-
-
-def elo_file_name(elo: EloFile) -> str:
-    """``YYYYMMDD[a-z]_NAME.ELO`` for the file's start date, letter and name."""
-    return f"{elo.start:%Y%m%d}{elo.letter}_{elo.name}.ELO"
 
 
 def _id(wof_id: int | None) -> str:

@@ -62,7 +62,6 @@ __all__ = [
     "format_points",
     "format_record",
     "to_trf16",
-    "to_trf26",
     "trf_from_log",
     "write_trf",
 ]
@@ -164,7 +163,6 @@ def write_trf(trf: TrfFile, *, newline: str = "\n") -> str:
 
 
 _BB_FROM_162 = {"W": ("BBW",), "D": ("BBD",), "L": ("BBL",), "A": ("BBZ", "BBF"), "P": ("BBU",)}
-_162_FROM_BB = {"BBW": "W", "BBD": "D", "BBL": "L", "BBZ": "A", "BBU": "P"}
 
 
 def to_trf16(trf: TrfFile) -> TrfFile:
@@ -194,39 +192,6 @@ def to_trf16(trf: TrfFile) -> TrfFile:
         from projections.exports.trf_teams import rosters_as_013
 
         out = rosters_as_013(out)
-    return replace(trf, records=tuple(out))
-
-
-def to_trf26(trf: TrfFile) -> TrfFile:
-    """TRF(x)/TRF(bx) lines rewritten to their TRF-2026 records (``142``, ``152``, ``162``).
-
-    ``BBF`` has no separate TRF-2026 code (``A`` covers zero-point byes and forfeit losses);
-    it is kept as a ``BBF`` line when it differs from ``BBZ``.
-    """
-    out: list[Record] = []
-    scoring: list[tuple[str, Decimal]] = []
-    bb = {r.code: r.value for r in trf.records if isinstance(r, BbRecord)}
-    for record in trf.records:
-        match record:
-            case TotalRoundsRecord(code="XXR"):
-                out.append(record._replace(code="142"))
-            case XxcRecord(tokens=tokens) if record.colour is not None:
-                out.append(InitialColourRecord(record.colour, line=record.line))
-                rest = tuple(t for t in tokens if t not in ("white1", "black1"))
-                if rest:
-                    out.append(XxcRecord(rest, line=record.line))
-            case BbRecord(code=code, value=value) if code in _162_FROM_BB:
-                scoring.append((_162_FROM_BB[code], value))
-            case BbRecord(code="BBF", value=value) if value == bb.get("BBZ", Decimal(0)):
-                pass
-            case _:
-                out.append(record)
-    if scoring:
-        out.append(ScoringRecord(tuple(scoring)))
-    if any(isinstance(r, RawRecord) and r.code == "013" for r in out):
-        from projections.exports.trf_teams import rosters_as_310
-
-        out = rosters_as_310(out)
     return replace(trf, records=tuple(out))
 
 

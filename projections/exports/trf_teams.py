@@ -25,7 +25,7 @@ from projections.state import TournamentState
 from projections.team_standings import team_standings
 from projections.teams import TeamsState, match_scoring, team_entries, team_state
 
-__all__ = ["roster_310", "rosters_as_013", "rosters_as_310", "team_header", "team_records"]
+__all__ = ["roster_310", "rosters_as_013", "team_header", "team_records"]
 
 
 def _pts(value: Decimal | float | None, width: int) -> str:
@@ -169,8 +169,3 @@ def roster_310(number: int, name: str, members: Sequence[int], nickname: str = "
 def rosters_as_013(records: Sequence[Record]) -> list[Record]:
     """TRF-2026 ``310`` team lines as TRF16 ``013`` lines (name, members)."""
     return _roster_lines(records, "013")
-
-
-def rosters_as_310(records: Sequence[Record]) -> list[Record]:
-    """TRF16 ``013`` team lines as TRF-2026 ``310`` (pairing number = order of the lines)."""
-    return _roster_lines(records, "310")

@@ -25,9 +25,9 @@ from events.store import (
     RestoreRefused,
     Store,
     WrongExpectedVersion,
-    bulk_frame,
 )
 from events.stores import init_store, open_store
+from tests.events.bulk import bulk_frame
 
 StoreFactory = Callable[[], Store]
 

@@ -145,7 +145,8 @@ BULK_KILLED = textwrap.dedent(
     import polars as pl
     from events.duckdb_store import DuckDBStore
     from events.schema import PlayerRegistered
-    from events.store import NewEvent, bulk_frame
+    from events.store import NewEvent
+    from tests.events.bulk import bulk_frame
 
     store = DuckDBStore(sys.argv[1])
     events = [NewEvent(PlayerRegistered(player=i, name=f"p{i}")) for i in range(1, 400_001)]

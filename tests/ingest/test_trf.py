@@ -23,7 +23,7 @@ from ingest.trf import (
     XxzRecord,
     parse_trf,
 )
-from projections.exports.trf import to_trf16, to_trf26, write_trf
+from projections.exports.trf import to_trf16, write_trf
 from tests.conftest import require_testdata
 
 # formats.md 1.4: pairing number 3, round 4 is the pairing-allocated bye.
@@ -175,14 +175,7 @@ def test_javafo_and_bbp_extensions() -> None:
     assert trf.initial_colour is Colour.WHITE
     assert trf.records[2] == XxaRecord(3, (Decimal(1), Decimal(1)))
     assert trf.scoring == {"W": Decimal(3)}
-    trf26 = to_trf26(trf)
-    assert [type(r).__name__ for r in trf26.records][:3] == [
-        "TotalRoundsRecord",
-        "InitialColourRecord",
-        "XxcRecord",
-    ]
-    assert to_trf26(trf).scoring == trf.scoring
-    back = to_trf16(trf26)
+    back = to_trf16(trf)
     assert back.total_rounds == 7
     assert back.initial_colour is Colour.WHITE
 

@@ -16,14 +16,12 @@ import pytest
 
 from events.domain import Colour
 from events.result_codes import ResultCode
-from ingest.opengotha import read_opengotha
+from ingest.opengotha import OGTournament, read_opengotha
 from ingest.trf import TrfFile, cut_before_round, parse_trf
 from pairing.macmahon import GoTournament, MacMahonParams
+from pairing.macmahon.model import GoBye, GoGame, GoPlayer, GoResult
 from pairing.swiss.model import SwissInput, SwissRound
-from pipelines.engines.macmahon_from_opengotha import (
-    params_from_opengotha,
-    tournament_from_opengotha,
-)
+from pipelines.engines.macmahon_from_opengotha import params_from_opengotha
 from pipelines.engines.swiss_from_trf import (
     initial_colour_of_file,
     swiss_input_from_trf,
@@ -44,6 +42,7 @@ __all__ = [
     "published_rounds_reproduced",
     "real_events",
     "swiss_input",
+    "tournament_from_opengotha",
 ]
 
 Pair = Callable[[SwissInput], SwissRound]
@@ -169,3 +168,41 @@ def opengotha_input(path: Path) -> tuple[GoTournament, MacMahonParams]:
     """An OpenGotha file's tournament and its parameter sets."""
     source = read_opengotha(path)
     return tournament_from_opengotha(source), params_from_opengotha(source)
+
+
+def tournament_from_opengotha(source: OGTournament) -> GoTournament:
+    """An OpenGotha file's players, games and byes as the Mac-Mahon engine's input, as the
+    file has them (the product reads a file into events first: `pipelines.engines.live_go`)."""
+    rounds = source.general.number_of_rounds if source.general is not None else 5
+    rounds = max([rounds, *(g.round for g in source.games), *(b.round for b in source.byes)])
+    return GoTournament(
+        number_of_rounds=rounds,
+        players=tuple(
+            GoPlayer(
+                key=p.key,
+                name=p.name,
+                first_name=p.first_name,
+                rank=p.rank,
+                rating=p.rating,
+                club=p.club,
+                country=p.country,
+                smms_correction=p.smms_correction,
+                participating=p.participating,
+                final_registration=p.registering_status == "FIN",
+            )
+            for p in source.players
+        ),
+        games=tuple(
+            GoGame(
+                round=g.round,
+                white=g.white,
+                black=g.black,
+                handicap=g.handicap,
+                result=GoResult(g.result.value),
+                by_default=g.by_default,
+            )
+            for g in source.games
+        ),
+        byes=tuple(GoBye(round=b.round, player=b.player) for b in source.byes),
+        clubs_groups=tuple(g.clubs for g in source.clubs_groups or ()),
+    )

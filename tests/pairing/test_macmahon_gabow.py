@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pairing.macmahon.gabow import gabow_matching
 from pairing.macmahon.matching import max_weight_perfect_matching
+from pairing.swiss.gabow import gabow_matching
 
 
 @st.composite

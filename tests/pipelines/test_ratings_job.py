@@ -16,7 +16,7 @@ from events.duckdb_store import DuckDBStore
 from events.schema import RatingListPublished
 from pipelines.jobs import ratings as ratings_job
 from pipelines.jobs.ratings import RunRequest, publications, run_list
-from pipelines.process.files import write_atomic, write_folder_atomic
+from pipelines.process.files import write_atomic
 from pipelines.views.rating_player import UnknownPlayer, player_report
 from projections.games import GamesCache
 from ratings.listing import LIST_COLUMNS, diff_lists
@@ -209,17 +209,12 @@ def test_write_atomic_keeps_the_old_file_when_the_write_fails(
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError, match="No space"):
         write_atomic(target, b"new\n")
-    with pytest.raises(OSError, match="No space"):
-        write_folder_atomic(tmp_path / "charts", {"a.svg": b"<svg/>"})
     monkeypatch.undo()
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ratings.csv"]
     write_atomic(target, b"new\n")
-    write_folder_atomic(tmp_path / "charts", {"a.svg": b"1"})
-    write_folder_atomic(tmp_path / "charts", {"b.svg": b"2"})
     assert target.read_text() == "new\n"
-    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == ["b.svg"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["charts", "ratings.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ratings.csv"]
 
 
 def test_publications_read_back(store: DuckDBStore, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Whether the players not yet paired can still all be paired (C.4, the completion criterion).
 
+Shared by the engines that pair a bracket without seeing the whole round (Dutch 2017, Dubov).
 The 2017 engine pairs a bracket seeing only that bracket and the next score group; after each
 bracket it asks whether the round can still be completed: every player still unpaired meets a
 compatible opponent, except one player eligible for the PAB when the count is odd. When not,
@@ -9,14 +10,14 @@ players below (pairing.md 2.3).
 The answer is a maximum-cardinality matching of the compatibility graph. A complete matching is
 kept between questions and repaired after pairs are fixed (the players who lost their mate look
 for a free compatible player, then for one whose mate can move to another free player); only
-when that fails is the whole graph solved exactly.
+when that fails is the whole graph solved exactly (:func:`pairing.swiss.matching.solve`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import rustworkx as rx
+from pairing.swiss.matching import solve
 
 __all__ = ["Completion"]
 
@@ -85,20 +86,16 @@ class Completion:
 
     def _exact(self, vertices: list[int], mate: dict[int, int]) -> bool:
         """A maximum-cardinality matching of the whole graph, into ``mate``."""
-        graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=True)
-        graph.add_nodes_from(vertices)
-        graph.add_edges_from(
-            [
-                (i, j, 1)
-                for i, a in enumerate(vertices)
-                for j in range(i)
-                if self._edge(a, vertices[j])
-            ]
-        )
-        found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
+        edges = [
+            (i, j, 1)
+            for i, a in enumerate(vertices)
+            for j in range(i)
+            if self._edge(a, vertices[j])
+        ]
+        found = solve(vertices, edges, perfect=True, engine="rustworkx")
         if 2 * len(found) < len(vertices):
             return False
         mate.clear()
-        for i, j in found:
-            mate[vertices[i]], mate[vertices[j]] = vertices[j], vertices[i]
+        for a, b in found:
+            mate[a], mate[b] = b, a
         return True

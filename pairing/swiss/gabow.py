@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["gabow_matching"]
+__all__ = ["gabow_matching", "weight_matrix"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -504,8 +504,19 @@ class _Gabow:
                     break
 
 
+def weight_matrix(size: int, edges: Sequence[tuple[int, int, int]]) -> IntArray:
+    """The symmetric ``size`` × ``size`` matrix of ``edges`` ``(i, j, weight)``, 0 elsewhere."""
+    matrix: IntArray = np.zeros((size, size), dtype=np.int64)
+    if edges:
+        table = np.array(edges, dtype=np.int64)
+        ends_a, ends_b, weights = table[:, 0], table[:, 1], table[:, 2]
+        matrix[ends_a, ends_b] = weights
+        matrix[ends_b, ends_a] = weights
+    return matrix
+
+
 def gabow_matching(
-    weights: Sequence[Sequence[int]], *, batch_start: bool = True
+    weights: Sequence[Sequence[int]] | IntArray, *, batch_start: bool = True
 ) -> list[tuple[int, int]]:
     """Maximum-weight matching of a complete graph, pairs ``(i, j)`` with ``i < j``.
 
