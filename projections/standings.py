@@ -7,6 +7,10 @@ it (`as_of` says which round the table is after, for every page that shows one).
 The chain is applied in order. Ordinary tie-breaks are computed for everyone at once; a grouped
 one (direct encounter) is computed inside each group still tied on points and the tie-breaks
 before it. Undefined values (None) rank after every number.
+
+A carrom knockout ranks as SoL ranks one (its competitors' knockout sorter: points, then the
+seed position, then the rate): the chain's columns (SoL shows bucholz, net and total score) are
+computed and shown, never ranked by, and no two players share a place.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.domain import Game
+from events.domain import Game, System
 from projections.state import TournamentState
 from projections.tiebreaks import Tiebreak, TiebreakOptions, build_context, lookup
 
@@ -94,6 +98,12 @@ def _groups(players: Sequence[int], keys: dict[int, SortKey]) -> list[list[int]]
     return [g for g in by_key.values() if len(g) > 1] + [g for g in by_key.values() if len(g) == 1]
 
 
+def ranks_by_bracket(state: TournamentState) -> bool:
+    """A carrom knockout: points, then the start rank (SoL's seed position, else the rate);
+    its tie-break columns are shown only (SoL 5.26, ``_knockout_comp_sorter``)."""
+    return state.game is Game.CARROM and state.system is System.KNOCKOUT
+
+
 def standings(
     state: TournamentState,
     tiebreaks: Sequence[str] | None = None,
@@ -123,6 +133,8 @@ def standings(
         for pid in ctx.players:
             keys[pid] = (*keys[pid], _component(column.get(pid), tb.higher_is_better))
 
+    if ranks_by_bracket(state):
+        keys = {pid: (_component(points[pid], True), (0, starts[pid])) for pid in ctx.players}
     ordered = sorted(ctx.players, key=lambda pid: (keys[pid], starts[pid]))
     rows: list[StandingRow] = []
     for i, pid in enumerate(ordered):

@@ -7,7 +7,9 @@ say 50 before 27 (Buchholz), 27 before 28 and 28 before 50 (rank). The order it 
 then the one its sorting algorithm produces: the C++ library's ``std::list::sort``, a
 bottom-up merge sort. Sorting with another algorithm (Python's) gives another order, and so
 other pairings (seed 462 of ``make compare``: 50 players, round 2). So the order is made by
-the same merge pattern, written here from its description.
+the same merge pattern, written here from its description. No version of C.04.4.2 has the
+score products: the order is the reference's departure, kept for identity with it
+(docs/burstein_disputed.md).
 """
 
 from __future__ import annotations

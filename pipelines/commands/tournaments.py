@@ -233,10 +233,11 @@ def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
         return ("NBW", "SOSW", "SOSOSW")
     if game is Game.CARROM:
         # SoL's ranking: Swiss by bucholz, net and total score; round robin by net and total
-        # score; a knockout by the bracket alone.
+        # score; a knockout by the bracket, showing SoL's three columns (ranks_by_bracket).
         return {
             System.SWISS: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
             System.ROUNDROBIN: ("NETSCORE", "TOTSCORE"),
+            System.KNOCKOUT: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
         }.get(system, ())
     if game is Game.OTHELLO and system is not System.ROUNDROBIN:
         return ("BQ", "DISCS")

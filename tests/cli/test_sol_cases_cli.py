@@ -6,9 +6,12 @@ command by command, one process each. Per case, as a director would: `tournament
 with the case's settings (system, SoL method, delays, phantom score, the draw seed of the
 unrated first round), `player import` of the field (nationality, rating, seed position),
 then round by round `pair` (compared board by board with SoL's pairing) and
-`results --file` with SoL's scores; at the end
-`standings` must give SoL's ranking (order, points, bucholz, net and total score).
-``rr_seeds_6`` must refuse the round SoL refused.
+`results --file` with SoL's scores; at the end, for every round, `standings --at-round`
+must give SoL's ranking after that round (`ranking_after`): the order, and every value of its
+four columns (points, bucholz, net and total score), each case's own ranking chain (a knockout
+ranks by points and seed, its three columns shown) and all three columns asked for.
+``rr_seeds_6`` must refuse the round SoL refused. Besides the shared cases, two 64-player
+knockouts run through SoL 5.26 itself (tests/data/sol, README there).
 """
 
 from __future__ import annotations
@@ -25,15 +28,18 @@ from tests.cli.games_cli import Cli, json_outputs
 from tests.conftest import TESTDATA, require_testdata
 
 ROOT = TESTDATA / "carrom" / "sol" / "cases"
-CASES = sorted(p.stem for p in ROOT.glob("*.json")) if ROOT.exists() else ["missing"]
+OURS = Path(__file__).parent.parent / "data" / "sol"
+SHARED = sorted(p.stem for p in ROOT.glob("*.json")) if ROOT.exists() else ["missing"]
+CASES = SHARED + sorted(p.stem for p in OURS.glob("*.json"))
 ONE_BY_ONE = ["serial_7", "rr_circle_6", "ko_seeds_8"]
-TIEBREAKS = {"swiss": ("bucholz", "netscore", "totscore"), "roundrobin": ("netscore", "totscore")}
+COLUMNS = ("bucholz", "netscore", "totscore")
+TIEBREAKS = {"swiss": COLUMNS, "roundrobin": ("netscore", "totscore"), "knockout": COLUMNS}
 
 
 def _load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        require_testdata("carrom", "sol", "cases", f"{name}.json").read_text()
-    )
+    ours = OURS / f"{name}.json"
+    path = ours if ours.exists() else require_testdata("carrom", "sol", "cases", f"{name}.json")
+    data: dict[str, Any] = json.loads(path.read_text())
     return data
 
 
@@ -85,32 +91,32 @@ def _expected(rnd: dict[str, Any]) -> list[tuple[int, int, int | None]]:
     ]
 
 
-def _check_ranking(name: str, data: dict[str, Any], table: list[dict[str, Any]]) -> None:
-    columns = TIEBREAKS.get(data["settings"]["system"], ())
+def _check_ranking(
+    name: str, rnd: dict[str, Any], table: list[dict[str, Any]], columns: tuple[str, ...]
+) -> None:
+    """Our standings (with these columns) against SoL's ranking after the round ``rnd``."""
     ours = [
         (row["player"]["id"], row["points"], *(row["tiebreaks"][c.upper()] for c in columns))
         for row in table
     ]
     theirs = [
         (row["id"], float(row["points"]), *(float(row[c]) for c in columns))
-        for row in data["rounds"][-1]["ranking_after"]
+        for row in rnd["ranking_after"]
     ]
-    assert ours == theirs, f"{name}: ranking after the last round"
+    assert ours == theirs, f"{name}: ranking after round {rnd['round']}"
 
 
-def _check_knockout_scores(name: str, data: dict[str, Any], table: list[dict[str, Any]]) -> None:
-    """A knockout ranks by the bracket, but SoL still shows each player's net and total score:
-    of every match the player played, the rounds they won and the one they lost (the files'
-    ``ranking_after`` values are those sums in every round of every knockout case)."""
+def _check_values(name: str, rnd: dict[str, Any], table: list[dict[str, Any]]) -> None:
+    """Every value of SoL's four columns, player by player (whatever the order)."""
     ours = {
-        row["player"]["id"]: (row["tiebreaks"]["NETSCORE"], row["tiebreaks"]["TOTSCORE"])
+        row["player"]["id"]: (row["points"], *(row["tiebreaks"][c.upper()] for c in COLUMNS))
         for row in table
     }
     theirs = {
-        row["id"]: (float(row["netscore"]), float(row["totscore"]))
-        for row in data["rounds"][-1]["ranking_after"]
+        row["id"]: tuple(float(row[c]) for c in ("points", *COLUMNS))
+        for row in rnd["ranking_after"]
     }
-    assert ours == theirs, f"{name}: net and total scores after the last round"
+    assert ours == theirs, f"{name}: the four columns after round {rnd['round']}"
 
 
 @pytest.mark.golden
@@ -126,24 +132,25 @@ def test_sol_case_as_one_batch(name: str, tmp_path: Path) -> None:
         sheet = _results_sheet(rnd, tmp_path)
         lines.append(f"pair {tid} --format json")
         lines.append(f"results {tid} --round {rnd['round']} --file {shlex.quote(str(sheet))}")
-    lines.append(f"standings {tid} --format json")
-    knockout = data["settings"]["system"] == "knockout"
-    if knockout:
-        lines.append(f"standings {tid} --tiebreaks NETSCORE,TOTSCORE --format json")
+    every = ",".join(c.upper() for c in COLUMNS)
+    for rnd in data["rounds"]:
+        lines.append(f"standings {tid} --at-round {rnd['round']} --format json")
+        lines.append(f"standings {tid} --at-round {rnd['round']} --tiebreaks {every} --format json")
     if data["stopped"]:
         lines.append(f"pair {tid}")
     script = tmp_path / "event.txt"
     script.write_text("\n".join(lines) + "\n")
     done = Cli(tmp_path / "store.duckdb").run("batch", str(script))
     outputs = json_outputs(done.out)
-    scores = outputs.pop() if knockout else None
-    *pairings, table = outputs
-    if scores is not None:
-        _check_knockout_scores(name, data, scores)
-    for rnd, rows in zip(data["rounds"], pairings, strict=False):
+    rounds = len(data["rounds"])
+    assert len(outputs) == 3 * rounds, done.err
+    pairings, tables = outputs[:rounds], outputs[rounds:]
+    for rnd, rows in zip(data["rounds"], pairings, strict=True):
         assert _boards(rows) == _expected(rnd), f"{name} round {rnd['round']}"
-    assert len(pairings) == len(data["rounds"]), done.err
-    _check_ranking(name, data, table)
+    columns = TIEBREAKS[data["settings"]["system"]]
+    for i, rnd in enumerate(data["rounds"]):
+        _check_ranking(name, rnd, tables[2 * i], columns)
+        _check_values(name, rnd, tables[2 * i + 1])
     if data["stopped"]:
         assert done.code == 1
         assert "no more possible combinations" in done.err
@@ -170,10 +177,12 @@ def test_sol_case_command_by_command(name: str, tmp_path: Path) -> None:
             "--file",
             str(_results_sheet(rnd, tmp_path)),
         )
-    _check_ranking(name, data, cli.json("standings", tid))
+    last = data["rounds"][-1]
+    _check_ranking(name, last, cli.json("standings", tid), TIEBREAKS[data["settings"]["system"]])
 
 
 def test_every_reference_case_is_listed() -> None:
     root = require_testdata("carrom", "sol", "cases")
-    assert sorted(p.stem for p in root.glob("*.json")) == CASES
-    assert len(CASES) == 34
+    assert sorted(p.stem for p in root.glob("*.json")) == SHARED
+    assert len(SHARED) == 34
+    assert CASES[34:] == ["ko_seeds_64", "ko_seeds_64_rating"]

@@ -7,6 +7,8 @@ matches in the same rounds, except one round where the two engines are known to 
 3.6.2, `docs/team_swiss_disputed.md`). Colours are left out of the comparison: the fork's
 checker colours some matches otherwise than its own ``-p`` does on the same round (the doc says
 which); our checker colours as our ``-p``, which agrees with the fork's ``-p`` on them.
+A file our engine paired checks ``N of N rounds identical``; a copy with one round rewritten
+(made here) names that round, side by side, and ``--strict`` exits 4.
 """
 
 from __future__ import annotations
@@ -121,3 +123,45 @@ def test_a_file_of_another_shape_is_one_line_and_exit_3(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert done.stderr.count("\n") == 1
     assert "not a team tournament" in done.stderr
+
+
+# Round 2 of order_6_teams.trf rewritten, no pair meeting again: 3-1, 5-6 drawn, 2-4 0-1.
+TAMPERED_ROUND_2 = {1: "3 b =", 3: "1 w =", 5: "6 w =", 6: "5 b =", 2: "4 w 0", 4: "2 b 1"}
+_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0}
+
+
+def _tamper(source: Path, target: Path) -> Path:
+    """``source`` with round 2 of every player replaced (points recomputed)."""
+    lines = []
+    for line in source.read_text().splitlines():
+        if not line.startswith("001"):
+            lines.append(line)
+            continue
+        r1 = line[91:101]  # opponent in 4 columns, colour, result, 2 spaces
+        opponent, colour, result = TAMPERED_ROUND_2[int(line[4:8])].split()
+        points = _POINTS[r1.split()[-1]] + _POINTS[result]
+        lines.append(f"{line[:80]}{points:4.1f}{line[84:91]}{r1}{opponent:>4} {colour} {result}")
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def test_a_file_paired_by_the_engine_is_identical_and_a_tampered_copy_names_its_round(
+    tmp_path: Path,
+) -> None:
+    source = DATA / "order_6_teams.trf"  # rounds 1 and 2 paired by our engine (README there)
+    done = _check(source)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "order_6_teams.trf: 2 of 2 rounds identical"
+    tampered = _tamper(source, tmp_path / "tampered.trf")
+    strict = subprocess.run(
+        [PAIRINGS, "--team", str(tampered), "-c", "--strict"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert strict.returncode == 4, strict.stderr
+    out = strict.stdout.splitlines()
+    assert out[-1] == "tampered.trf: 1 of 2 rounds identical; round(s) 2 differ"
+    table = out[out.index("tampered.trf: Round #2") + 1 : -1]
+    assert table[0] == "Checker pairings   Tournament pairings"
+    assert {line[19:].strip() for line in table[1:]} == {"3 1", "5 6", "2 4"}
