@@ -8,6 +8,7 @@ from typing import Any
 
 from projections import html
 from projections.norms import Check, NormResult, PlayerNorms
+from projections.norms.from_state import fide_rating
 from projections.norms.rules import UNRATED
 from projections.state import TournamentState
 from ratings.fide_tables import dp_for_percent
@@ -83,7 +84,7 @@ def norms_rows(state: TournamentState, report: list[PlayerNorms]) -> list[dict[s
                 "player": {"id": a.id, "name": a.name},
                 "title": a.title,
                 "federation": a.federation,
-                "rating": state.players[a.id].rating,
+                "rating": fide_rating(state.players[a.id]),
                 "games": whole["games"],
                 "points": whole["points"],
                 "opponents": {

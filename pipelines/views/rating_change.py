@@ -1,12 +1,15 @@
 """`arbiter standings T --rating-change` and the web player card: each player's rating change
 from one event, the rating body's way.
 
-Chess: FIDE's arithmetic on the event alone (:func:`ratings.fide_run.tournament_changes`).
-Every player's rating Ro and K come from the imported FIDE list of the event's rating type in
-force at its start (the latest dated on or before it), by FIDE id; a player the list does not
-carry keeps the rating he is registered with, and K is rule 8.3.3's (:func:`ratings.fide.k_factor`)
-for a player taken to have a published rating: 30 games or more, junior by birth year. n·K ≤ 700
-counts this event's games only; a list run (`ratings run --method fide`) counts the period's.
+Chess: FIDE's arithmetic on the event alone (:func:`ratings.fide_run.tournament_changes`, the
+one the list run uses). Every player's rating Ro and K come from the imported FIDE list of the
+event's rating type in force at its start (the latest dated on or before it), by FIDE id; a
+player that list does not carry is FIDE-unrated, whatever rating he is registered with (his
+games are not rated for his opponents, 8.3.1; docs/fide_ratings.md). Without an imported list
+the registered rating stands in (0 or none: unrated), and K is rule 8.3.3's
+(:func:`ratings.fide.k_factor`) for a player taken to have a published rating: 30 games or
+more, junior by birth year. n·K ≤ 700 counts this event's games only; a list run (`ratings run
+--method fide`) counts the period's.
 
 Go: the EGF GoR change of the event (:func:`ratings.egf.rate_events`, the 2021 formula, the
 event's class weight), each player starting from the GoR of the imported EGD list in force at
@@ -150,6 +153,9 @@ def _fide(store: Store, state: TournamentState, start: dt.date) -> EventChange:
     rating_type = state.settings.pairing_params.rating.rating_type or "standard"
     name = FIDE_LISTS[rating_type]
     listed, source = _listed(store, name, lambda p: p.fide_id, state, start)
+    on_lists = latest_list_import(store, name, start) is not None
+    if on_lists:
+        source = source.replace("else registered ratings", "anyone else unrated")
     # K is the one printed on the list the event's change updates: the latest on or before
     # its last day (ratings.fide_run, rule 2), else the one in force at the start.
     end = current_data(state).end_date or start
@@ -159,11 +165,14 @@ def _fide(store: Store, state: TournamentState, start: dt.date) -> EventChange:
     rows = []
     for p in state.players.values():
         row = listed.get(p.id)
-        rating = (int(row.rating) if row.rating else None) if row else p.rating
+        if row is not None:
+            rating = int(row.rating) if row.rating else None
+        else:  # not on the list in force: unrated, whatever was typed (module docstring)
+            rating = None if on_lists else (p.rating or None)
         k = next((r.k for r in (latest.get(p.id), row) if r is not None and r.k), None)
         birth = (row.birth_year if row else None) or _birth_year(p.birth)
         if rating is not None and k is None:
-            established = FidePlayer(float(rating), params.new_player_games, birth)
+            established = FidePlayer(rating, params.new_player_games, birth)
             k = k_factor(established, period_start, 0, params)
         rows.append((_player_key(p.id), rating, k, birth))
     ratings = pl.DataFrame(

@@ -15,7 +15,7 @@ from projections.norms.rules import NO_FEDERATION
 from projections.norms.search import best_subsets
 from projections.state import Pairing, PlayerState, TournamentState
 
-__all__ = ["applicants", "event_facts", "norm_report", "swiss_exemption"]
+__all__ = ["applicants", "event_facts", "fide_rating", "norm_report", "swiss_exemption"]
 
 _ROUND_ROBINS = frozenset({System.ROUNDROBIN, System.TEAM_ROUNDROBIN})
 _WINS = {Colour.WHITE: Outcome.WHITE_WINS, Colour.BLACK: Outcome.BLACK_WINS}
@@ -35,8 +35,14 @@ def _forfeit_win(p: Pairing) -> bool:
     return p.colour is not None and p.outcome is _FORFEIT_WINS[p.colour]
 
 
+def fide_rating(player: PlayerState) -> int | None:
+    """The rating the norm rules read: the registered one, a rating of 0 or less being none
+    (unrated: counted as 1400 by 1.4.6c, never as 0)."""
+    return player.rating if player.rating is not None and player.rating > 0 else None
+
+
 def _opponent(player: PlayerState) -> Opponent:
-    return Opponent(player.id, player.title, player.federation, player.rating)
+    return Opponent(player.id, player.title, player.federation, fide_rating(player))
 
 
 def _zero_unrated(state: TournamentState) -> set[int]:
@@ -45,12 +51,12 @@ def _zero_unrated(state: TournamentState) -> set[int]:
         return set()
     out: set[int] = set()
     for pid, player in state.players.items():
-        if player.rating is not None:
+        if fide_rating(player) is not None:
             continue
         against_rated = [
             p
             for p in state.pairings(pid)
-            if p.played and p.opponent is not None and state.players[p.opponent].rating is not None
+            if p.played and p.opponent is not None and fide_rating(state.players[p.opponent])
         ]
         if against_rated and all(_chess_points(p) == 0 for p in against_rated):
             out.add(pid)
@@ -104,7 +110,7 @@ def swiss_exemption(state: TournamentState) -> bool:
             if not p.played and p.bye is not ByeKind.PAIRING and not _forfeit_win(p)
         )
         fed = player.federation
-        if missed <= 1 and player.rating is not None and fed not in (None, host, NO_FEDERATION):
+        if missed <= 1 and fide_rating(player) and fed not in (None, host, NO_FEDERATION):
             counted.append(player)
     federations = {p.federation for p in counted}
     titled = sum(1 for p in counted if p.title in _NORM_HOLDERS)
