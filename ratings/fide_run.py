@@ -597,14 +597,17 @@ def _states(
 
 def _period_k(players: pl.DataFrame, period_start: dt.date, p: FideParams) -> pl.DataFrame:
     """player, K for the period (printed K, or rule 8.3.3; then the 700 cap) and K_next (the K
-    the new list prints for a rated player)."""
+    the new list prints for a rated player). Rule 8.3.3 takes a player the previous list rates
+    without printing his K as having completed the 30 games of a new player (his rating is
+    published); anyone else has the games of arbiter's history."""
     printed = players.filter(pl.col("base_k").is_not_null())
     computed = players.filter(pl.col("base_k").is_null())
     rows: list[tuple[str, int]] = []
-    for player, rating, games, birth, top in computed.select(
-        "player", "rating_before", "hist_games", "birth_year", "hist_top"
+    for player, rating, games, birth, top, listed in computed.select(
+        "player", "rating_before", "hist_games", "birth_year", "hist_top", "on_base"
     ).iter_rows():
-        state = PlayerState(rating, games or 0, birth, bool(top))
+        completed = max(games or 0, p.new_player_games) if listed else games or 0
+        state = PlayerState(rating, completed, birth, bool(top))
         rows.append((player, k_factor(state, period_start, 0, p)))
     uncapped = pl.concat(
         [
@@ -698,6 +701,7 @@ def run_fide_list(
         pl.coalesce("base_birth_year", "hist_birth_year").first().alias("birth_year"),
         pl.col("hist_games").first(),
         pl.col("hist_top").first(),
+        pl.col("on_base").first(),
     )
     counted = sides.filter(pl.col("opponent_rating").is_not_null())
 

@@ -2,8 +2,9 @@
 player who is not on the list in force is FIDE-unrated, whatever rating was typed for him
 (docs/fide_ratings.md). A 6-player round robin of five list players and a newcomer entered
 three ways (`--rating 0`, no rating, `--fide-id N --not-on-list --rating 1800`): the five get
-the same new ratings from `ratings run --method fide`, and each one's `standings
---rating-change` change is the run's new rating minus his list rating.
+the same new ratings from `ratings run --method fide`, each one's `standings --rating-change`
+change is the run's new rating minus his list rating, and `norms` counts the newcomer as an
+unrated opponent (1400, B.01 1.4.6).
 
 The expected ratings are worked by hand from the FIDE Rating Regulations effective 1 March 2024
 (handbook B.02, with the 1 October 2025 amendment to 8.3.1); table 8.1.2 gives PD for the
@@ -144,3 +145,9 @@ def test_the_list_players_do_not_see_how_the_newcomer_was_entered(
     assert newcomer["Ro"] is None
     assert newcomer["status"] == "initial"
     assert int(listing["New, Ann"]["rating"]) == 1850
+    # Norms read the same ratings: B.01 1.4.6 counts an unrated opponent as 1400, never as 0
+    # (nor as the 1800 typed): A's opponents 1900 + 1800 + 1700 + 1600 + 1400 = 8400 / 5.
+    norms = json.loads(arbiter(store, "norms", "rr", "-f", "json").stdout)
+    by_name = {r["player"]["name"]: r for r in norms}
+    assert by_name["Player A"]["opponents"]["average"] == 1680
+    assert by_name["New, Ann"]["rating"] is None
