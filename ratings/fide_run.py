@@ -528,9 +528,11 @@ def _states(
     """Per (list_date, player) of the period: ``own`` (the player's Ro) and ``seen`` (the
     rating the opponents use), then the player's previous-list values.
 
-    own: rated on the list in force → that rating; else, rated before the run (previous list,
-    or arbiter's history for a player no list carries, without imported lists only) → that
-    rating (8.2.4). seen: the rating on the list in force if it carries the player; a player
+    rating_before: the previous list's rating; for a player it does not carry, arbiter's
+    history (without imported lists only), else his rating on the list in force. own: null
+    when rating_before is (a player the previous list shows unrated is unrated, 7.2.1); else
+    his rating on the list in force, or rating_before when that list does not rate him (8.2.4).
+    seen: the rating on the list in force if it carries the player; a player
     no list carries is seen with arbiter's rating (null once a list is imported: unrated); a
     player the previous list carries but the list in force does not is unrated to the
     opponents (8.2.4).
@@ -579,7 +581,7 @@ def _states(
         .with_columns(
             pl.when(pl.col("on_base"))
             .then(pl.col("base_rating"))
-            .otherwise(pl.col("hist_rating"))
+            .otherwise(pl.coalesce("hist_rating", "event_rating"))
             .alias("rating_before")
         )
     )
@@ -597,14 +599,14 @@ def _states(
 
 def _period_k(players: pl.DataFrame, period_start: dt.date, p: FideParams) -> pl.DataFrame:
     """player, K for the period (printed K, or rule 8.3.3; then the 700 cap) and K_next (the K
-    the new list prints for a rated player). Rule 8.3.3 takes a player the previous list rates
+    the new list prints for a rated player). Rule 8.3.3 takes a player an imported list rates
     without printing his K as having completed the 30 games of a new player (his rating is
     published); anyone else has the games of arbiter's history."""
     printed = players.filter(pl.col("base_k").is_not_null())
     computed = players.filter(pl.col("base_k").is_null())
     rows: list[tuple[str, int]] = []
     for player, rating, games, birth, top, listed in computed.select(
-        "player", "rating_before", "hist_games", "birth_year", "hist_top", "on_base"
+        "player", "rating_before", "hist_games", "birth_year", "hist_top", "listed"
     ).iter_rows():
         completed = max(games or 0, p.new_player_games) if listed else games or 0
         state = PlayerState(rating, completed, birth, bool(top))
@@ -701,7 +703,7 @@ def run_fide_list(
         pl.coalesce("base_birth_year", "hist_birth_year").first().alias("birth_year"),
         pl.col("hist_games").first(),
         pl.col("hist_top").first(),
-        pl.col("on_base").first(),
+        (pl.col("on_base") | pl.col("event_rating").is_not_null()).any().alias("listed"),
     )
     counted = sides.filter(pl.col("opponent_rating").is_not_null())
 
