@@ -3,8 +3,9 @@
 the players' rows on the imported list in force at its start.
 
 FIDE (`fide_findings`): the event states no rating type (standard, rapid, blitz) or no start
-date; per player a missing FIDE id, an id not on the list, a rating or a name that differs from
-the list's, a missing birth date (year) or sex, a missing or unknown federation. The EGD
+date; per player a missing FIDE id, an id not on the list (and a rating typed for him: FIDE
+rates a player the list does not carry as unrated), a rating or a name that differs from the
+list's, a missing birth date (year) or sex, a missing or unknown federation. The EGD
 (`egd_findings`): a missing PIN, a PIN not on the list, a grade (rank) other than the list's.
 
 The functions are pure: the caller reads the list (`pipelines.views.checks`) and passes each
@@ -110,6 +111,11 @@ def fide_findings(
             row = listed.get(p.fide_id)
             if row is None:
                 add("fide_id", f"{p.fide_id} is not on the {list_label}")
+                if p.rating:  # a typed or national rating orders the pairing, nothing else
+                    add(
+                        "rating",
+                        f"{p.rating} typed; not on the list, FIDE rates the player unrated",
+                    )
             else:
                 if not same_name(p.name, row.name):
                     add("name", f"{p.name!r}; the list has {row.name!r}")

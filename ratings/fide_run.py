@@ -20,9 +20,14 @@ calculation pages. The rules, as FIDE's published calculations show them
    8.1b, W a half point: every quantity is an integer number of hundredths), rounded half
    away from zero once per period (8.3.4: −2.50 → −3).
 5. A run from a list dated before 1 March 2024 to one dated on or after it applies the
-   one-time adjustment :func:`ratings.fide.march_2024_adjustment`; first ratings follow the rule
-   in force since then (8.2: two hypothetical 1800 opponents, both drawn; at most 2200).
-6. Without any imported list every rating comes from arbiter's own history (``players``).
+   one-time adjustment :func:`march_2024_adjustment`; first ratings follow the rule in force
+   since then (8.2: two hypothetical 1800 opponents, both drawn; at most 2200).
+6. Without any imported list every rating comes from arbiter's own history (``players``):
+   :func:`history_list` folds the months from the first tournament. **Once a list is
+   imported, a player on no list of the run is unrated** (7.1.4, 8.2) whatever rating arbiter
+   holds for him (a rating typed at registration orders the pairing, nothing else); his games
+   against rated players are not rated for them (8.3.1: "for each game played against a rated
+   player").
 
 Readings where the text or the reference data leave room (each documented where it is used):
 
@@ -66,6 +71,7 @@ import polars as pl
 from ratings.fide import MARCH_2024, FideParams, PendingGame, PlayerState, k_factor
 from ratings.fide_tables import dp_for_percent, expected_percent
 from ratings.games import SchemaError, months_before, validate_games, validate_players
+from ratings.listing import ActivityParams, activity_listing
 
 __all__ = [
     "CHANGE_SCHEMA",
@@ -76,9 +82,13 @@ __all__ = [
     "MARCH_2024",
     "TOURNAMENT_AUDIT_SCHEMA",
     "FideListRun",
+    "HistoryRun",
+    "history_list",
+    "history_runs",
     "initial_rating_exact",
     "list_in_force",
     "lists_needed",
+    "march_2024_adjustment",
     "official_list",
     "rated_on",
     "run_fide_list",
@@ -474,9 +484,10 @@ def _sides(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _history(players: pl.DataFrame | None) -> pl.DataFrame:
-    """Arbiter's own state of players the lists may not carry: hist_rating (rounded half up),
-    hist_games, hist_birth_year, hist_top."""
+def _history(players: pl.DataFrame | None, *, ratings: bool) -> pl.DataFrame:
+    """Arbiter's own state of players the lists may not carry: hist_rating (rounded half up;
+    a rating of 0 or less is no rating; null for everyone unless ``ratings``: once a list is
+    imported, a player it does not carry is unrated), hist_games, hist_birth_year, hist_top."""
     schema = {
         "player_id": pl.Utf8,
         "hist_rating": pl.Int64,
@@ -488,7 +499,11 @@ def _history(players: pl.DataFrame | None) -> pl.DataFrame:
         return pl.DataFrame(schema=schema)
     validate_players(players)
     cols = players.columns
-    rating = (pl.col("rating") + 0.5).floor() if "rating" in cols else pl.lit(None)
+    rating = (
+        pl.when(pl.col("rating") > 0).then((pl.col("rating") + 0.5).floor())
+        if ratings and "rating" in cols
+        else pl.lit(None)
+    )
     return players.select(
         "player_id",
         rating.cast(pl.Int64).alias("hist_rating"),
@@ -513,11 +528,14 @@ def _states(
     """Per (list_date, player) of the period: ``own`` (the player's Ro) and ``seen`` (the
     rating the opponents use), then the player's previous-list values.
 
-    own: rated on the list in force → that rating; else, rated before the run (previous list,
-    or arbiter's history for a player no list carries) → that rating (8.2.4). seen: the rating
-    on the list in force if it carries the player; a player no list carries is seen with
-    arbiter's rating; a player the previous list carries but the list in force does not is
-    unrated to the opponents (8.2.4).
+    rating_before: the previous list's rating; for a player it does not carry, arbiter's
+    history (without imported lists only), else his rating on the list in force. own: null
+    when rating_before is (a player the previous list shows unrated is unrated, 7.2.1); else
+    his rating on the list in force, or rating_before when that list does not rate him (8.2.4).
+    seen: the rating on the list in force if it carries the player; a player
+    no list carries is seen with arbiter's rating (null once a list is imported: unrated); a
+    player the previous list carries but the list in force does not is unrated to the
+    opponents (8.2.4).
     """
     keys = sides.select("list_date", "player").unique()
     ids = keys.select(pl.col("player").alias("player_id")).unique()
@@ -563,7 +581,7 @@ def _states(
         .with_columns(
             pl.when(pl.col("on_base"))
             .then(pl.col("base_rating"))
-            .otherwise(pl.col("hist_rating"))
+            .otherwise(pl.coalesce("hist_rating", "event_rating"))
             .alias("rating_before")
         )
     )
@@ -581,14 +599,17 @@ def _states(
 
 def _period_k(players: pl.DataFrame, period_start: dt.date, p: FideParams) -> pl.DataFrame:
     """player, K for the period (printed K, or rule 8.3.3; then the 700 cap) and K_next (the K
-    the new list prints for a rated player)."""
+    the new list prints for a rated player). Rule 8.3.3 takes a player an imported list rates
+    without printing his K as having completed the 30 games of a new player (his rating is
+    published); anyone else has the games of arbiter's history."""
     printed = players.filter(pl.col("base_k").is_not_null())
     computed = players.filter(pl.col("base_k").is_null())
     rows: list[tuple[str, int]] = []
-    for player, rating, games, birth, top in computed.select(
-        "player", "rating_before", "hist_games", "birth_year", "hist_top"
+    for player, rating, games, birth, top, listed in computed.select(
+        "player", "rating_before", "hist_games", "birth_year", "hist_top", "listed"
     ).iter_rows():
-        state = PlayerState(None if rating is None else float(rating), games or 0, birth, bool(top))
+        completed = max(games or 0, p.new_player_games) if listed else games or 0
+        state = PlayerState(rating, completed, birth, bool(top))
         rows.append((player, k_factor(state, period_start, 0, p)))
     uncapped = pl.concat(
         [
@@ -660,7 +681,7 @@ def run_fide_list(
         d: base_played if d == previous_date else _players_of(imported[d], ids, f"list {d}")
         for d in events.get_column("list_date").drop_nulls().unique()
     }
-    states = _states(sides, official, base_played, _history(players))
+    states = _states(sides, official, base_played, _history(players, ratings=not dates))
     sides = sides.join(
         states.select("list_date", "player", "own"),
         on=["list_date", "player"],
@@ -682,6 +703,7 @@ def run_fide_list(
         pl.coalesce("base_birth_year", "hist_birth_year").first().alias("birth_year"),
         pl.col("hist_games").first(),
         pl.col("hist_top").first(),
+        (pl.col("on_base") | pl.col("event_rating").is_not_null()).any().alias("listed"),
     )
     counted = sides.filter(pl.col("opponent_rating").is_not_null())
 
@@ -702,7 +724,7 @@ def run_fide_list(
     )
     computed = pl.col("rating_before") + pl.col("change")
     if crosses:
-        computed = _march_2024(computed)
+        computed = march_2024_adjustment(computed)
     rated = (
         rated_players.join(k, on="player", how="left")
         .join(totals, on="player", how="left")
@@ -867,20 +889,20 @@ def _initials(
                 rows.append((player, _STATUS_DISREGARDED, 0, None, None))
                 continue
         new = tuple(
-            PendingGame(period_start, float(r), h / 2)
+            PendingGame(period_start, r, h)
             for ratings, halves in events
             for r, h in zip(ratings, halves, strict=True)
         )
         pooled = (*earlier, *new)
         rating = initial_rating_exact(
-            [round(g.opponent_rating) for g in pooled], sum(round(2 * g.score) for g in pooled), p
+            [g.opponent_rating for g in pooled], sum(g.halves for g in pooled), p
         )
         if rating is None:
             if pooled:
                 carried[player] = pooled
             rows.append((player, _STATUS_NOT_RATED, len(new), None, None))
             continue
-        state = PlayerState(float(rating), (games_before or 0) + len(pooled), birth_year)
+        state = PlayerState(rating, (games_before or 0) + len(pooled), birth_year)
         rows.append(
             (player, _STATUS_INITIAL, len(new), rating, k_factor(state, period_start, 0, p))
         )
@@ -917,9 +939,14 @@ def _changes(rated: pl.DataFrame, initial: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _march_2024(rating: pl.Expr) -> pl.Expr:
-    """:func:`ratings.fide.march_2024_adjustment` in integers: R + 0.4·(2000 − R) is
-    (3R + 4000)/5, rounded half up, for 1000 ≤ R < 2000."""
+def march_2024_adjustment(rating: pl.Expr) -> pl.Expr:
+    """The one-time adjustment of 1 March 2024, R + 0.4·(2000 − R) for 1000 ≤ R < 2000, in
+    integers: (3R + 4000)/5 rounded half up (never a half for a whole R: fifths).
+
+    >>> ratings = pl.DataFrame({"r": [999, 1000, 1500, 1999, 2000, 2100]})
+    >>> ratings.select(march_2024_adjustment(pl.col("r"))).to_series().to_list()
+    [999, 1400, 1700, 1999, 2000, 2100]
+    """
     return (
         pl.when((rating >= 1000) & (rating < 2000))
         .then((6 * rating + 8005) // 10)
@@ -958,7 +985,7 @@ def _new_list(
         base = base.sort("player_id")
     on_base = pl.col("player_id").is_in(played.get_column("player_id").implode())
     kept = base.filter(~on_base).with_columns(
-        (_march_2024(pl.col("rating")) if crosses else pl.col("rating")).alias("rating"),
+        (march_2024_adjustment(pl.col("rating")) if crosses else pl.col("rating")).alias("rating"),
         pl.lit(0, dtype=pl.Int64).alias("games"),
     )
     before = base.filter(on_base)
@@ -1046,6 +1073,148 @@ def run_fide_lists(
         known.setdefault(day, run.new_list)
         day = months_before(day, -1)
     return runs
+
+
+@dataclass(frozen=True)
+class HistoryRun:
+    """:func:`history_runs`: each month's run, and arbiter's players after the last."""
+
+    runs: list[FideListRun]
+    players: pl.DataFrame
+    """The players table with ``rating`` (Float64, null: unrated), ``games`` (rated games
+    completed) and ``k_reached_2400`` after the last run."""
+
+
+def _with_state_columns(players: pl.DataFrame) -> pl.DataFrame:
+    validate_players(players)
+    defaults = {
+        "rating": pl.lit(None, dtype=pl.Float64),
+        "games": pl.lit(0, dtype=pl.Int64),
+        "k_reached_2400": pl.lit(value=False),
+    }
+    return players.select(
+        "player_id",
+        "name",
+        "country",
+        "birth_year",
+        *(
+            (pl.col(c) if c in players.columns else default).alias(c)
+            for c, default in defaults.items()
+        ),
+    ).with_columns(
+        pl.when(pl.col("rating") > 0).then(pl.col("rating")).alias("rating"),
+        pl.col("games").fill_null(0),
+        pl.col("k_reached_2400").fill_null(value=False),
+    )
+
+
+def _after_run(
+    players: pl.DataFrame, run: FideListRun, *, crosses: bool, p: FideParams
+) -> pl.DataFrame:
+    """The players table after one run from history: every player who played takes his new
+    rating (an initial rating, or none below the floor) and adds his rated games; a run that
+    crosses 1 March 2024 adjusts everyone else's rating."""
+    played = run.changes.filter(
+        pl.col("status").is_in([_STATUS_RATED, _STATUS_BELOW_FLOOR, _STATUS_INITIAL])
+    ).select(
+        "player_id",
+        pl.col("rating_after").cast(pl.Float64).alias("new_rating"),
+        pl.col("games").alias("new_games"),
+    )
+    newcomers = played.join(players.select("player_id"), on="player_id", how="anti").select(
+        "player_id",
+        pl.lit(None, dtype=pl.Utf8).alias("name"),
+        pl.lit(None, dtype=pl.Utf8).alias("country"),
+        pl.lit(None, dtype=pl.Int64).alias("birth_year"),
+        pl.lit(None, dtype=pl.Float64).alias("rating"),
+        pl.lit(0, dtype=pl.Int64).alias("games"),
+        pl.lit(value=False).alias("k_reached_2400"),
+    )
+    kept = (
+        march_2024_adjustment(pl.col("rating").cast(pl.Int64)).cast(pl.Float64)
+        if crosses
+        else pl.col("rating")
+    )
+    return (
+        pl.concat([players, newcomers.cast(players.schema)])
+        .join(played, on="player_id", how="left")
+        .with_columns(
+            pl.when(pl.col("new_games").is_not_null())
+            .then(pl.col("new_rating"))
+            .otherwise(kept)
+            .alias("rating"),
+            (pl.col("games") + pl.col("new_games").fill_null(0)).alias("games"),
+            (
+                pl.col("k_reached_2400")
+                | (pl.col("new_rating") >= p.top_from).fill_null(value=False)
+            ).alias("k_reached_2400"),
+        )
+        .drop("new_rating", "new_games")
+    )
+
+
+def history_runs(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    as_of: dt.date,
+    params: FideParams | None = None,
+) -> HistoryRun:
+    """FIDE's list month after month from arbiter's own history, without any imported list
+    (rule 6): from the list after the first tournament ended to the one that rates the last
+    game before ``as_of``, each tournament rated whole on the list after the month it ended
+    (:func:`rated_on`), by :func:`run_fide_list` with the ratings of the players table as the
+    previous months left them. The stated tournament days are ignored: a tournament ends on its
+    last game before ``as_of``.
+    """
+    p = params or FideParams()
+    state = _with_state_columns(players)
+    validate_games(games)
+    before = games.filter(pl.col("date") < as_of).drop(
+        [c for c in ("event_start", "event_end") if c in games.columns]
+    )
+    if before.height == 0:
+        return HistoryRun([], state)
+    day = months_before(before.get_column("date").min(), -1)  # type: ignore[arg-type]
+    last = months_before(as_of - dt.timedelta(days=1), -1)
+    runs: list[FideListRun] = []
+    pending: Mapping[str, tuple[PendingGame, ...]] = {}
+    while day <= last:
+        run = run_fide_list(
+            rated_on(before, day), {}, list_date=day, players=state, pending=pending, params=p
+        )
+        crosses = months_before(day, 1) < MARCH_2024 <= day
+        state = _after_run(state, run, crosses=crosses, p=p)
+        pending = run.pending
+        runs.append(run)
+        day = months_before(day, -1)
+    return HistoryRun(runs, state)
+
+
+def history_list(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    as_of: dt.date,
+    params: FideParams | None = None,
+    activity: ActivityParams | None = None,
+) -> pl.DataFrame:
+    """The FIDE list as of a date without imported lists: :func:`history_runs` over the games
+    before ``as_of``, listed by :func:`ratings.listing.activity_listing` (float ratings, as
+    every method's list). The ratings before a player's first tournament are the ones in
+    ``players`` (an organiser's file states the published FIDE rating; 0 or null: unrated)."""
+    p = params or FideParams()
+    before = games.filter(pl.col("date") < as_of)
+    state = history_runs(before, players, as_of, p).players
+    rated = state.filter(pl.col("rating").is_not_null()).select(
+        "player_id", "rating", pl.lit(None, dtype=pl.Float64).alias("margin")
+    )
+    return activity_listing(
+        rated,
+        before,
+        as_of,
+        activity=activity,
+        unrated=f"not rated yet (initial rating needs {p.initial_min_games} games against rated "
+        "players)",
+    )
 
 
 def tournament_changes(

@@ -1,7 +1,7 @@
 """FIDE rating tables (Rating Regulations 8.1): score percentage ↔ rating difference.
 
 The one copy of both tables, in hundredths and whole rating points, for every layer that
-needs them: the Elo fold (:mod:`ratings.fide`) and the rating-based tie-breaks
+needs them: the FIDE rating arithmetic (:mod:`ratings.fide_run`) and the rating-based tie-breaks
 (``projections.tiebreaks.performance``). Both are built from the published band limits
 instead of being typed out in full (ratings.md §3.3).
 """

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from events.errors import UserError, braced
 from ratings.egf import LIST_START_GRADE, EgfParams, egf_list, rating_from_grade
-from ratings.fide import FideParams, fide_list
+from ratings.fide import FideParams
+from ratings.fide_run import history_list
 from ratings.games import GameKind
 from ratings.glicko2 import Glicko2ListParams, glicko2_list
 from ratings.identity import REPORT_SCHEMA, people
@@ -187,7 +188,7 @@ def _wof(games: pl.DataFrame, _: pl.DataFrame, as_of: dt.date, p: ListParams) ->
 def _fide(
     games: pl.DataFrame, players: pl.DataFrame, as_of: dt.date, p: ListParams
 ) -> ComputedList:
-    listing = fide_list(games, players, as_of, p.fide, p.activity)
+    listing = history_list(games, players, as_of, p.fide, p.activity)
     return ComputedList(listing, {"fide": p.fide.model_dump(mode="json")})
 
 

@@ -13,6 +13,7 @@ from pipelines.cli.print import Paper, PrintFormat, write_document
 from pipelines.commands.base import CommandError, load
 from pipelines.views.norms import norms_html, norms_rows, norms_text_rows, norms_title
 from pipelines.views.output import Format, PageFormat, emit
+from pipelines.views.rating_change import fide_in_force
 from projections.norms import norm_report
 
 app = typer.Typer()
@@ -70,7 +71,8 @@ def norms(
     with open_store() as store:
         state = load(store, tournament).state
         pid = None if certificate is None else player_of(store, tournament, certificate)[0]
-    found = norm_report(state, exempt=exempt)
+        in_force = fide_in_force(store, state).ratings
+    found = norm_report(state, exempt=exempt, in_force=in_force)
     if pid is not None or report:
         if pid is not None and report:
             raise CommandError("give --certificate PLAYER or --report, not both")
@@ -89,7 +91,7 @@ def norms(
         write_document(doc, path, paper.value, form_format, force)
         err.print(f"{tournament}: {doc.title} written to {path}", markup=False)
         return
-    rows = norms_rows(state, found)
+    rows = norms_rows(state, found, in_force)
     if fmt is PageFormat.HTML:
         sys.stdout.write(norms_html(state, rows))
         return

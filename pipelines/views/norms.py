@@ -8,6 +8,7 @@ from typing import Any
 
 from projections import html
 from projections.norms import Check, NormResult, PlayerNorms
+from projections.norms.from_state import Ratings, norm_ratings
 from projections.norms.rules import UNRATED
 from projections.state import TournamentState
 from ratings.fide_tables import dp_for_percent
@@ -70,10 +71,13 @@ def _whole(p: PlayerNorms) -> dict[str, Any]:
     }
 
 
-def norms_rows(state: TournamentState, report: list[PlayerNorms]) -> list[dict[str, Any]]:
+def norms_rows(
+    state: TournamentState, report: list[PlayerNorms], in_force: Ratings | None = None
+) -> list[dict[str, Any]]:
     """One object per player: ``player``, his title and federation, the opponents, ``norms``
     (the titles made), ``made`` (each with its rounds dropped) and ``checks`` (each title
     sought over the whole event, with what fails)."""
+    ratings = norm_ratings(state, in_force)
     rows: list[dict[str, Any]] = []
     for p in report:
         a = p.applicant
@@ -83,7 +87,7 @@ def norms_rows(state: TournamentState, report: list[PlayerNorms]) -> list[dict[s
                 "player": {"id": a.id, "name": a.name},
                 "title": a.title,
                 "federation": a.federation,
-                "rating": state.players[a.id].rating,
+                "rating": ratings[a.id],
                 "games": whole["games"],
                 "points": whole["points"],
                 "opponents": {

@@ -1,12 +1,14 @@
 """`arbiter standings T --rating-change` and the web player card: each player's rating change
 from one event, the rating body's way.
 
-Chess: FIDE's arithmetic on the event alone (:func:`ratings.fide_run.tournament_changes`).
-Every player's rating Ro and K come from the imported FIDE list of the event's rating type in
-force at its start (the latest dated on or before it), by FIDE id; a player the list does not
-carry keeps the rating he is registered with, and K is rule 8.3.3's (:func:`ratings.fide.k_factor`)
-for a player taken to have a published rating: 30 games or more, junior by birth year. n·K ≤ 700
-counts this event's games only; a list run (`ratings run --method fide`) counts the period's.
+Chess: FIDE's arithmetic on the event alone (:func:`ratings.fide_run.tournament_changes`, the
+one the list run uses). Every player's rating Ro comes from the imported FIDE list of the
+event's rating type in force at its start (the latest dated on or before it), by FIDE id; a
+player that list does not carry is FIDE-unrated, whatever rating he is registered with (his
+games are not rated for his opponents, 8.3.1; docs/fide_ratings.md). Without an imported list
+the registered rating stands in (0 or none: unrated). K is the one printed on the latest list
+on or before the event's end, else rule 8.3.3 as the run applies it. n·K ≤ 700 counts this
+event's games only; a list run (`ratings run --method fide`) counts the period's.
 
 Go: the EGF GoR change of the event (:func:`ratings.egf.rate_events`, the 2021 formula, the
 event's class weight), each player starting from the GoR of the imported EGD list in force at
@@ -44,13 +46,12 @@ from projections.games import project
 from projections.standings import StandingRow
 from projections.state import PlayerState, TournamentState
 from ratings.egf import CLASS_WEIGHTS, EgfParams, rate_events, rating_from_grade
-from ratings.fide import FideParams, k_factor
-from ratings.fide import PlayerState as FidePlayer
+from ratings.fide import FideParams
 from ratings.fide_run import tournament_changes
-from ratings.games import GAMES_SCHEMA, months_before
+from ratings.games import GAMES_SCHEMA
 from ratings.wof import WofParams, expected_score, fit_wof
 
-__all__ = ["EventChange", "event_change"]
+__all__ = ["EventChange", "FideInForce", "event_change", "fide_in_force"]
 
 _SCORES = {Outcome.WHITE_WINS: 1.0, Outcome.BLACK_WINS: 0.0, Outcome.DRAW: 0.5}
 """Rated outcomes: a game played over the board (byes, forfeits and double results are not)."""
@@ -146,25 +147,57 @@ def _listed(
     return rows, note
 
 
+@dataclass(frozen=True)
+class FideInForce:
+    """The players' FIDE ratings at an event's start, as every FIDE view reads them."""
+
+    ratings: dict[int, int | None]
+    """Player number → rating (None: FIDE-unrated)."""
+    rows: dict[int, ListedPlayer]
+    """The players the list in force carries, by number."""
+    source: str
+    """Where the ratings came from, in words."""
+
+
+def fide_in_force(store: Store, state: TournamentState, day: dt.date | None = None) -> FideInForce:
+    """The FIDE rating of every player of a chess event on ``day`` (default: its start): the
+    imported list of the event's rating type in force that day, by FIDE id; once such a list
+    is imported a player it does not carry is FIDE-unrated whatever rating he was registered
+    with (a typed or national rating orders the pairing, nothing else). Without an imported
+    list the registered rating stands in, 0 being none (docs/fide_ratings.md)."""
+    day = day or _start(state)
+    rating_type = state.settings.pairing_params.rating.rating_type or "standard"
+    name = FIDE_LISTS[rating_type]
+    rows, source = _listed(store, name, lambda p: p.fide_id, state, day)
+    on_lists = latest_list_import(store, name, day) is not None
+    if on_lists:
+        source = source.replace("else registered ratings", "anyone else unrated")
+    ratings: dict[int, int | None] = {}
+    for p in state.players.values():
+        row = rows.get(p.id)
+        if row is not None:
+            ratings[p.id] = int(row.rating) if row.rating else None
+        else:
+            ratings[p.id] = None if on_lists else (p.rating or None)
+    return FideInForce(ratings, rows, source)
+
+
 def _fide(store: Store, state: TournamentState, start: dt.date) -> EventChange:
     rating_type = state.settings.pairing_params.rating.rating_type or "standard"
     name = FIDE_LISTS[rating_type]
-    listed, source = _listed(store, name, lambda p: p.fide_id, state, start)
+    in_force = fide_in_force(store, state, start)
+    listed, source = in_force.rows, in_force.source
     # K is the one printed on the list the event's change updates: the latest on or before
     # its last day (ratings.fide_run, rule 2), else the one in force at the start.
     end = current_data(state).end_date or start
     latest = _listed(store, name, lambda p: p.fide_id, state, end)[0] if end > start else {}
     params = FideParams()
-    period_start = months_before(end, 0)
     rows = []
     for p in state.players.values():
         row = listed.get(p.id)
-        rating = (int(row.rating) if row.rating else None) if row else p.rating
+        rating = in_force.ratings[p.id]
         k = next((r.k for r in (latest.get(p.id), row) if r is not None and r.k), None)
         birth = (row.birth_year if row else None) or _birth_year(p.birth)
-        if rating is not None and k is None:
-            established = FidePlayer(float(rating), params.new_player_games, birth)
-            k = k_factor(established, period_start, 0, params)
         rows.append((_player_key(p.id), rating, k, birth))
     ratings = pl.DataFrame(
         rows,

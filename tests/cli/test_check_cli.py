@@ -128,3 +128,21 @@ def test_egd_pins_and_grades(tmp_path: Path) -> None:
     ]
     wrong = arbiter(store, "check", g, "--for", "fide", code=1)
     assert wrong.stderr == f"error: {g}: FIDE rates chess; this is a go event\n"
+
+
+def test_a_rating_typed_for_a_player_not_on_the_list(tmp_path: Path) -> None:
+    """A newcomer entered with a national rating: FIDE rates him unrated (docs/fide_ratings.md),
+    so the check says the typed rating will not be FIDE's."""
+    store = tmp_path / "arbiter.duckdb"
+    arbiter(store, "store", "init")
+    arbiter(store, "ratings", "import", str(fide_xml(tmp_path / "nov.xml", [CARLSEN])),
+            "--date", "2025-11-01")  # fmt: skip
+    t = chess_event(store, "--rating-type", "standard", "--start", "2025-11-20")
+    fields = ("--federation", "NOR", "--sex", "m", "--birth", "1990")
+    add(store, t, "--fide-id", "99999999", "--name", "New, Ann", "--not-on-list",
+        "--rating", "1800", *fields)  # fmt: skip
+    done = arbiter(store, "check", t, "--for", "fide", code=1)
+    assert done.stdout.splitlines() == [
+        f"{t}: 1 New, Ann: fide_id: 99999999 is not on the fide-standard list of 2025-11-01",
+        f"{t}: 1 New, Ann: rating: 1800 typed; not on the list, FIDE rates the player unrated",
+    ]

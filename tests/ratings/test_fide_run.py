@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.fide import expected_score
 from ratings.fide_run import (
     GAME_AUDIT_SCHEMA,
     LIST_SCHEMA,
@@ -29,6 +28,7 @@ from ratings.fide_run import (
     run_fide_list,
     run_fide_lists,
 )
+from ratings.fide_tables import expected_percent
 from ratings.games import SchemaError, games_frame
 from tests.ratings.players_frame import players_frame
 
@@ -138,16 +138,30 @@ def test_k_is_the_printed_k_capped_at_700_over_the_period() -> None:
     assert (row["rating"], row["k"], row["games"]) == (2332, 20, 39)
 
 
-def test_k_by_rule_for_a_player_the_list_does_not_carry() -> None:
-    """Not on the list, rated in arbiter's history with 100 games: K 20 (8.3.3)."""
+def test_a_player_no_imported_list_carries_is_unrated() -> None:
+    """Lists imported: a player on none of them is FIDE-unrated whatever rating arbiter holds
+    for him (2000 typed, 100 games): his game is not rated for his listed opponent (8.3.1,
+    "for each game played against a rated player") and counts toward his own first rating
+    (7.1.4: one game of the five)."""
     players = players_frame([("local:x", "X", 2000.0, 100, 1980)])
     lists = {NOV: _list([("2", 2000, 10)])}
     games = _games([("local:x", "2", 1.0)], dt.date(2025, 11, 3))
     run = run_fide_list(games, lists, list_date=DEC, players=players)
     x = run.changes.filter(pl.col("player_id") == "local:x").row(0, named=True)
-    # 20·(1 − .50) = +10; the FIDE-listed opponent: 10·(0 − .50) = −5.
-    assert (x["K"], x["change"], x["rating_after"]) == (20, 10, 2010)
-    assert _rating(run.new_list, "2") == 1995
+    assert (x["status"], x["K"], x["change"], x["rating_after"]) == ("not rated", None, None, None)
+    two = run.changes.filter(pl.col("player_id") == "fide:2").row(0, named=True)
+    assert (two["games"], two["change"], two["rating_after"]) == (0, 0, 2000)
+    assert run.games.filter(pl.col("player_id") == "fide:2").height == 0
+
+
+def test_a_rating_of_zero_is_no_rating() -> None:
+    """Without lists arbiter's history stands in; a rating of 0 there is unrated, never Ro 0."""
+    players = players_frame([("a", "A", 2000.0, 100, 1980), ("z", "Z", 0.0, 0, 1980)])
+    run = run_fide_list(_games([("a", "z", 1.0)], NOV), {}, list_date=DEC, players=players)
+    a = run.changes.filter(pl.col("player_id") == "a").row(0, named=True)
+    assert (a["games"], a["change"], a["rating_after"]) == (0, 0, 2000)
+    # z: unrated, a zero score in his first event is disregarded (8.2.1).
+    assert run.changes.filter(pl.col("player_id") == "z")["status"].item() == "disregarded"
 
 
 @pytest.mark.parametrize(("score", "change"), [(0.0, -3), (1.0, 3)])
@@ -205,7 +219,8 @@ def test_changes_are_exact_hundredths(games: list[tuple[int, int, int]], k: int)
     expected_total = Fraction(0)
     for row, (_, opponent, halves) in zip(mine.to_dicts(), games, strict=True):
         used = max(-400, min(400, 2000 - opponent))
-        we = Fraction(round(expected_score(used) * 100), 100)
+        higher = expected_percent(abs(used))  # table 8.1.2, the higher-rated side's PD
+        we = Fraction(higher if used >= 0 else 100 - higher, 100)
         chg = Fraction(halves, 2) - we
         assert Fraction(row["K_chg"]) == k * chg
         expected_total += k * chg

@@ -1,0 +1,153 @@
+""" "Unrated" means one thing on the FIDE side, through the CLI: once a FIDE list is imported, a
+player who is not on the list in force is FIDE-unrated, whatever rating was typed for him
+(docs/fide_ratings.md). A 6-player round robin of five list players and a newcomer entered
+three ways (`--rating 0`, no rating, `--fide-id N --not-on-list --rating 1800`): the five get
+the same new ratings from `ratings run --method fide`, each one's `standings --rating-change`
+change is the run's new rating minus his list rating, and `norms` counts the newcomer as an
+unrated opponent (1400, B.01 1.4.6).
+
+The expected ratings are worked by hand from the FIDE Rating Regulations effective 1 March 2024
+(handbook B.02, with the 1 October 2025 amendment to 8.3.1); table 8.1.2 gives PD for the
+higher (H) and lower (L) rated player.
+
+List of 1 November 2025 (rating, K): A 2000 K20, B 1900 K20, C 1800 K40, D 1700 K20,
+E 1600 K40; U is on no list. Results (row player's score):
+
+    .   A   B   C   D   E   U
+    A   -   ½   1   1   1   1
+    B   ½   -   1   0   1   0
+    C   0   0   -   ½   1   0
+    D   0   1   ½   -   0   1
+    E   0   0   0   1   -   0
+    U   0   1   1   0   1   -
+
+8.3.1 rates a player's games "played against a rated player" only: the games against U count
+for nobody on the list. Each list player's four games (D = own − opponent, capped at 400):
+
+    A 2000: B D100 H.64 ½ → −.14; C D200 .76 1 → +.24; D D300 .85 1 → +.15;
+            E D400 .92 1 → +.08; Σ +.33, K20 → +6.60 → +7 → 2007
+    B 1900: A D−100 L.36 ½ → +.14; C D100 .64 1 → +.36; D D200 .76 0 → −.76;
+            E D300 .85 1 → +.15; Σ −.11, K20 → −2.20 → −2 → 1898
+    C 1800: A L.24 0 → −.24; B L.36 0 → −.36; D D100 .64 ½ → −.14; E D200 .76 1 → +.24;
+            Σ −.50, K40 → −20.00 → −20 → 1780
+    D 1700: A L.15 0 → −.15; B L.24 1 → +.76; C L.36 ½ → +.14; E D100 .64 0 → −.64;
+            Σ +.11, K20 → +2.20 → +2 → 1702
+    E 1600: A L.08 0 → −.08; B L.15 0 → −.15; C L.24 0 → −.24; D L.36 1 → +.64;
+            Σ +.17, K40 → +6.80 → +7 → 1607
+
+(n·K ≤ 700 everywhere; 8.3.4 rounds the period's change once, .5 away from zero.)
+
+U's first rating (8.2, the 2024 rule): 3 of 5 against 2000, 1900, 1800, 1700, 1600 with two
+hypothetical 1800 opponents, both drawn: Ra = (9000 + 3600)/7 = 1800, p = 4/7 = .57 → dp 50
+(table 8.1.1), Ru = 1850 (at least 5 games, 7.1.4; at most 2200, at least 1400).
+
+Were U rated 1800 (the typed rating taken as FIDE's), A would also count +.24 against him
+(D200 .76, 1) and B −.36: the new ratings would differ, which this test would see.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.list_files import fide_xml
+from tests.cli.test_rating_list_import_cli import arbiter
+
+LIST = {"A": (30000001, 2000, 20), "B": (30000002, 1900, 20), "C": (30000003, 1800, 40),
+        "D": (30000004, 1700, 20), "E": (30000005, 1600, 40)}  # fmt: skip
+SCORES = {
+    ("A", "B"): 0.5, ("A", "C"): 1.0, ("A", "D"): 1.0, ("A", "E"): 1.0, ("A", "U"): 1.0,
+    ("B", "C"): 1.0, ("B", "D"): 0.0, ("B", "E"): 1.0, ("B", "U"): 0.0,
+    ("C", "D"): 0.5, ("C", "E"): 1.0, ("C", "U"): 0.0,
+    ("D", "E"): 0.0, ("D", "U"): 1.0,
+    ("E", "U"): 0.0,
+}  # fmt: skip
+"""The row player's score against the column player (module docstring's table)."""
+EXPECTED = {"A": 2007, "B": 1898, "C": 1780, "D": 1702, "E": 1607}
+"""Worked by hand in the module docstring."""
+NEWCOMER = ("--name", "New, Ann")
+VARIANTS = {
+    "rating 0": (*NEWCOMER, "--rating", "0"),
+    "no rating": NEWCOMER,
+    "not on the list, national 1800": (*NEWCOMER, "--fide-id", "39999999", "--not-on-list",
+                                       "--rating", "1800"),
+}  # fmt: skip
+_RESULT = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
+
+
+def _score(white: str, black: str) -> float:
+    if (white, black) in SCORES:
+        return SCORES[white, black]
+    return 1.0 - SCORES[black, white]
+
+
+def _round_robin(tmp_path: Path, newcomer: tuple[str, ...]) -> tuple[Path, str]:
+    """The list imported, the six players registered (the newcomer last), five rounds paired
+    and played."""
+    store = tmp_path / "arbiter.duckdb"
+    arbiter(store, "store", "init")
+    rows = [
+        {"fideid": i, "name": f"Player {key}", "country": "USA", "sex": "M", "rating": r,
+         "k": k, "games": 0, "birthday": 1980}
+        for key, (i, r, k) in LIST.items()
+    ]  # fmt: skip
+    arbiter(store, "ratings", "import", str(fide_xml(tmp_path / "nov.xml", rows)),
+            "--date", "2025-11-01")  # fmt: skip
+    arbiter(store, "tournament", "create", "--name", "RR", "--id", "rr", "--game", "chess",
+            "--system", "roundrobin", "--rating-type", "standard", "--start", "2025-11-10",
+            "--end", "2025-11-14")  # fmt: skip
+    keys: dict[int, str] = {}
+    for number, (key, (fide_id, _, _)) in enumerate(LIST.items(), start=1):
+        arbiter(store, "player", "add", "rr", "--fide-id", str(fide_id))
+        keys[number] = key
+    arbiter(store, "player", "add", "rr", *newcomer)
+    keys[6] = "U"
+    for rnd in range(1, 6):
+        boards = json.loads(arbiter(store, "pair", "rr", "-f", "json").stdout)
+        for b in boards:
+            if b["black"] is None:
+                continue
+            result = _RESULT[_score(keys[b["white"]["id"]], keys[b["black"]["id"]])]
+            arbiter(store, "result", "rr", str(rnd), str(b["board"]), result)
+    return store, "rr"
+
+
+def _run(store: Path, out: Path) -> dict[str, dict[str, str]]:
+    arbiter(store, "ratings", "run", "--method", "fide", "--as-of", "2025-12-01", "-o", str(out))
+    with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
+        return {row["name"]: row for row in csv.DictReader(f)}
+
+
+def _changes(store: Path) -> dict[str, dict[str, Any]]:
+    rows = json.loads(arbiter(store, "standings", "rr", "--rating-change", "-f", "json").stdout)
+    return {r["player"]["name"]: r for r in rows}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_list_players_do_not_see_how_the_newcomer_was_entered(
+    tmp_path: Path, variant: str
+) -> None:
+    store, _ = _round_robin(tmp_path, VARIANTS[variant])
+    listing = _run(store, tmp_path / "out")
+    changes = _changes(store)
+    for key, (_, before, k) in LIST.items():
+        name = f"Player {key}"
+        assert int(listing[name]["rating"]) == EXPECTED[key], (variant, key)
+        mine = changes[name]
+        assert (mine["Ro"], mine["K"], mine["games"]) == (before, k, 4), (variant, key)
+        assert mine["change"] == int(listing[name]["rating"]) - before, (variant, key)
+    # The newcomer: unrated in both views, his first rating 1850 from his five games (8.2).
+    newcomer = changes["New, Ann"]
+    assert newcomer["Ro"] is None
+    assert newcomer["status"] == "initial"
+    assert int(listing["New, Ann"]["rating"]) == 1850
+    # Norms read the same ratings: B.01 1.4.6 counts an unrated opponent as 1400, never as 0
+    # (nor as the 1800 typed): A's opponents 1900 + 1800 + 1700 + 1600 + 1400 = 8400 / 5.
+    norms = json.loads(arbiter(store, "norms", "rr", "-f", "json").stdout)
+    by_name = {r["player"]["name"]: r for r in norms}
+    assert by_name["Player A"]["opponents"]["average"] == 1680
+    assert by_name["New, Ann"]["rating"] is None
