@@ -142,7 +142,7 @@ def late_reports(
                     "import the list of its start, or give "
                 )
                 + "{0} "
-                + braced(event),
+                + braced(repr(event)),
                 "not_late",
             )
     return tuple(found)

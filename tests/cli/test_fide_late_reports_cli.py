@@ -270,3 +270,27 @@ def test_the_scheduled_run_finds_the_late_report(tmp_path: Path) -> None:
     assert _row(result.output, case["fide_id"]) == _expected_row(case)
     marks = {r["event"]: r["late"] for r in _rows(result.output / "tournaments.csv")}
     assert {e for e, m in marks.items() if m == "log"} == set(files.late)
+
+
+def test_a_list_published_by_a_run_counts_as_entered(tmp_path: Path) -> None:
+    """The September list enters the log with the federation's own run (published), before
+    FIDE's September list is imported: the August tournament recorded between the two is late
+    on the October list (it was not in the list published), and FIDE's October values follow."""
+    case, files = _case("F-P05")
+    september = max(d for d in files.lists if d < files.period)
+    store = tmp_path / "arbiter.duckdb"
+    arbiter(store, "store", "init")
+    earlier = PublishedCase(
+        {d: rows for d, rows in files.lists.items() if d < september}, [], september, []
+    )
+    _import_lists(store, tmp_path, earlier)
+    _run(store, tmp_path / "september", september)
+    _ingest(store, tmp_path, files)
+    path = write_list(tmp_path / "list-september.xml", files.lists[september])
+    arbiter(store, "ratings", "import", str(path), "--date", september.isoformat())
+    out = tmp_path / "october"
+    done = _run(store, out, files.period)
+    ended = _ended(case)
+    for name in files.late:
+        assert f"rated late: {name}, ended {ended[name]} (recorded after the list)" in done.stderr
+    assert _row(out, case["fide_id"]) == _expected_row(case)
