@@ -10,6 +10,8 @@ run leaves unrated has an empty rating (the import takes him as not on the list)
 
 from __future__ import annotations
 
+import io
+
 import polars as pl
 
 from ingest.lists.fide import RATING_FIELDS
@@ -19,19 +21,18 @@ from ratings.methods import RatingType
 __all__ = ["fide_xml_bytes"]
 
 
-def _escaped(column: str) -> pl.Expr:
-    """A column as XML text: ``&``, ``<`` and ``>`` escaped, null as nothing."""
+def _escaped(column: str, dtype: pl.DataType) -> pl.Expr:
+    """A column as XML text: null as nothing, in a text column ``&``, ``<`` and ``>`` escaped."""
     text = pl.col(column).cast(pl.Utf8).fill_null("")
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-        text = text.str.replace_all(raw, entity, literal=True)
+    if dtype == pl.Utf8:
+        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+            text = text.str.replace_all(raw, entity, literal=True)
     return text
 
 
-def fide_xml_bytes(
-    listing: pl.DataFrame, identity: pl.DataFrame, rating_type: RatingType | None
-) -> bytes:
-    """``listing`` (:data:`pipelines.jobs.fide_lists.OUTPUT_COLUMNS`) as FIDE's XML list;
-    ``identity``: player_id, sex, title, birth_year of the listed players."""
+def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+    """``listing`` (:data:`pipelines.jobs.fide_lists.OUTPUT_COLUMNS` with sex, title and
+    birth_year) as FIDE's XML list."""
     rating, games, k = RATING_FIELDS[(rating_type or RatingType.STANDARD).value]
     values = {
         "fideid": "fide_id",
@@ -45,16 +46,19 @@ def fide_xml_bytes(
         "birthday": "birth_year",
         "flag": "flag",
     }
-    rows = listing.filter(pl.col("fide_id").is_not_null()).join(
-        identity, on="player_id", how="left", maintain_order="left"
-    )
-    cells: list[pl.Expr] = [pl.lit("<player>\n")]
-    for name in FIELDS:
-        cells.append(pl.lit(f"<{name}>"))
+    rows = listing.filter(pl.col("fide_id").is_not_null())
+    cells: list[pl.Expr] = []
+    text = "<player>\n"
+    for name in FIELDS:  # the text between two values is one literal
+        text += f"<{name}>"
         if name in values:
-            cells.append(_escaped(values[name]))
-        cells.append(pl.lit(f"</{name}>\n"))
-    cells.append(pl.lit("</player>\n"))
-    players = rows.select(pl.concat_str(cells).alias("xml")).get_column("xml")
-    head = '<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n'
-    return (head + "".join(players.to_list()) + "</playerslist>\n").encode("utf-8")
+            cells += [pl.lit(text), _escaped(values[name], rows.schema[values[name]])]
+            text = ""
+        text += f"</{name}>\n"
+    cells.append(pl.lit(text + "</player>"))
+    players = rows.select(pl.concat_str(cells).alias("player"))
+    out = io.BytesIO()
+    out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
+    players.write_csv(out, include_header=False, quote_style="never", line_terminator="\n")
+    out.write(b"</playerslist>\n")
+    return out.getvalue()

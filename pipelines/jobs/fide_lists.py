@@ -84,8 +84,8 @@ who played."""
 
 
 IDENTITY_COLUMNS = ("sex", "title", "birth_year")
-"""What the imported list says of a player beyond name and federation (``fide.xml`` carries
-it over)."""
+"""What a list says of a player beyond name and federation (``fide.xml`` carries it over; the
+title from the imported list)."""
 
 
 def fide_list_name(rating_type: RatingType | None) -> str:
@@ -121,7 +121,7 @@ class FromLists:
     updated: dt.date
     """The date of the imported list the run updated."""
     identity: pl.DataFrame
-    """player_id (``fide:``), sex, title, birth_year of the updated list's players."""
+    """``listing``'s rows with :data:`IDENTITY_COLUMNS` added (``fide.xml``)."""
     notes: list[str]
 
 
@@ -138,7 +138,8 @@ def _list_frame(store: Store, item: ListImport) -> pl.DataFrame:
 
 def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     """A list (:data:`LIST_SCHEMA`, ids ``fide:``-prefixed or arbiter's) as
-    :data:`OUTPUT_COLUMNS`: names from the imported list, else from arbiter's players."""
+    :data:`OUTPUT_COLUMNS` and :data:`IDENTITY_COLUMNS`: names (and titles) from the imported
+    list, else from arbiter's players."""
     official = pl.col("rating").is_not_null() & ~pl.col("flag").fill_null("").str.contains("i")
     return (
         new_list.join(names, on="player_id", how="left")
@@ -172,7 +173,10 @@ def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) 
         )
         .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
         .with_columns(pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).alias("rank"))
-        .select([pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()])
+        .select(
+            [pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()]
+            + [pl.col(c) for c in IDENTITY_COLUMNS]
+        )
     )
 
 
@@ -288,10 +292,11 @@ def run_from_lists(
         late=rated_late,
     )
     prefixed = (pl.lit(FIDE_ID_PREFIX) + pl.col("player_id")).alias("player_id")
-    names = base.select(prefixed, "name", "country")
-    listing = _shaped(runs[-1].new_list, names, players)
+    names = base.select(prefixed, "name", "country", "title")
+    wide = _shaped(runs[-1].new_list, names, players)
+    listing = wide.select(list(OUTPUT_COLUMNS))
     before = base.select(list(LIST_SCHEMA)).with_columns(prefixed)
-    previous = _shaped(before, names, players)
+    previous = _shaped(before, names, players).select(list(OUTPUT_COLUMNS))
     parameters: dict[str, JsonValue] = {
         "fide": params.model_dump(mode="json"),
         "from_list": f"{name} {previous_date.isoformat()}",
@@ -312,7 +317,7 @@ def run_from_lists(
         games=rated,
         late=reports,
         updated=previous_date,
-        identity=base.select(prefixed, *IDENTITY_COLUMNS),
+        identity=wide,
         notes=notes,
     )
 

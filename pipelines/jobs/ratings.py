@@ -337,7 +337,7 @@ def _write_files(
         if from_lists is not None:
             write_audit(staging, from_lists)
             staging.joinpath("fide.xml").write_bytes(
-                fide_xml_bytes(listing, from_lists.identity, kind.rating_type)
+                fide_xml_bytes(from_lists.identity, kind.rating_type)
             )
         crash_point("list:diff")
         title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
