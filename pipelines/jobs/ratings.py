@@ -41,7 +41,7 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
-from pipelines.jobs.fide_list_xml import fide_xml_bytes
+from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_bytes
 from pipelines.jobs.fide_lists import (
     FromLists,
     list_diff,
@@ -338,6 +338,9 @@ def _write_files(
             write_audit(staging, from_lists)
             staging.joinpath("fide.xml").write_bytes(
                 fide_xml_bytes(from_lists.identity, kind.rating_type)
+            )
+            staging.joinpath("fide.txt").write_bytes(
+                fide_txt_bytes(from_lists.identity, kind.rating_type)
             )
         crash_point("list:diff")
         title = f"{kind.title} rating list as of {request.as_of.isoformat()}"

@@ -217,7 +217,8 @@ def test_summary_counts_each_game_once_against_the_imported_list(tmp_path: Path)
 def test_the_new_list_in_fides_xml_layout(tmp_path: Path) -> None:
     """OUT/fide.xml imported into a fresh store as the November list: `player add --fide-id`
     registers each player with the run's rating, and the list holds the run's K and games;
-    FIDE's November values for the ten players who played nothing else that period."""
+    FIDE's November values for the ten players who played nothing else that period.
+    OUT/fide.txt (FIDE's TXT layout) imports as the same list."""
     data, files = championship_case()
     store = _store(tmp_path, files)
     out = tmp_path / "list"
@@ -250,6 +251,13 @@ def test_the_new_list_in_fides_xml_layout(tmp_path: Path) -> None:
             assert (rows[fide_id]["rating"], rows[fide_id]["k"], rows[fide_id]["games"]) == (
                 november["rating"], november["k"], november["games"],
             )  # fmt: skip
+    text = tmp_path / "fresh-txt.duckdb"
+    arbiter(text, "store", "init")
+    arbiter(text, "ratings", "import", str(out / "fide.txt"), "--date", "2025-11-01")
+    with DuckDBStore(str(text)) as s:
+        from_text = latest_list(s, "fide-standard")
+    assert from_text is not None
+    assert from_text.rows.to_dicts() == imported.rows.to_dicts()  # the TXT layout: the same
 
 
 def test_the_scheduled_run_finds_the_late_report(tmp_path: Path) -> None:
