@@ -94,6 +94,7 @@ __all__ = [
     "run_fide_list",
     "run_fide_lists",
     "tournament_changes",
+    "tournament_days",
 ]
 
 FIDE_ID_PREFIX = "fide:"
@@ -307,6 +308,12 @@ def _event_days(games: pl.DataFrame) -> pl.DataFrame:
         )
         .sort("event")
     )
+
+
+def tournament_days(games: pl.DataFrame) -> pl.DataFrame:
+    """event, event_start, event_end of every tournament of ``games``, sorted by event: the
+    days it states, else its first and last game's."""
+    return _event_days(games)
 
 
 def rated_on(games: pl.DataFrame, list_date: dt.date, late: Collection[str] = ()) -> pl.DataFrame:

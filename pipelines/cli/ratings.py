@@ -94,7 +94,15 @@ def ratings_run(
         list[str] | None,
         typer.Option(
             help="FIDE from imported lists: a tournament reported late (repeat), rated on "
-            "this list though it ended before the previous list.",
+            "this list though it ended before the previous list and was recorded before it "
+            "(one recorded after it is found late without this).",
+        ),
+    ] = None,
+    not_late: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="FIDE from imported lists: a tournament recorded after the previous list "
+            "that the list already took (repeat): not rated late.",
         ),
     ] = None,
     fmt: FormatOpt = Format.TEXT,
@@ -105,7 +113,10 @@ def ratings_run(
     1st of a month); the run updates the latest imported list before it, rating each
     tournament in the month after it ended from the list in force when it started, and also
     writes changes.csv, tournaments.csv and games.csv (Ro, opponents' ratings used, W, We, K
-    and the change per player, event and game).
+    and the change per player, event and game) and fide.xml (the new list in FIDE's XML
+    layout). A tournament that ended before the updated list and was recorded after that list
+    was imported is rated late, on this list (named on stderr and in tournaments.csv);
+    --late and --not-late override.
 
     Writes ratings.csv/.parquet, index.html, diff.csv (against the previous list of the same
     kind) and people.csv (players without a federation id counted as one person across
@@ -127,6 +138,7 @@ def ratings_run(
         at_position=at_position,
         publish=publish,
         late=tuple(late or ()),
+        not_late=tuple(not_late or ()),
     )
     with open_store() as store, GamesCache.for_store(store) as cache:
         result = run_list(store, cache, request)
@@ -144,6 +156,10 @@ def ratings_run(
         "as_of_position": result.as_of_position,
         "content_sha256": result.content_sha256,
         "previous": result.previous.as_of.isoformat() if result.previous else None,
+        "compared_with": result.compared_with,
+        "rated_late": [
+            {"event": r.event, "ended": r.end.isoformat(), "reason": r.reason} for r in result.late
+        ],
         "diff": result.diff_counts,
         "published": result.published,
         "people": {
@@ -157,6 +173,9 @@ def ratings_run(
         return
     for note in result.notes:
         err.print(f"note: {note}", markup=False)
+    for report in result.late:
+        why = "recorded after the list" if report.reason == "log" else "--late"
+        err.print(f"rated late: {report.event}, ended {report.end} ({why})", markup=False)
     ambiguous = summary["people"]["ambiguous"]
     for row in ambiguous:
         err.print(
@@ -177,7 +196,7 @@ def ratings_run(
     err.print(
         f"{result.kind.title} list as of {date}: {result.players} players ({result.official} "
         f"official) from {result.games} games at log position {result.as_of_position}; "
-        f"vs {summary['previous'] or 'no previous list'}: {diff}; {status}{identity}",
+        f"vs {result.compared_with or 'no previous list'}: {diff}; {status}{identity}",
         markup=False,
     )
     sys.stdout.write(f"{result.output}\n")

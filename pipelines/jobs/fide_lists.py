@@ -18,7 +18,7 @@ charts for the players who played, ``manifest.json``) and FIDE's calculation pag
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,7 +26,7 @@ import polars as pl
 from pydantic import JsonValue
 
 from events.errors import braced
-from events.imported_lists import FIDE_LISTS, Kind, current_imports, from_table
+from events.imported_lists import FIDE_LISTS, Kind, current_imports, from_table, imported_lists
 from projections.csv_safe import neutralise_frame
 from ratings.fide_run import (
     FIDE_ID_PREFIX,
@@ -34,8 +34,10 @@ from ratings.fide_run import (
     FideListRun,
     lists_needed,
     run_fide_lists,
+    tournament_days,
 )
 from ratings.games import months_before
+from ratings.late_reports import LateReport, ListEntered, RecordedTournament, late_reports
 from ratings.listing import diff_lists
 from ratings.lists import ComputedList, ListParams, ListRequestError, method_games
 from ratings.methods import RatingType
@@ -81,6 +83,11 @@ OUTPUT_COLUMNS: dict[str, pl.DataType] = {
 who played."""
 
 
+IDENTITY_COLUMNS = ("sex", "title", "birth_year")
+"""What a list says of a player beyond name and federation (``fide.xml`` carries it over; the
+title from the imported list)."""
+
+
 def fide_list_name(rating_type: RatingType | None) -> str:
     """``fide-standard`` (the default), ``fide-rapid``, ``fide-blitz``."""
     return FIDE_LISTS[(rating_type or RatingType.STANDARD).value]
@@ -108,7 +115,13 @@ class FromLists:
     computed: ComputedList
     """The listing and the parameters published with it."""
     games: int
-    """Rated games of the run."""
+    """Rated games of the run (each game once)."""
+    late: tuple[LateReport, ...]
+    """The tournaments rated late (:func:`ratings.late_reports.late_reports`)."""
+    updated: dt.date
+    """The date of the imported list the run updated."""
+    identity: pl.DataFrame
+    """``listing``'s rows with :data:`IDENTITY_COLUMNS` added (``fide.xml``)."""
     notes: list[str]
 
 
@@ -119,12 +132,14 @@ def _list_frame(store: Store, item: ListImport) -> pl.DataFrame:
     return rows.select(
         [pl.col(c).cast(t) for c, t in LIST_SCHEMA.items()]
         + [pl.col("name"), pl.col("federation").alias("country")]
+        + [pl.col("title")]
     )
 
 
 def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     """A list (:data:`LIST_SCHEMA`, ids ``fide:``-prefixed or arbiter's) as
-    :data:`OUTPUT_COLUMNS`: names from the imported list, else from arbiter's players."""
+    :data:`OUTPUT_COLUMNS` and :data:`IDENTITY_COLUMNS`: names (and titles) from the imported
+    list, else from arbiter's players."""
     official = pl.col("rating").is_not_null() & ~pl.col("flag").fill_null("").str.contains("i")
     return (
         new_list.join(names, on="player_id", how="left")
@@ -158,8 +173,43 @@ def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) 
         )
         .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
         .with_columns(pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).alias("rank"))
-        .select([pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()])
+        .select(
+            [pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()]
+            + [pl.col(c) for c in IDENTITY_COLUMNS]
+        )
     )
+
+
+def _list_entered(
+    store: Store, item: ListImport, published: Collection[int], at_position: int | None
+) -> int:
+    """The log position where the list of ``item``'s name and date entered the log: its first
+    import, or a run's publication of a list of that kind and date (``published``, their
+    positions) if one came first."""
+    imports = [
+        i.position
+        for i in imported_lists(store)
+        if (i.list_name, i.list_date) == (item.list_name, item.list_date)
+    ]
+    found = [p for p in (*imports, *published) if at_position is None or p <= at_position]
+    return min(found, default=item.position)
+
+
+def _recorded(games: pl.DataFrame) -> list[RecordedTournament]:
+    """Every tournament of ``games``: its days, and the log position of its first rated
+    result (a games table without positions: all recorded at 0, none is late by the log)."""
+    days = tournament_days(games)
+    if "position" in games.columns:
+        first = games.group_by("event").agg(pl.col("position").min().alias("recorded"))
+        days = days.join(first, on="event", how="left")
+    else:
+        days = days.with_columns(pl.lit(0).alias("recorded"))
+    return [
+        RecordedTournament(event, start, end, int(recorded or 0))
+        for event, start, end, recorded in days.select(
+            "event", "event_start", "event_end", "recorded"
+        ).iter_rows()
+    ]
 
 
 def run_from_lists(
@@ -171,15 +221,23 @@ def run_from_lists(
     as_of: dt.date,
     at_position: int | None = None,
     late: Collection[str] = (),
+    not_late: Collection[str] = (),
+    published: Mapping[dt.date, Collection[int]] | None = None,
 ) -> FromLists | None:
     """The list of ``as_of`` from the imported FIDE lists of ``kind``'s rating type, those
     recorded up to ``at_position`` (None when none is imported: the run computes from the
     log's own history).
 
+    The tournaments rated late are those :func:`ratings.late_reports.late_reports` finds:
+    ended before the list the run updates and recorded after it entered the log, with the
+    officer's overrides ``late`` and ``not_late``; ``published``: the log positions of the
+    lists of this kind runs published, by list date.
+
     :raises ListRequestError: an as-of date that is not the first of a month, or earlier than
-        every imported list.
-    :raises SchemaError: a tournament that started before the earliest imported list, a late
-        event that is not one (:func:`ratings.fide_run.run_fide_lists`).
+        every imported list; an override that names no tournament the run could rate late; a
+        late tournament that started before the earliest imported list.
+    :raises SchemaError: a tournament that started before the earliest imported list
+        (:func:`ratings.fide_run.run_fide_lists`).
     """
     name = fide_list_name(kind.rating_type)
     imports = fide_imports(store, name, at_position)
@@ -209,7 +267,16 @@ def run_from_lists(
     previous_date = max(earlier)
     first = months_before(previous_date, -1)
     mine = method_games(games, kind).filter(pl.col("date") < list_date)
-    needed = lists_needed(mine, list(earlier), first=first, last=list_date, late=late)
+    in_force = ListEntered(
+        previous_date,
+        _list_entered(
+            store, earlier[previous_date], (published or {}).get(previous_date, ()), at_position
+        ),
+        min(earlier),
+    )
+    reports = late_reports(_recorded(mine), in_force=in_force, late=late, not_late=not_late)
+    rated_late = [r.event for r in reports]
+    needed = lists_needed(mine, list(earlier), first=first, last=list_date, late=rated_late)
     empty = pl.DataFrame(schema=dict(LIST_SCHEMA))
     frames = {d: _list_frame(store, earlier[d]) if d in needed else empty for d in earlier}
     base = frames[previous_date]
@@ -222,23 +289,23 @@ def run_from_lists(
         last=list_date,
         players=players,
         params=params,
-        late=late,
+        late=rated_late,
     )
-    names = base.select(
-        (pl.lit(FIDE_ID_PREFIX) + pl.col("player_id")).alias("player_id"), "name", "country"
-    )
-    listing = _shaped(runs[-1].new_list, names, players)
-    before = base.select(list(LIST_SCHEMA)).with_columns(
-        (pl.lit(FIDE_ID_PREFIX) + pl.col("player_id")).alias("player_id")
-    )
-    previous = _shaped(before, names, players)
+    prefixed = (pl.lit(FIDE_ID_PREFIX) + pl.col("player_id")).alias("player_id")
+    names = base.select(prefixed, "name", "country", "title")
+    wide = _shaped(runs[-1].new_list, names, players)
+    listing = wide.select(list(OUTPUT_COLUMNS))
+    before = base.select(list(LIST_SCHEMA)).with_columns(prefixed)
+    previous = _shaped(before, names, players).select(list(OUTPUT_COLUMNS))
     parameters: dict[str, JsonValue] = {
         "fide": params.model_dump(mode="json"),
         "from_list": f"{name} {previous_date.isoformat()}",
         "from_list_sha256": earlier[previous_date].source_sha256,
         "late": list[JsonValue](sorted(late)),
+        "not_late": list[JsonValue](sorted(not_late)),
+        "rated_late": list[JsonValue](rated_late),
     }
-    rated = sum(r.games.filter(pl.col("Ro").is_not_null()).height for r in runs)
+    rated = sum(r.games.select("event", "game_index").n_unique() for r in runs)
     notes = [f"from the imported {name} list of {previous_date}"]
     if len(runs) > 1:
         notes.append(f"{len(runs)} monthly runs, {first} to {list_date}")
@@ -248,6 +315,9 @@ def run_from_lists(
         runs=runs,
         computed=ComputedList(listing, parameters),
         games=rated,
+        late=reports,
+        updated=previous_date,
+        identity=wide,
         notes=notes,
     )
 
@@ -256,8 +326,11 @@ def _csv(frame: pl.DataFrame) -> bytes:
     return neutralise_frame(frame).write_csv(include_header=True, line_terminator="\n").encode()
 
 
-def audit_frames(runs: list[FideListRun]) -> dict[str, pl.DataFrame]:
-    """FIDE's calculation pages of the runs, each row with the list it is rated on."""
+def audit_frames(result: FromLists) -> dict[str, pl.DataFrame]:
+    """FIDE's calculation pages of the runs, each row with the list it is rated on;
+    ``tournaments.csv`` says which tournaments were rated late (``late``: ``log``, recorded
+    after the list the run updated; ``named``, given with --late; empty: in time)."""
+    runs = result.runs
 
     def stacked(attr: str) -> pl.DataFrame:
         frames: list[pl.DataFrame] = [getattr(r, attr) for r in runs]
@@ -268,16 +341,22 @@ def audit_frames(runs: list[FideListRun]) -> dict[str, pl.DataFrame]:
             ]
         )
 
+    late = pl.DataFrame(
+        {"event": [r.event for r in result.late], "late": [r.reason for r in result.late]},
+        schema={"event": pl.Utf8, "late": pl.Utf8},
+    )
     return {
         "changes.csv": stacked("changes"),
-        "tournaments.csv": stacked("tournaments"),
+        "tournaments.csv": stacked("tournaments").join(
+            late, on="event", how="left", maintain_order="left"
+        ),
         "games.csv": stacked("games"),
     }
 
 
-def write_audit(out: Path, runs: list[FideListRun]) -> None:
+def write_audit(out: Path, result: FromLists) -> None:
     """Write the audit CSVs into the list's staging folder ``out``."""
-    for name, frame in audit_frames(runs).items():
+    for name, frame in audit_frames(result).items():
         out.joinpath(name).write_bytes(_csv(frame))
 
 

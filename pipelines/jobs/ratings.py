@@ -41,6 +41,7 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import RatingListPublished
 from events.store import NewEvent, Store
+from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_bytes
 from pipelines.jobs.fide_lists import (
     FromLists,
     list_diff,
@@ -57,6 +58,7 @@ from projections.games import GamesCache, players_table, project
 from projections.rating_list_html import rating_list_html
 from ratings.games import GameKind
 from ratings.glicko2 import Glicko2ListParams
+from ratings.late_reports import LateReport
 from ratings.listing import diff_lists, shape
 from ratings.lists import (
     ComputedList,
@@ -107,8 +109,12 @@ class RunRequest(BaseModel):
     wof: WofParams = WofParams()
     """Parameters of the WOF method (defaults: the federation's, ratings.md §1.2)."""
     late: tuple[str, ...] = ()
-    """FIDE from imported lists: events reported late, rated on the first list of the run
-    though they ended before its period (:func:`ratings.fide_run.run_fide_lists`)."""
+    """FIDE from imported lists: tournaments rated late, on the first list of the run, though
+    they ended before its period and were recorded before the list it updates (the log finds
+    the others: :func:`ratings.late_reports.late_reports`)."""
+    not_late: tuple[str, ...] = ()
+    """FIDE from imported lists: tournaments recorded after the list the run updates though
+    that list took them (never rated late)."""
 
 
 def request_kind(request: RunRequest, games: pl.DataFrame) -> ListKind:
@@ -160,12 +166,17 @@ class RunResult:
     games: int
     previous: Publication | None
     diff_counts: dict[str, int]
+    compared_with: str | None
+    """What ``diff.csv`` compares the list with: the previous published list's date, or the
+    imported list the run updated (None: nothing)."""
     published: bool
     """False when the same list was already published (or on a dry run)."""
     people: pl.DataFrame
     """Players without a federation id merged into one person, or left apart as ambiguous
     (:data:`ratings.identity.REPORT_SCHEMA`; also written to ``people.csv``)."""
     notes: list[str] = field(default_factory=list)
+    late: tuple[LateReport, ...] = ()
+    """FIDE from imported lists: the tournaments rated late."""
 
 
 # ------------------------------------------------------------------------------ log reads
@@ -324,7 +335,13 @@ def _write_files(
         staging.joinpath("diff.csv").write_bytes(_csv(diff))
         staging.joinpath("people.csv").write_bytes(_csv(people))
         if from_lists is not None:
-            write_audit(staging, from_lists.runs)
+            write_audit(staging, from_lists)
+            staging.joinpath("fide.xml").write_bytes(
+                fide_xml_bytes(from_lists.identity, kind.rating_type)
+            )
+            staging.joinpath("fide.txt").write_bytes(
+                fide_txt_bytes(from_lists.identity, kind.rating_type)
+            )
         crash_point("list:diff")
         title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
         if from_lists is not None:
@@ -368,7 +385,11 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     games, players, position = _tables(store, cache, request, request.at_position)
     kind = request_kind(request, games)
     from_lists = None
+    pubs = publications(store, kind.name)
     if kind.method is Method.FIDE:
+        published: dict[dt.date, list[int]] = {}
+        for p in pubs:
+            published.setdefault(p.as_of, []).append(p.position)
         from_lists = run_from_lists(
             store,
             kind,
@@ -377,11 +398,15 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
             as_of=request.as_of,
             at_position=request.at_position,
             late=request.late,
+            not_late=request.not_late,
+            published=published,
         )
-    if request.late and from_lists is None:
-        raise ListRequestError.naming(
-            "{0}: only a FIDE list computed from imported FIDE lists rates late events", "late"
-        )
+    for option, names in (("late", request.late), ("not_late", request.not_late)):
+        if names and from_lists is None:
+            raise ListRequestError.naming(
+                "{0}: only a FIDE list computed from imported FIDE lists rates late events",
+                option,
+            )
     notes: list[str] = []
     if from_lists is None:
         computed = _compute(request, kind, games, players)
@@ -390,11 +415,12 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         computed, listing = from_lists.computed, from_lists.listing
         notes += from_lists.notes
 
-    pubs = publications(store, kind.name)
     earlier = [(p, read_published(p)) for p in latest_per_date(pubs, request.as_of)]
     previous, previous_list = earlier[-1] if earlier else (None, None)
+    compared_with = previous.as_of.isoformat() if previous is not None else None
     if from_lists is not None:
         diff = list_diff(from_lists)  # against the official list the run updated
+        compared_with = f"the imported list of {from_lists.updated.isoformat()}"
     else:
         if previous is not None and previous_list is None:
             previous_list = _reproduce(store, request, kind, previous)
@@ -425,9 +451,9 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         from_lists,
     )  # fmt: skip
 
-    published = False
+    was_published = False
     if request.publish:
-        published = _publish(store, request, kind, digest, position, listing.height, computed)
+        was_published = _publish(store, request, kind, digest, position, listing.height, computed)
     return RunResult(
         request=request,
         kind=kind,
@@ -443,9 +469,11 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         ),
         previous=previous,
         diff_counts=counts,
-        published=published,
+        compared_with=compared_with,
+        published=was_published,
         people=computed.people,
         notes=notes,
+        late=from_lists.late if from_lists is not None else (),
     )
 
 

@@ -7,6 +7,11 @@ and a method whose list for that date is missing runs once, however many dates w
 (coalesced: a list is a full recomputation, so only the latest one matters). That is why an
 in-memory job store is enough; the store file is opened only while a run works, so directors
 can use it between runs.
+
+A FIDE run from imported lists rates the late reports the log shows, as `arbiter ratings run`
+does (:func:`ratings.late_reports.late_reports`, through :func:`pipelines.jobs.ratings.run_list`);
+the log records each in the run's ``RatingListPublished`` (``rated_late``) and the job's log
+line names them.
 """
 
 from __future__ import annotations
@@ -215,6 +220,8 @@ def catch_up(
                     result.players,
                     result.content_sha256[:12],
                 )
+                for report in result.late:
+                    log.info("rated late: %s, ended %s", report.event, report.end)
                 results.append(result)
         return results
 

@@ -416,6 +416,16 @@ class RatingRunIn(BaseModel):
         "line's --rating-type; default standard); only tournaments rated for it count",
     )
     publish: bool = True
+    late: list[str] = Field(
+        default_factory=list,
+        description="FIDE from imported lists: tournaments rated late though recorded before "
+        "the list the run updates (as --late)",
+    )
+    not_late: list[str] = Field(
+        default_factory=list,
+        description="FIDE from imported lists: tournaments recorded after the list the run "
+        "updates that it already took (as --not-late)",
+    )
 
 
 def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> dict[str, Any]:
@@ -433,6 +443,8 @@ def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> d
                     "game": body.game,
                     "rating_type": body.rating_type.lower() if body.rating_type else None,
                     "publish": body.publish,
+                    "late": tuple(body.late),
+                    "not_late": tuple(body.not_late),
                     "output": server.lists_dir
                     / "-".join(
                         [body.method, *filter(None, [body.rating_type]), body.as_of.isoformat()]
@@ -454,6 +466,10 @@ def run_ratings(request: Request, body: RatingRunIn, form_csrf: str | None) -> d
         "games": result.games,
         "published": result.published,
         "diff": result.diff_counts,
+        "compared_with": result.compared_with,
+        "rated_late": [
+            {"event": r.event, "ended": r.end.isoformat(), "reason": r.reason} for r in result.late
+        ],
     }
 
 

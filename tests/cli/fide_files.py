@@ -147,3 +147,34 @@ def published_case(case: Json) -> PublishedCase:
         if end < previous:
             late.append(name)
     return PublishedCase(lists, events, period, late)
+
+
+def championship_case() -> tuple[Json, PublishedCase]:
+    """The 2025 US Championship as files: the October 2025 list of its twelve players, the
+    event's TRF (one 001 line a player, the games of the record), rated on the November list."""
+    data = read_reference("us_championship_2025.json")
+    event = data["event"]
+    number = {p["fide_id"]: n for n, p in enumerate(data["players"], start=1)}
+    players = {
+        p["fide_id"]: TrfPlayer(number[p["fide_id"]], p["fide_id"], p["list_2025_10"]["rating"])
+        for p in data["players"]
+    }
+    for game in data["games"]:
+        white, black = game["white"], game["black"]
+        mine, theirs = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
+        players[white].rounds[game["round"]] = (number[black], "w", mine)
+        players[black].rounds[game["round"]] = (number[white], "b", theirs)
+    october: ListRows = [
+        (p["fide_id"], p["list_2025_10"]["rating"], p["list_2025_10"]["k"]) for p in data["players"]
+    ]
+    events: list[Event] = [
+        (
+            f"e{event['event_id']}",
+            dt.date.fromisoformat(event["start"]),
+            dt.date.fromisoformat(event["end"]),
+            sorted(players.values(), key=lambda p: p.number),
+        )
+    ]
+    return data, PublishedCase(
+        {month("2025-10"): october}, events, month(event["rating_period"]), []
+    )

@@ -37,6 +37,7 @@ from tests.cli.fide_files import (
     RESULTS,
     Json,
     TrfPlayer,
+    championship_case,
     month,
     published_case,
     read_reference,
@@ -95,11 +96,12 @@ def _officer(
 
 
 def _published_run(tmp_path: Path, case: Json) -> _Run:
-    """One player-period through the CLI (:func:`tests.cli.fide_files.published_case`); the
-    events reported late are named with --late."""
+    """One player-period through the CLI (:func:`tests.cli.fide_files.published_case`), as an
+    officer works: the lists imported, then the events ingested, then one run naming no
+    tournament (an event that ended before the previous list arrived after it: the run finds
+    it late from the log, F-P05's first)."""
     files = published_case(case)
-    late = (a for n in files.late for a in ("--late", n))
-    return _officer(tmp_path, files.lists, files.events, files.period, *late)
+    return _officer(tmp_path, files.lists, files.events, files.period)
 
 
 _XFAIL_LIST = {
@@ -211,31 +213,8 @@ def test_ratings_show_ro_and_opponents_used(
 
 @pytest.fixture(scope="module")
 def championship(tmp_path_factory: pytest.TempPathFactory) -> tuple[Json, _Run]:
-    data = read_reference("us_championship_2025.json")
-    event = data["event"]
-    number = {p["fide_id"]: n for n, p in enumerate(data["players"], start=1)}
-    players = {
-        p["fide_id"]: TrfPlayer(number[p["fide_id"]], p["fide_id"], p["list_2025_10"]["rating"])
-        for p in data["players"]
-    }
-    for game in data["games"]:
-        white, black = game["white"], game["black"]
-        mine, theirs = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
-        players[white].rounds[game["round"]] = (number[black], "w", mine)
-        players[black].rounds[game["round"]] = (number[white], "b", theirs)
-    october = [(p["fide_id"], p["list_2025_10"]["rating"], p["list_2025_10"]["k"])
-               for p in data["players"]]  # fmt: skip
-    run = _officer(
-        tmp_path_factory.mktemp("usch"),
-        {month("2025-10"): october},
-        [(
-            f"e{event['event_id']}",
-            dt.date.fromisoformat(event["start"]),
-            dt.date.fromisoformat(event["end"]),
-            sorted(players.values(), key=lambda p: p.number),
-        )],
-        month(event["rating_period"]),
-    )  # fmt: skip
+    data, files = championship_case()
+    run = _officer(tmp_path_factory.mktemp("usch"), files.lists, files.events, files.period)
     return data, run
 
 

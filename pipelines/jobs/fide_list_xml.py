@@ -1,0 +1,102 @@
+"""The new FIDE list in FIDE's own layouts: ``fide.xml``, the combined XML list
+(``players_list_xml_foa.xml``), and ``fide.txt``, the combined TXT list
+(``players_list_foa.txt``), both read by `arbiter ratings import` (:mod:`ingest.lists`).
+
+One ``<player>`` (one TXT line) per player of the run's list with a FIDE id, in the order of
+``ratings.csv``:
+id, name, federation, sex, title and birth year (from the imported list the run updated), the
+run's rating, games and K in the elements of the list's rating type (``rating``/``games``/``k``
+for standard, ``rapid_*``, ``blitz_*``), the other types' left empty, and the flag. A player the
+run leaves unrated has an empty rating (the import takes him as not on the list).
+"""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+
+from ingest.lists.fide import RATING_FIELDS
+from ingest.lists.fide_txt import HEADER_FIELDS
+from ingest.lists.fide_xml import FIELDS
+from ratings.methods import RatingType
+
+__all__ = ["fide_txt_bytes", "fide_xml_bytes"]
+
+
+def _escaped(column: str, dtype: pl.DataType) -> pl.Expr:
+    """A column as XML text: null as nothing, in a text column ``&``, ``<`` and ``>`` escaped."""
+    text = pl.col(column).cast(pl.Utf8).fill_null("")
+    if dtype == pl.Utf8:
+        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+            text = text.str.replace_all(raw, entity, literal=True)
+    return text
+
+
+def _values(rating_type: RatingType | None) -> dict[str, str]:
+    """The list's columns by the XML element (and TXT column) they fill."""
+    rating, games, k = RATING_FIELDS[(rating_type or RatingType.STANDARD).value]
+    return {
+        "fideid": "fide_id",
+        "name": "name",
+        "country": "country",
+        "sex": "sex",
+        "title": "title",
+        rating: "rating",
+        games: "games",
+        k: "k",
+        "birthday": "birth_year",
+        "flag": "flag",
+    }
+
+
+def fide_txt_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+    """``listing`` as FIDE's combined TXT list (``players_list_foa.txt``): a header of FIDE's
+    column words, each player's values under them (each column as wide as its longest value
+    and one space; the reader takes the columns from the header)."""
+    values = _values(rating_type)
+    rows = listing.filter(pl.col("fide_id").is_not_null())
+    columns = [
+        (word, pl.col(values[field]).cast(pl.Utf8).fill_null("") if field in values else None)
+        for word, field in HEADER_FIELDS.items()
+    ]
+    texts = rows.select(
+        [(expr if expr is not None else pl.lit("")).alias(word) for word, expr in columns]
+    )
+    longest = texts.select(pl.all().str.len_chars().max().fill_null(0).cast(pl.Int64)).row(0)
+    widths = {
+        word: max(len(word), int(n)) + 1 for word, n in zip(texts.columns, longest, strict=True)
+    }
+    last = texts.columns[-1]
+    header = "".join(w if w == last else w.ljust(widths[w]) for w in texts.columns)
+    players = texts.select(
+        pl.concat_str(
+            [pl.col(w) if w == last else pl.col(w).str.pad_end(widths[w]) for w in texts.columns]
+        ).alias("line")
+    )
+    out = io.BytesIO()
+    out.write((header + "\n").encode("utf-8"))
+    players.write_csv(out, include_header=False, quote_style="never", line_terminator="\n")
+    return out.getvalue()
+
+
+def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+    """``listing`` (:data:`pipelines.jobs.fide_lists.OUTPUT_COLUMNS` with sex, title and
+    birth_year) as FIDE's XML list."""
+    values = _values(rating_type)
+    rows = listing.filter(pl.col("fide_id").is_not_null())
+    cells: list[pl.Expr] = []
+    text = "<player>\n"
+    for name in FIELDS:  # the text between two values is one literal
+        text += f"<{name}>"
+        if name in values:
+            cells += [pl.lit(text), _escaped(values[name], rows.schema[values[name]])]
+            text = ""
+        text += f"</{name}>\n"
+    cells.append(pl.lit(text + "</player>"))
+    players = rows.select(pl.concat_str(cells).alias("player"))
+    out = io.BytesIO()
+    out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
+    players.write_csv(out, include_header=False, quote_style="never", line_terminator="\n")
+    out.write(b"</playerslist>\n")
+    return out.getvalue()
