@@ -51,7 +51,7 @@ from pipelines.jobs.fide_lists import (
 )
 from pipelines.jobs.list_folders import STREAM_PREFIX, manifest_publication, reconcile_all
 from pipelines.process.crashpoints import crash_point
-from pipelines.process.files import folder_swap
+from pipelines.process.files import folder_swap, write_new_files
 from projections.charts import HistoryPoint, history_svg
 from projections.csv_safe import neutralise_frame
 from projections.games import GamesCache, players_table, project
@@ -314,8 +314,13 @@ def _write_files(
         crash_point("list:staging")
         charts = staging / "charts"
         charts.mkdir()
-        for pid, history in sorted(histories.items()):
-            charts.joinpath(chart_file(pid)).write_bytes(history_svg(history, pid).encode())
+        write_new_files(
+            charts,
+            (
+                (chart_file(pid), history_svg(history, pid).encode())
+                for pid, history in sorted(histories.items())
+            ),
+        )
         crash_point("list:charts")
         staging.joinpath("ratings.parquet").write_bytes(_parquet(listing, meta, staging))
         crash_point("list:parquet")
