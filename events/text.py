@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_EXCERPT", "MAX_TEXT", "clean_text", "excerpt", "text_problem"]
+__all__ = ["BAD_CHARACTERS", "MAX_EXCERPT", "MAX_TEXT", "clean_text", "excerpt", "text_problem"]
 
 MAX_TEXT = 200
 """Characters of a name, club, city, tournament name or any other free text."""
@@ -20,7 +20,10 @@ MAX_EXCERPT = 40
 a file that is not what it claims (``/etc/shadow`` given as a result file) is never echoed."""
 
 _BIDI_CHARACTERS = "\u202a-\u202e\u2066-\u2069"
-_BAD_CHARACTER = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CHARACTERS}]")
+BAD_CHARACTERS = f"\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CHARACTERS}"
+"""The characters free text may not hold, as the inside of a regular expression's class (the
+same in Python's `re` and in polars' expressions: `ingest.lists.check` tests whole columns)."""
+_BAD_CHARACTER = re.compile(f"[{BAD_CHARACTERS}]")
 """Control characters (Unicode Cc: U+0000..001F, U+007F..009F), the line and paragraph
 separators (Zl U+2028, Zp U+2029): what may end a line in some reader; and the bidirectional
 embeddings, overrides and isolates (U+202A..202E, U+2066..2069), which make a name display as

@@ -8,6 +8,7 @@ player's name cannot inject markup.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +37,27 @@ def _nice_step(span: float) -> float:
         if raw <= factor * magnitude:
             return float(factor * magnitude)
     return 10.0 * magnitude
+
+
+@functools.lru_cache(maxsize=4096)
+def _ticks(y_min: float, y_max: float, step: float) -> str:
+    """The horizontal grid lines and their labels: the same for every chart of the same
+    rating range (a list's thousands of one-point charts share a few hundred)."""
+    plot_h = _HEIGHT - _TOP - _BOTTOM
+
+    def y(value: float) -> float:
+        return _TOP + plot_h * (y_max - value) / (y_max - y_min)
+
+    parts = []
+    tick = y_min
+    while tick <= y_max + 1e-9:
+        parts.append(
+            f'<line x1="{_LEFT}" x2="{_WIDTH - _RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="#ddd"/><text x="{_LEFT - 6}" y="{y(tick) + 4:.1f}" '
+            f'text-anchor="end">{tick:g}</text>'
+        )
+        tick += step
+    return "".join(parts)
 
 
 def history_svg(points: Sequence[HistoryPoint], title: str) -> str:
@@ -71,15 +93,7 @@ def history_svg(points: Sequence[HistoryPoint], title: str) -> str:
     def y(value: float) -> float:
         return _TOP + plot_h * (y_max - value) / (y_max - y_min)
 
-    parts = [head]
-    tick = y_min
-    while tick <= y_max + 1e-9:
-        parts.append(
-            f'<line x1="{_LEFT}" x2="{_WIDTH - _RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
-            f'stroke="#ddd"/><text x="{_LEFT - 6}" y="{y(tick) + 4:.1f}" '
-            f'text-anchor="end">{tick:g}</text>'
-        )
-        tick += step
+    parts = [head, _ticks(y_min, y_max, step)]
     if any(p.margin for p in points):
         upper = [f"{x(d):.1f},{y(h):.1f}" for d, h in zip(days, highs, strict=True)]
         lower = [f"{x(d):.1f},{y(lo):.1f}" for d, lo in zip(days, lows, strict=True)]

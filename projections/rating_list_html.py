@@ -99,6 +99,52 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _escaped(value: pl.Expr) -> pl.Expr:
+    """`html.escape` (quotes too) of a text column, in polars."""
+    for bad, good in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
+        value = value.str.replace_all(bad, good, literal=True)
+    return value.str.replace_all("'", "&#x27;", literal=True)
+
+
+def _cell_text(listing: pl.DataFrame, column: str) -> pl.Series:
+    """A column as `_text` shows each value (before escaping)."""
+    series = listing.get_column(column)
+    if series.dtype == pl.Boolean:
+        return pl.Series(column, [_text(v) for v in series.to_list()], dtype=pl.String)
+    if series.dtype.is_float():  # Python's own rounding of each value, as `_text` does
+        return pl.Series(column, [_text(v) for v in series.to_list()], dtype=pl.String)
+    return series.cast(pl.String).fill_null("")
+
+
+def _rows(listing: pl.DataFrame, chart_href: Callable[[str], str] | None) -> list[str]:
+    """The page's ``<tr>`` lines, built column-wise (a list of a million players)."""
+    if listing.height == 0:
+        return []
+    frame = pl.DataFrame([_cell_text(listing, c) for c, _, _ in _COLUMNS])
+    cells: list[pl.Expr] = []
+    for column, _, numeric in _COLUMNS:
+        text = _escaped(pl.col(column))
+        if column == "name" and chart_href is not None:
+            ids = listing.get_column("player_id").cast(pl.String).to_list()
+            hrefs = pl.Series([chart_href(str(i)) for i in ids], dtype=pl.String)
+            frame = frame.with_columns(hrefs.alias("_href"))
+            shown = pl.when(text != "").then(text).otherwise(_escaped(pl.col("player_id")))
+            text = pl.concat_str(
+                pl.lit('<a href="'), _escaped(pl.col("_href")), pl.lit('">'), shown, pl.lit("</a>")
+            )
+        css = "t n" if column == "name" else "t"
+        opening = "<td>" if numeric else f'<td class="{css}">'
+        cells.append(pl.concat_str(pl.lit(opening), text, pl.lit("</td>")))
+    official = listing.get_column("official").fill_null(value=False)
+    frame = frame.with_columns(official.alias("_official"))
+    row = pl.concat_str(
+        pl.when(pl.col("_official")).then(pl.lit("<tr>")).otherwise(pl.lit('<tr class="prov">')),
+        *cells,
+        pl.lit("</tr>"),
+    )
+    return frame.select(row.alias("row")).get_column("row").to_list()
+
+
 def rating_list_html(
     title: str,
     listing: pl.DataFrame,
@@ -114,18 +160,7 @@ def rating_list_html(
         f'<th class="{"" if numeric else "t"}" data-num="{int(numeric)}">{escape(label)}</th>'
         for _, label, numeric in _COLUMNS
     )
-    lines: list[str] = []
-    for row in listing.select([c for c, _, _ in _COLUMNS]).iter_rows(named=True):
-        cells: list[str] = []
-        for column, _, numeric in _COLUMNS:
-            text = escape(_text(row[column]))
-            if column == "name" and chart_href is not None:
-                href = escape(chart_href(str(row["player_id"])), quote=True)
-                text = f'<a href="{href}">{text or escape(str(row["player_id"]))}</a>'
-            css = "t n" if column == "name" else "t"
-            cells.append(f"<td>{text}</td>" if numeric else f'<td class="{css}">{text}</td>')
-        css = "" if row["official"] else ' class="prov"'
-        lines.append(f"<tr{css}>{''.join(cells)}</tr>")
+    lines = _rows(listing, chart_href)
     countries = sorted({c for c in listing.get_column("country").drop_nulls().to_list() if c})
     options = "".join(
         f'<option value="{escape(c, quote=True)}">{escape(c)}</option>' for c in countries

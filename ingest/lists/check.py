@@ -20,14 +20,15 @@ from typing import Literal
 
 import polars as pl
 
-from events.text import text_problem
+from events.text import BAD_CHARACTERS, text_problem
 from ingest.lists.limits import MAX_ID_LENGTH, MAX_TEXT
 
 __all__ = ["Bad", "FieldType", "Spec", "check", "problem"]
 
 FieldType = Literal["id", "text", "code", "int", "float", "year", "date"]
 
-_CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"
+_CONTROL = f"[{BAD_CHARACTERS}]"
+"""What free text may not hold: `events.text`'s one rule (controls, bidirectional overrides)."""
 _INTEGER = r"^[+-]?[0-9]+$"
 _DECIMAL = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m-%d-%Y")

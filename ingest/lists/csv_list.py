@@ -16,6 +16,7 @@ from pathlib import Path
 from events.imported_lists import Kind
 from ingest.errors import IngestError
 from ingest.lists.check import Spec
+from ingest.lists.errors import ListRowError
 from ingest.lists.limits import BIRTH_YEARS, MAX_GAMES, MAX_K, MAX_RATING
 from ingest.lists.lines import Rows, numbered_lines, open_list
 from ingest.lists.records import ListFile, Progress, ReadList, SourceFormat, as_kind
@@ -46,6 +47,17 @@ def looks_like(first_line: str) -> bool:
     return {"id", "name", "rating"} <= names
 
 
+def _cells(shown: str, number: int, line: str) -> list[str]:
+    """The cells of one line (a list's row is one line: a quoted cell holds no line end).
+
+    :raises ListRowError: a line the csv module cannot cut into cells.
+    """
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error as exc:
+        raise ListRowError(shown, number, 1, f"not a CSV row ({exc})", line) from None
+
+
 def read_csv_list(
     path: Path,
     shown: str | None = None,
@@ -61,7 +73,7 @@ def read_csv_list(
     shown = shown if shown is not None else str(path)
     lines = numbered_lines(open_list(path, shown), progress)
     _, header_line = next(lines, (1, ""))
-    header = [h.strip().lower() for h in next(csv.reader([header_line]), [])]
+    header = [h.strip().lower() for h in _cells(shown, 1, header_line)]
     at = 1
     for name in header:
         if name not in _BY_NAME:
@@ -76,7 +88,7 @@ def read_csv_list(
     for number, line in lines:
         if not line.strip():
             continue
-        values = next(csv.reader([line]))
+        values = _cells(shown, number, line)
         if len(values) != len(header):
             rows.refuse(
                 number, len(line) + 1, f"{len(values)} fields", line, f"{len(header)} fields"

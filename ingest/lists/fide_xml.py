@@ -57,7 +57,7 @@ from ingest.limits import file_kind
 from ingest.lists.check import Bad, check
 from ingest.lists.errors import ListRowError
 from ingest.lists.fide import RATING_FIELDS, SPECS, fide_lists
-from ingest.lists.limits import MAX_LIST_BYTES, MAX_LIST_PLAYERS
+from ingest.lists.limits import MAX_ELEMENT_BYTES, MAX_LIST_BYTES, MAX_LIST_PLAYERS
 from ingest.lists.records import ListFile, Progress, SourceFormat
 
 __all__ = ["BLOCK", "FIELDS", "read_fide_xml"]
@@ -253,9 +253,21 @@ class _Reader:
                     found="the end of the file",
                     expected="</player> and </playerslist>",
                 )
+            if len(self.buf) - pos > MAX_ELEMENT_BYTES:
+                raise self._too_long(pos)
             self._advance(pos)
             pos = 0
             more = self._fill(handle, progress)
+
+    def _too_long(self, pos: int) -> IngestError:
+        """What follows ``buf[pos]`` holds no ``</player>`` in `MAX_ELEMENT_BYTES`."""
+        space = _BYTES_SPACE.match(self.buf, pos)
+        start = space.end() if space is not None else pos
+        tag = _BYTES_NAME.match(self.buf, start)
+        what = f"<{tag.group(1).decode('ascii', 'replace')}>" if tag else "text"
+        if self.buf.startswith(b"<!--", start):
+            what = "a comment"
+        return self.error(start, *_too_long(what))
 
     def _prologue(self) -> int:
         """Past the XML declaration, comments and the ``<playerslist>`` start tag."""
@@ -316,6 +328,8 @@ class _Reader:
                 if pos < len(self.buf):
                     raise self.error(pos, "unterminated comment", expected="-->")
                 return
+            if len(self.buf) - pos > MAX_ELEMENT_BYTES:
+                raise self._too_long(pos)
             self._advance(pos)
             pos = 0
             more = self._fill(handle, progress)
@@ -403,6 +417,8 @@ class _Reader:
                         "the end of the file",
                         "</player>",
                     )
+                if element_end - pos > MAX_ELEMENT_BYTES:
+                    raise fail(pos, *_too_long("<player>"))
                 players.append(self._element(text, pos, element_end, block))
                 starts.append(pos)
                 pos = element_end
@@ -564,6 +580,15 @@ class _Reader:
                     raise errors[0]
         self.state.skipped.extend(errors)
         return typed.join(later.select("_at"), on="_at", how="anti").drop("_at")
+
+
+def _too_long(what: str) -> tuple[str, None, str]:
+    """(message, found, expected) of a piece of the list longer than `MAX_ELEMENT_BYTES`."""
+    return (
+        f"{what} longer than {MAX_ELEMENT_BYTES // 1024} KiB: no player of a list is that long",
+        None,
+        f"a <player> of at most {MAX_ELEMENT_BYTES} bytes",
+    )
 
 
 def _player_offset(text: str, block: _Block, row: int) -> int:

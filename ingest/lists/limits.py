@@ -13,9 +13,11 @@ __all__ = [
     "AGA_RATING",
     "BIRTH_YEARS",
     "GOR_RANGE",
+    "MAX_ELEMENT_BYTES",
     "MAX_GAMES",
     "MAX_ID_LENGTH",
     "MAX_K",
+    "MAX_LINE_BYTES",
     "MAX_LIST_BYTES",
     "MAX_LIST_PLAYERS",
     "MAX_RATING",
@@ -39,3 +41,11 @@ GOR_RANGE = (-1000, MAX_RATING)
 """An EGF GoR: 30 kyu is -900, a top professional about 3000."""
 AGA_RATING = (-50.0, 12.0)
 """An AGA rating in stones, as `events.schema.PlayerRegistered.aga_rating` takes it."""
+MAX_LINE_BYTES = 64 * 1024
+"""A line of a line-based list (FIDE TXT, EGD, AGA, CSV): a player's row is at most a few hundred
+bytes (eleven fields, texts of 200 characters); a longer line is no row, refused where it starts
+to be too long, so that a gigabyte without a line end is never held in memory."""
+MAX_ELEMENT_BYTES = 64 * 1024
+"""A ``<player>`` of FIDE's XML list (about 600 bytes as FIDE writes it), or anything else
+between two players (white space, a comment): a longer one (a 150 MB attribute) is refused at
+its start once that many bytes of it are read, never parsed."""

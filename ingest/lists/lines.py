@@ -10,11 +10,14 @@ and listed.
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
@@ -22,47 +25,147 @@ from ingest.errors import IngestError
 from ingest.limits import file_kind
 from ingest.lists.check import Spec, check
 from ingest.lists.errors import ListRowError
-from ingest.lists.limits import MAX_LIST_BYTES, MAX_LIST_PLAYERS
+from ingest.lists.limits import MAX_LINE_BYTES, MAX_LIST_BYTES, MAX_LIST_PLAYERS
 from ingest.lists.records import Progress
 from ingest.textio import FALLBACK_ENCODING
 
-__all__ = ["Rows", "numbered_lines", "open_list"]
+__all__ = ["ListText", "Rows", "numbered_lines", "open_list"]
 
 
-def open_list(path: Path, shown: str) -> bytes:
-    """The bytes of a list file (a regular file, at most `MAX_LIST_BYTES`)."""
+@dataclass(frozen=True, slots=True)
+class ListText:
+    """A list file checked in a first pass over its bytes (`open_list`): a regular file of at
+    most `MAX_LIST_BYTES`, no line longer than `MAX_LINE_BYTES`, and the encoding its lines
+    are read in (UTF-8, else ISO-8859-15: FIDE's and the EGD's older files)."""
+
+    path: Path
+    shown: str
+    encoding: str
+    size: int
+
+
+_TOO_LARGE = f"larger than {MAX_LIST_BYTES // 2**30} GiB: not a rating list"
+_BLOCK = 1 << 20
+"""Bytes read at a time: a list is read as a stream, never whole (FIDE's are ~100 MB)."""
+
+
+def _open(path: Path, shown: str) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
         raise IngestError(shown, 0, 0, f"cannot open: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise IngestError(shown, 0, 0, f"not a regular file ({file_kind(info.st_mode)})")
-        if info.st_size > MAX_LIST_BYTES:
-            raise IngestError(shown, 0, 0, "larger than 4 GiB: not a rating list")
-        return handle.read()
+    handle = os.fdopen(fd, "rb")
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        handle.close()
+        raise IngestError(shown, 0, 0, f"not a regular file ({file_kind(info.st_mode)})")
+    if info.st_size > MAX_LIST_BYTES:
+        handle.close()
+        raise IngestError(shown, 0, 0, _TOO_LARGE)
+    return handle
 
 
-def numbered_lines(data: bytes, progress: Progress | None = None) -> Iterator[tuple[int, str]]:
-    """(1-based number, text) of each line of ``data``: UTF-8, else ISO-8859-15 (FIDE's and
-    the EGD's older files); CR, LF or CRLF alike."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode(FALLBACK_ENCODING)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+def open_list(path: Path, shown: str) -> ListText:
+    """A list file checked in blocks (`ListText`): memory stays bounded whatever the file
+    holds (a gigabyte without a line end is refused at its line, past the limit).
+
+    :raises IngestError: not a regular file, too large, or a line longer than
+        `MAX_LINE_BYTES`.
+    """
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    valid = True
+    line, length, size = 1, 0, 0
+    after_cr = False
+    with _open(path, shown) as handle:
+        while block := handle.read(_BLOCK):
+            if size == 0 and block.startswith(codecs.BOM_UTF8):
+                block = block[3:]
+            size += len(block)
+            if valid:
+                try:
+                    utf8.decode(block)
+                except UnicodeDecodeError:
+                    valid = False
+            if after_cr and block.startswith(b"\n"):  # the LF of a CRLF cut by the block
+                block = block[1:]
+            first = _LINE_BREAK.search(block)
+            if first is None:
+                length += len(block)
+                if length > MAX_LINE_BYTES:
+                    raise _too_long(shown, line)
+                after_cr = False
+                continue
+            if length + first.start() > MAX_LINE_BYTES:
+                raise _too_long(shown, line)
+            last = max(block.rfind(b"\n"), block.rfind(b"\r")) + 1
+            inner = block[first.start() : last]
+            if max(map(len, inner.splitlines())) > MAX_LINE_BYTES:
+                for n, piece in enumerate(inner.splitlines()):
+                    if len(piece) > MAX_LINE_BYTES:
+                        raise _too_long(shown, line + n)
+            line += inner.count(b"\n") + inner.count(b"\r") - inner.count(b"\r\n")
+            length = len(block) - last
+            if length > MAX_LINE_BYTES:
+                raise _too_long(shown, line)
+            after_cr = block.endswith(b"\r")
+        if valid:
+            try:
+                utf8.decode(b"", final=True)
+            except UnicodeDecodeError:
+                valid = False
+    return ListText(path, shown, "utf-8" if valid else FALLBACK_ENCODING, size)
+
+
+def _too_long(shown: str, line: int) -> IngestError:
+    return IngestError(
+        shown,
+        line,
+        MAX_LINE_BYTES + 1,
+        f"a line longer than {MAX_LINE_BYTES // 1024} KiB: no row of a rating list",
+        expected=f"one player a line, at most {MAX_LINE_BYTES} bytes",
+    )
+
+
+_LINE_BREAK = re.compile(rb"[\r\n]")
+
+
+def numbered_lines(text: ListText, progress: Progress | None = None) -> Iterator[tuple[int, str]]:
+    """(1-based number, text) of each line of a checked list file (`open_list`), read again
+    in blocks and decoded in its encoding; CR, LF or CRLF alike."""
+    decoder = codecs.getincrementaldecoder(text.encoding)()
+    number = 0
     done = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        done += len(line) + 1
-        if progress is not None and number % 200_000 == 0:
-            progress(done)
-        yield number, line
+    tail = ""
+    with _open(text.path, text.shown) as handle:
+        first = True
+        while True:
+            block = handle.read(_BLOCK)
+            final = not block
+            if first and block.startswith(codecs.BOM_UTF8):
+                block = block[3:]
+            first = False
+            done += len(block)
+            chunk = tail + decoder.decode(block, final=final)
+            if not final and chunk.endswith("\r"):  # perhaps the first half of a CRLF
+                tail, chunk = "\r", chunk[:-1]
+            else:
+                tail = ""
+            if "\r" in chunk:
+                chunk = chunk.replace("\r\n", "\n").replace("\r", "\n")
+            lines = chunk.split("\n")
+            if not final:
+                tail = lines.pop() + tail
+                if len(tail) > MAX_LINE_BYTES:  # the file grew since `open_list`
+                    raise _too_long(text.shown, number + 1)
+            for line in lines:
+                number += 1
+                if progress is not None and number % 200_000 == 0:
+                    progress(done)
+                yield number, line
+            if final:
+                break
     if progress is not None:
-        progress(len(data))
+        progress(text.size)
 
 
 @dataclass

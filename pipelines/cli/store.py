@@ -158,11 +158,14 @@ def store_backup(
 def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
     """Recompute the log's hash chains (each stream's and the whole log's) and compare them
     with the stored ones. Exit 0 when the log is intact; exit 1 naming the first broken
-    position when an event was deleted, moved, reordered or rewritten behind arbiter's back.
+    position when an event was deleted, moved, reordered or rewritten behind arbiter's back;
+    exit 1 too naming each folder the log has published a list to that shows a list the log
+    never published (a run killed between the swap and the event; the next run records it).
     """
     import time
 
     from events.chain import VERIFY_BATCH, ChainHead, verify_scan
+    from pipelines.jobs.list_folders import disagreements
 
     started = time.perf_counter()
     with open_store() as store:
@@ -170,6 +173,7 @@ def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
             broken = verify_scan(scan)
         head = store.chain_head()
         shown = store.url
+        unpublished = disagreements(store) if broken is None else []
     seconds = time.perf_counter() - started
     if fmt is Format.JSON:
         result = {
@@ -181,10 +185,17 @@ def verify_log(fmt: FormatOpt = Format.TEXT) -> None:
             "archived": scan.archived,
             "chain_head": head.as_json() if broken is None else ChainHead(0, "").as_json(),
             "seconds": round(seconds, 3),
+            "unpublished_lists": [str(d.folder) for d in unpublished],
         }
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     if broken is not None:
         err.print(f"error: {shown}: {broken}", markup=False)
+        raise typer.Exit(1)
+    for one in unpublished:
+        err.print(
+            f"error: {one.describe()}; the next 'arbiter ratings run' records it", markup=False
+        )
+    if unpublished:
         raise typer.Exit(1)
     if fmt is Format.TEXT:
         sys.stdout.write(

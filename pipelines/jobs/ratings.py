@@ -50,8 +50,9 @@ from pipelines.jobs.fide_lists import (
     run_from_lists,
     write_audit,
 )
+from pipelines.jobs.list_folders import STREAM_PREFIX, manifest_publication, reconcile_all
 from pipelines.process.crashpoints import crash_point
-from pipelines.process.files import folder_swap
+from pipelines.process.files import folder_swap, write_new_files
 from projections.charts import HistoryPoint, history_svg
 from projections.csv_safe import neutralise_frame
 from projections.games import GamesCache, players_table, project
@@ -82,8 +83,6 @@ __all__ = [
     "publications",
     "run_list",
 ]
-
-STREAM_PREFIX = "ratinglist-"
 
 
 class RunRequest(BaseModel):
@@ -314,6 +313,7 @@ def _write_files(
     counts: dict[str, int],
     chain: ChainHead | None = None,
     from_lists: FromLists | None = None,
+    publication: RatingListPublished | None = None,
 ) -> None:
     """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json.
 
@@ -325,8 +325,13 @@ def _write_files(
         crash_point("list:staging")
         charts = staging / "charts"
         charts.mkdir()
-        for pid, history in sorted(histories.items()):
-            charts.joinpath(chart_file(pid)).write_bytes(history_svg(history, pid).encode())
+        write_new_files(
+            charts,
+            (
+                (chart_file(pid), history_svg(history, pid).encode())
+                for pid, history in sorted(histories.items())
+            ),
+        )
         crash_point("list:charts")
         staging.joinpath("ratings.parquet").write_bytes(_parquet(listing, meta, staging))
         crash_point("list:parquet")
@@ -370,6 +375,8 @@ def _write_files(
             manifest.update(manifest_extra(from_lists))
         if chain is not None:  # not in the parquet: the same log on two backends differs here
             manifest["log_chain_head"] = chain.as_json()
+        if publication is not None:  # what the log gets next (`pipelines.jobs.list_folders`)
+            manifest["publication"] = manifest_publication(STREAM_PREFIX + kind.name, publication)
         staging.joinpath("manifest.json").write_bytes(
             (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
         )
@@ -382,6 +389,10 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
 
     :raises ListRequestError: a game or rating type the method does not rate.
     """
+    notes: list[str] = [
+        f"{d.folder}: the list a killed run had swapped in is now recorded as published"
+        for d in reconcile_all(store, request.output)
+    ]
     games, players, position = _tables(store, cache, request, request.at_position)
     kind = request_kind(request, games)
     from_lists = None
@@ -407,7 +418,6 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
                 "{0}: only a FIDE list computed from imported FIDE lists rates late events",
                 option,
             )
-    notes: list[str] = []
     if from_lists is None:
         computed = _compute(request, kind, games, players)
         listing = shape(computed.listing, players)
@@ -446,14 +456,14 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     notes += chart_notes
     counts = {str(k): int(v) for k, v in diff.group_by("change").len().iter_rows()}
     head = store.chain_at(position)
+    event = _event(request, digest, position, listing.height, computed)
     _write_files(
         out, request, kind, listing, computed.people, diff, meta, histories, counts, head,
-        from_lists,
+        from_lists, event if request.publish else None,
     )  # fmt: skip
-
-    was_published = False
-    if request.publish:
-        was_published = _publish(store, request, kind, digest, position, listing.height, computed)
+    was_published = request.publish and not _published(store, kind, event)
+    if was_published:
+        _publish(store, kind, event)
     return RunResult(
         request=request,
         kind=kind,
@@ -483,37 +493,37 @@ def _reproduce(store: Store, request: RunRequest, kind: ListKind, pub: Publicati
     return shape(_compute(again, kind, games, players).listing, players)
 
 
-def _publish(
-    store: Store,
-    request: RunRequest,
-    kind: ListKind,
-    digest: str,
-    position: int,
-    players: int,
-    computed: ComputedList,
-) -> bool:
-    output = str(request.output.resolve())
-    for p in publications(store, kind.name):
-        if (p.as_of, p.as_of_position, p.content_sha256, p.output) == (
-            request.as_of, position, digest, output
-        ):  # fmt: skip
-            return False
-    stream = STREAM_PREFIX + kind.name
-    event = RatingListPublished(
+def _event(
+    request: RunRequest, digest: str, position: int, players: int, computed: ComputedList
+) -> RatingListPublished:
+    """The ``RatingListPublished`` a run appends (and announces in its manifest first)."""
+    return RatingListPublished(
         method=request.method.value,
         as_of=request.as_of,
         as_of_position=position,
         content_sha256=digest,
         players=players,
-        output=output,
+        output=str(request.output.resolve()),
         parameters=computed.parameters,
     )
+
+
+def _published(store: Store, kind: ListKind, event: RatingListPublished) -> bool:
+    """Whether the log holds this very list, published to the same folder already."""
+    return any(
+        (p.as_of, p.as_of_position, p.content_sha256, p.output)
+        == (event.as_of, event.as_of_position, event.content_sha256, event.output)
+        for p in publications(store, kind.name)
+    )
+
+
+def _publish(store: Store, kind: ListKind, event: RatingListPublished) -> None:
+    stream = STREAM_PREFIX + kind.name
     store.append(
         stream,
         [NewEvent(event, metadata=current_origin().metadata(job="ratings"))],
         store.stream_version(stream),
     )
-    return True
 
 
 def demo_list(store: Store, out: Path, console: Console) -> None:

@@ -16,7 +16,7 @@ from events.duckdb_store import DuckDBStore
 from events.schema import RatingListPublished
 from pipelines.jobs import ratings as ratings_job
 from pipelines.jobs.ratings import RunRequest, publications, run_list
-from pipelines.process.files import write_atomic
+from pipelines.process.files import write_atomic, write_new_files
 from pipelines.views.rating_player import UnknownPlayer, player_report
 from projections.games import GamesCache
 from ratings.listing import LIST_COLUMNS, diff_lists
@@ -319,3 +319,13 @@ def _run_method(
     request = RunRequest(method=method, as_of=AS_OF, output=out, **kw)  # type: ignore[arg-type]
     with GamesCache() as cache:
         return run_list(store, cache, request)
+
+
+def test_write_new_files_writes_many_and_the_later_of_a_name_stays(tmp_path: Path) -> None:
+    files = [(f"c{i}.svg", f"<svg>{i}</svg>".encode()) for i in range(1500)]
+    assert write_new_files(tmp_path, [*files, ("c7.svg", b"again")]) == 1501
+    assert len(list(tmp_path.iterdir())) == 1500
+    assert (tmp_path / "c1499.svg").read_bytes() == b"<svg>1499</svg>"
+    assert (tmp_path / "c7.svg").read_bytes() == b"again"
+    with pytest.raises(ValueError, match="not a file name"):
+        write_new_files(tmp_path, [("../x.svg", b"")])
