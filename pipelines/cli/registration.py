@@ -50,7 +50,11 @@ def registrations(
     with open_store() as store:
         if action == "approve":
             pid = registration.approve(store, tournament, number, force=force)
-            err.print(f"{tournament}: request {number} registered as player {pid}", markup=False)
+            code = registration.check_in_code(tournament, pid)
+            err.print(
+                f"{tournament}: request {number} registered as player {pid} (check-in code {code})",
+                markup=False,
+            )
         else:
             name = registration.decline(store, tournament, number, reason)
             err.print(f"{tournament}: request {number} ({name}) declined", markup=False)

@@ -66,10 +66,11 @@ async def register(request: Request, tournament_id: str) -> Response:
         except ArbiterError as exc:
             return _register_page(request, tournament_id, 400, error=str(exc), given=fields)
         notice = (
-            f"{done.name}: registered (player {done.player})"
+            f"{done.name}: registered (player {done.player}); your check-in code is "
+            f"{done.code}: keep it, you type it to check in"
             if done.player is not None
             else f"{done.name}: entry received (request {done.request}); the director will "
-            "confirm it"
+            "confirm it and give you your check-in code"
         )
         return _register_page(request, tournament_id, notice=notice)
 
@@ -80,12 +81,14 @@ def _check_in_page(
     request: Request, tournament_id: str, status: int = 200, **extra: Any
 ) -> HTMLResponse:
     view = tournament_view(request, tournament_id)
+    viewer = server_of(request).viewer(request)
     return render(
         request,
         "check_in.html",
         status,
         s=view.summary(),
         c=check_in_view(view.state),
+        director=viewer is not None and viewer.may_direct(tournament_id),
         **{"error": None, "notice": None, **extra},
     )
 
@@ -101,6 +104,7 @@ def check_in(
     tournament_id: str,
     csrf_token: CsrfField,
     player: Annotated[int, Form(ge=1)],
+    code: Annotated[str, Form(max_length=32)] = "",
 ) -> Response:
     tournament_view(request, tournament_id)
     server = server_of(request)
@@ -108,7 +112,9 @@ def check_in(
     director = viewer is not None and viewer.may_direct(tournament_id)
     try:
         with server.public_writing(request, f"check-in:{tournament_id}", csrf_token) as store:
-            done = registration.check_in(store, tournament_id, player, by_director=director)
+            done = registration.check_in(
+                store, tournament_id, player, by_director=director, code=code
+            )
     except ArbiterError as exc:
         return _check_in_page(request, tournament_id, 400, error=str(exc))
     name = tournament_view(request, tournament_id).state.players[player].name
@@ -130,7 +136,8 @@ def api_register(request: Request, tournament_id: str, body: dict[str, Any]) -> 
     with server_of(request).public_writing(request, f"register:{tournament_id}") as store:
         done = registration.request(store, tournament_id, body)
     status = "registered" if done.player is not None else "waiting"
-    return _json({"request": done.request, "player": done.player, "status": status}, 201)
+    body = {"request": done.request, "player": done.player, "status": status}
+    return _json({**body, "check_in_code": done.code}, 201)
 
 
 @api.get(
@@ -157,7 +164,8 @@ class DeclineIn(BaseModel):
 def api_approve(request: Request, tournament_id: str, number: int, force: bool = False) -> Response:
     with server_of(request).writing(request) as (store, _):
         pid = registration.approve(store, tournament_id, number, force=force)
-    return _json({"request": number, "player": pid})
+    code = registration.check_in_code(tournament_id, pid)
+    return _json({"request": number, "player": pid, "check_in_code": code})
 
 
 @api.post(
@@ -173,13 +181,16 @@ def api_decline(request: Request, tournament_id: str, number: int, body: Decline
 class CheckInIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     player: int = Field(ge=1, description="The player's id (as the player list gives it)")
+    code: str | None = Field(
+        None, max_length=32, description="The player's check-in code (his registration gave it)"
+    )
 
 
 @api.post(
     "/tournaments/{tournament_id}/check-ins",
     status_code=201,
-    summary="Check a player in before round 1: anyone inside the check-in window, the "
-    "director (token) at any time before round 1 is paired",
+    summary="Check a player in before round 1: anyone with the player's check-in code inside "
+    "the check-in window, the director (token) at any time before round 1 is paired",
 )
 def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Response:
     tournament_view(request, tournament_id)
@@ -189,7 +200,9 @@ def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Respo
             done = registration.check_in(store, tournament_id, body.player, by_director=True)
     else:
         with server.public_writing(request, f"check-in:{tournament_id}") as store:
-            done = registration.check_in(store, tournament_id, body.player, by_director=False)
+            done = registration.check_in(
+                store, tournament_id, body.player, by_director=False, code=body.code
+            )
     return _json({"player": body.player, "checked_in": True, "already": not done}, 201)
 
 
