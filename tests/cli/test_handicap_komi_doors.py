@@ -99,14 +99,17 @@ def test_a_handicap_board_has_komi_half_a_point_everywhere(tmp_path: Path) -> No
     served = serve(str(store), tmp_path)
     try:
         api = httpx.get(f"{served.url}/api/tournaments/{TID}/rounds/4", timeout=120).json()
-        page = httpx.get(f"{served.url}/t/{TID}", timeout=120).text
+        shown = [b for b in api if b.get("black") is not None]
+        handicap = next(b for b in shown if b["handicap"])
+        card = httpx.get(
+            f"{served.url}/t/{TID}/players/{handicap['white']['id']}", timeout=120
+        ).text
     finally:
         served.stop()
-    shown = [b for b in api["boards"] if b.get("black") is not None]
     assert [(b["handicap"], b["komi"]) for b in shown] == [
         (b["handicap"], b["komi"]) for b in boards
     ]
-    assert "<td>0.5</td>" in page
+    assert f"<td>{handicap['handicap']}</td><td>0.5</td>" in card
 
 
 def test_handicap_komi_is_the_events_setting(tmp_path: Path) -> None:
