@@ -77,7 +77,8 @@ def check_in(
 
     With `tournament edit T --check-in FROM/TO` set, round 1 leaves out every player not checked
     in (a zero-point absence, listed as 'not checked in'); players check in themselves at
-    /t/T/check-in inside the window."""
+    /t/T/check-in inside the window, with the check-in code their registration gave them
+    (`arbiter print T check-in-codes` lists every player's)."""
     with open_store() as store:
         if not players:
             view = check_in_view(load(store, tournament).state)
