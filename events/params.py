@@ -23,6 +23,7 @@ from events.domain import Colour
 from events.frozen import Frozen
 
 __all__ = [
+    "HANDICAP_KOMI",
     "CarromSettings",
     "ChessSettings",
     "GoSettings",
@@ -53,11 +54,17 @@ class ChessSettings(Frozen):
         return value
 
 
+HANDICAP_KOMI = 0.5
+"""Komi of a handicap game by EGF and AGA rules (White wins a tie of the board count)."""
+
+
 class GoSettings(Frozen):
     """Go: Mac-Mahon and go Swiss as OpenGotha pairs them; ranks on OpenGotha's scale."""
 
     komi: float | None = None
     """Komi of even games (boards record it)."""
+    handicap_komi: float | None = None
+    """Komi of handicap games (a handicap of 1 or more); ``None``: `HANDICAP_KOMI`."""
     mm_bar: int | None = Field(None, ge=-30, le=8)
     """Mac-Mahon bar (3 = 4d); ``None``: the system's default."""
     mm_floor: int | None = Field(None, ge=-30, le=8)
@@ -68,6 +75,18 @@ class GoSettings(Frozen):
     """gopair: the early-round adjustment (off as gopair's ``-ne``); ``None``: on."""
     opengotha: dict[str, JsonValue] = Field(default_factory=dict)
     """OpenGotha's other tunables by its parameter names (``placement_criteria``, ...)."""
+
+    def komi_for(self, handicap: int | None) -> float | None:
+        """The komi of a board: the even komi, or on a handicap board the handicap komi
+        (one rule for the pairing, the ingested files and every export).
+
+        >>> go = GoSettings(komi=7.5)
+        >>> go.komi_for(0), go.komi_for(1), go.komi_for(4), GoSettings(handicap_komi=0).komi_for(2)
+        (7.5, 0.5, 0.5, 0.0)
+        """
+        if not handicap:
+            return self.komi
+        return HANDICAP_KOMI if self.handicap_komi is None else self.handicap_komi
 
     def macmahon(self) -> dict[str, JsonValue]:
         """The values for the Mac-Mahon engine's parameters (all but the komi)."""

@@ -130,12 +130,21 @@ parse_result = Result.parse
 """`Result.parse` as a function."""
 
 
+def jigo_possible(komi: float | None) -> bool:
+    """A go board can end in a jigo (a tie of the count): its komi is a whole number.
+
+    >>> jigo_possible(7.0), jigo_possible(6.5), jigo_possible(0.5), jigo_possible(None)
+    (True, False, False, False)
+    """
+    return komi is not None and komi == int(komi)
+
+
 def check_result(game: Game, parsed: Result, komi: float | None, text: str) -> None:
     """Refuse a parsed result the game cannot have on this board.
 
     ``komi``: the board's komi (go: a jigo needs an integer komi).
     """
-    if game is Game.GO and parsed.outcome is Outcome.DRAW and (komi is None or komi != int(komi)):
+    if game is Game.GO and parsed.outcome is Outcome.DRAW and not jigo_possible(komi):
         shown = "no komi" if komi is None else f"komi {komi:g}"
         raise InvalidResult(
             f"result '{text}': a jigo needs an integer komi; this board has {shown}"

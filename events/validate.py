@@ -249,26 +249,36 @@ def text(field: str, value: str) -> str:
 
 _RANK_WORDS = re.compile(r"\s*(\d{1,2})\s*(k|kyu|d|dan|p|pro)\s*", re.IGNORECASE)
 _RANK_KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
-_RANK_LIMIT = {"k": 30, "d": 9, "p": 9}
-_RANK_NAMES = {"k": "kyu", "d": "dan", "p": "professional dan"}
+_RANK_LIMIT = {"k": 30, "d": 9}
+_RANK_NAMES = {"k": "kyu", "d": "dan"}
 
 
 def go_rank(value: str) -> str:
-    """A go rank as registered: ``3d``, ``12k``, ``1p`` (``3 dan``, ``12 Kyu`` normalised).
+    """A go rank as registered: ``3d``, ``12k`` (``3 dan``, ``12 Kyu`` normalised). A
+    professional rank is refused: the go engines pair on OpenGotha's amateur scale (30k..9d),
+    which has no place for it.
 
-    >>> go_rank("3 dan"), go_rank("12K"), go_rank(" 1p ")
-    ('3d', '12k', '1p')
+    >>> go_rank("3 dan"), go_rank("12K"), go_rank(" 9D ")
+    ('3d', '12k', '9d')
     >>> go_rank("10d")
     Traceback (most recent call last):
     ...
     events.validate.InvalidField: rank '10d': dan ranks run 1d..9d
+    >>> go_rank("1p")
+    Traceback (most recent call last):
+    ...
+    events.validate.InvalidField: rank '1p': professional ranks are not paired (30k..9d); enter 9d
     """
     m = _RANK_WORDS.fullmatch(value)
     if m is None:
-        raise InvalidField(
-            "rank", f"{excerpt(value)} is not a go rank (30k..1k, 1d..9d, 1p..9p)", sep=" "
-        )
+        raise InvalidField("rank", f"{excerpt(value)} is not a go rank (30k..1k, 1d..9d)", sep=" ")
     number, kind = int(m.group(1)), _RANK_KIND[m.group(2).lower()]
+    if kind == "p":
+        raise InvalidField(
+            "rank",
+            f"{excerpt(value)}: professional ranks are not paired (30k..9d); enter 9d",
+            sep=" ",
+        )
     if not 1 <= number <= _RANK_LIMIT[kind]:
         raise InvalidField(
             "rank",

@@ -25,6 +25,10 @@ settings.register_profile(
 settings.register_profile("nightly", max_examples=5000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The installation's secret (players' check-in codes) for every command and server the tests
+# start: none of them makes one in the user's ~/.config (pipelines/process/secret.py).
+os.environ.setdefault("ARBITER_SECRET", "tests-only-secret")
+
 REPO = Path(__file__).resolve().parent.parent
 TESTDATA = REPO.parent / "shared" / "testdata"
 

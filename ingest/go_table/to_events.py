@@ -19,6 +19,7 @@ from datetime import date
 from typing import Any
 
 from events.domain import Board, ByeKind, Colour, Game, Outcome, System
+from events.params import GoSettings
 from events.schema import (
     ByeGranted,
     Event,
@@ -164,7 +165,7 @@ def go_table_to_events(
                     white=white,
                     black=black,
                     handicap=handicap or 0,
-                    komi=komi,
+                    komi=GoSettings(komi=komi).komi_for(handicap),
                 )
             )
             outcomes.append(_outcome(white_cell))

@@ -172,7 +172,7 @@ def _rounds(
                 white=number[g.white],
                 black=number[g.black],
                 handicap=g.handicap,
-                komi=komi,
+                komi=GoSettings(komi=komi).komi_for(g.handicap),
             )
             for i, g in enumerate(played, start=1)
         ]

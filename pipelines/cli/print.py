@@ -100,7 +100,7 @@ def print_document(
         suffix = f"-r{rnd}"
     else:
         rnd = as_of(state).after
-        suffix = "" if kind is Doc.PLAYERS else f"-r{rnd}"
+        suffix = "" if kind in (Doc.PLAYERS, Doc.CHECK_IN_CODES) else f"-r{rnd}"
     path = output or Path(f"{tournament}-{kind.value}{suffix}.{fmt.value}")
     doc = build(state, kind, rnd)
     write_document(doc, path, paper.value, fmt, force)

@@ -50,7 +50,11 @@ def registrations(
     with open_store() as store:
         if action == "approve":
             pid = registration.approve(store, tournament, number, force=force)
-            err.print(f"{tournament}: request {number} registered as player {pid}", markup=False)
+            code = registration.check_in_code(tournament, pid)
+            err.print(
+                f"{tournament}: request {number} registered as player {pid} (check-in code {code})",
+                markup=False,
+            )
         else:
             name = registration.decline(store, tournament, number, reason)
             err.print(f"{tournament}: request {number} ({name}) declined", markup=False)
@@ -73,7 +77,8 @@ def check_in(
 
     With `tournament edit T --check-in FROM/TO` set, round 1 leaves out every player not checked
     in (a zero-point absence, listed as 'not checked in'); players check in themselves at
-    /t/T/check-in inside the window."""
+    /t/T/check-in inside the window, with the check-in code their registration gave them
+    (`arbiter print T check-in-codes` lists every player's)."""
     with open_store() as store:
         if not players:
             view = check_in_view(load(store, tournament).state)

@@ -50,6 +50,14 @@ def serve(
             help="Seconds a connection has to send its request headers; a slower one is closed.",
         ),
     ] = 10.0,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The site's address as players reach it (QR codes and links), e.g. "
+            "https://chess.example.org/; default: http://HOST:PORT/ (this machine's network "
+            "address when HOST is 0.0.0.0 or ::). A request's Host header never sets it."
+        ),
+    ] = None,
 ) -> None:
     """Serve live pairings, standings, crosstables and rating lists, and the API.
 
@@ -57,8 +65,11 @@ def serve(
     user passwd`) or send their API token. Pages update by themselves when a result is
     recorded, here, by the CLI or by another server on the same PostgreSQL log. On a DuckDB
     file the server holds no lock between requests, so the CLI keeps working beside it.
-    Behind a TLS proxy in production: the session cookies are Secure; give the proxy's address
-    with --forwarded-allow-ips so the login throttle sees each client's own address.
+    Over plain http (the venue's network) the forms work as they do on 127.0.0.1; on an address
+    other than loopback the server says at start that passwords cross the network in clear.
+    Behind a TLS proxy: the session cookies are Secure over https; give the proxy's address
+    with --forwarded-allow-ips (so the login throttle sees each client's own address and the
+    proxy's X-Forwarded-Proto counts) and the https address with --public-url.
     """
     import uvicorn
 
@@ -66,10 +77,27 @@ def serve(
     from pipelines.web.protocol import with_header_timeout
 
     proxies = trusted_proxies(forwarded_allow_ips)
+    site = site_url(public_url, host, port)
     application = create_app(
-        store_url(), lists_dir=lists_dir.resolve(), upload_limit=upload_limit, max_body=max_body
+        store_url(),
+        lists_dir=lists_dir.resolve(),
+        upload_limit=upload_limit,
+        max_body=max_body,
+        public_url=site,
     )
-    err.print(f"arbiter serves {store_url()} on http://{host}:{port}/", markup=False)
+    err.print(
+        f"arbiter serves {store_url()} on http://{_netloc(host, port)}/ (links and QR codes: "
+        f"{site})",
+        markup=False,
+    )
+    if not _loopback(host):
+        err.print(
+            f"warning: http://{_netloc(host, port)}/ is plain http on the network: passwords "
+            "and session cookies cross it in clear. For TLS, put a proxy with a certificate in "
+            "front (Caddy, nginx), serve with --host 127.0.0.1 --forwarded-allow-ips 127.0.0.1 "
+            "and give its https address with --public-url.",
+            markup=False,
+        )
     uvicorn.run(
         application,
         host=host,
@@ -81,6 +109,54 @@ def serve(
         forwarded_allow_ips=proxies or None,
         http=with_header_timeout(header_timeout),
     )
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: taken as reachable from the network
+
+
+def _own_address(ipv6: bool) -> str:
+    """This machine's address on its network (the route out: no packet is sent), else
+    loopback."""
+    import socket
+
+    family, probe, loop = (socket.AF_INET, "192.0.2.1", "127.0.0.1")  # documentation nets
+    if ipv6:
+        family, probe, loop = (socket.AF_INET6, "2001:db8::1", "::1")
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            return str(s.getsockname()[0])
+    except OSError:
+        return loop
+
+
+def site_url(given: str | None, host: str, port: int) -> str:
+    """The site's public address, ending in '/': ``--public-url`` (checked), else
+    http://HOST:PORT/ (a wildcard HOST: this machine's network address)."""
+    from urllib.parse import urlsplit
+
+    if given is None:
+        if host in ("0.0.0.0", "::", ""):
+            host = _own_address(host == "::")
+        return f"http://{_netloc(host, port)}/"
+    parts = urlsplit(given.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise UserError(
+            f"--public-url: '{given}' is not an http(s) address such as https://chess.example.org/"
+        )
+    return parts._replace(path=parts.path.rstrip("/") + "/").geturl()
 
 
 def trusted_proxies(given: str) -> list[str]:

@@ -433,6 +433,9 @@ class TournamentInput(EventDataInput):
     bar: str | None = Field(None, description="Mac-Mahon bar (go rank such as 4d).")
     floor: str | None = Field(None, description="Mac-Mahon floor (go rank such as 20k).")
     komi: Number | None = Field(None, description="Go: komi of even games.")
+    handicap_komi: Number | None = Field(
+        None, description="Go: komi of handicap games (default 0.5, as EGF and AGA rules give)."
+    )
     initial_colour: str | None = Field(
         None, description="Swiss chess: colour of the top seed in round 1 (white/black)."
     )

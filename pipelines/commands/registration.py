@@ -10,11 +10,18 @@ functions, so an entry is checked by the rules of every registration (`Registrar
   director at any time before round 1 is paired); round 1 then leaves out every player not
   checked in, as a zero-point absence whose reason the log and the round's list say
   (`left_out`).
+
+A player checks himself in with his check-in code (`check_in_code`): shown in his registration's
+confirmation and printed for the director (``arbiter print T check-in-codes``). It is derived
+from the installation's secret (`pipelines.process.secret`), never kept in the log, so nobody
+who reads the log, the pages or the exports can check another player in.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +48,7 @@ from pipelines.commands.base import (
     new_event,
 )
 from pipelines.commands.players import Registrar
+from pipelines.process.secret import secret
 from projections.state import RequestState, TournamentState
 
 __all__ = [
@@ -49,6 +57,7 @@ __all__ = [
     "Registered",
     "approve",
     "check_in",
+    "check_in_code",
     "decline",
     "left_out",
     "missed_check_in",
@@ -77,13 +86,39 @@ def _fields(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if v not in (None, "")}
 
 
+CODE_SYMBOLS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""The 32 symbols of a check-in code (no 0/O, 1/I: it is read from paper and typed)."""
+CODE_LENGTH = 6
+
+
+def check_in_code(tournament_id: str, player: int) -> str:
+    """The check-in code of ``player`` in the event: 6 symbols (30 bits) of
+    HMAC-SHA256(the installation's secret, event and player). The same on every server and
+    printout that shares the secret; a public write tries a few a minute (the rate limit)."""
+    message = f"check-in\0{tournament_id}\0{player}".encode()
+    value = int.from_bytes(hmac.new(secret(), message, hashlib.sha256).digest()[:4]) >> 2
+    return "".join(CODE_SYMBOLS[(value >> (5 * i)) & 31] for i in reversed(range(CODE_LENGTH)))
+
+
+def _code_ok(tournament_id: str, player: int, code: str | None) -> bool:
+    given = "".join((code or "").split()).upper()
+    return hmac.compare_digest(given.encode(), check_in_code(tournament_id, player).encode())
+
+
 @dataclass(frozen=True, slots=True)
 class Registered:
-    """What a request came to: its number, and the player id when it was registered at once."""
+    """What a request came to: its number, and the player id when it was registered at once
+    (with his check-in code)."""
 
     request: int
     player: int | None
     name: str
+    tournament: str
+
+    @property
+    def code(self) -> str | None:
+        """The player's check-in code (None while the entry waits for the director)."""
+        return None if self.player is None else check_in_code(self.tournament, self.player)
 
 
 def _open(state: TournamentState) -> None:
@@ -112,7 +147,7 @@ def request(store: Store, tournament_id: str, entry: Mapping[str, Any]) -> Regis
         events += [registered, RegistrationApproved(request=number, player=registered.player)]
         player = registered.player
     append(store, loaded, events)
-    return Registered(number, player, checked.name)
+    return Registered(number, player, checked.name, tournament_id)
 
 
 def _waiting(state: TournamentState, number: int) -> RequestState:
@@ -161,10 +196,12 @@ def check_in(
     player: int,
     *,
     by_director: bool,
+    code: str | None = None,
     now: dt.datetime | None = None,
 ) -> bool:
     """Check ``player`` in; False when he already was (nothing appended). A player checks in
-    inside the window; the director at any time before round 1 is paired."""
+    inside the window with his check-in ``code``; the director at any time before round 1 is
+    paired."""
     loaded = load(store, tournament_id)
     state = loaded.state
     known_player(state, player)
@@ -176,6 +213,11 @@ def check_in(
     if state.rounds:
         raise CommandError(f"{tournament_id}: check-in is over (round 1 is paired)")
     if not by_director:
+        if not _code_ok(tournament_id, player, code):
+            raise CommandError(
+                f"{tournament_id}: player {player}: missing or wrong check-in code (given at "
+                "registration; ask the director)"
+            )
         at = now or _now()
         if at < span[0]:
             raise CommandError(f"{tournament_id}: check-in opens at {span[0]:%Y-%m-%d %H:%M}")

@@ -129,6 +129,7 @@ def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
             ),
             go=GoSettings(
                 komi=t.komi,
+                handicap_komi=t.handicap_komi,
                 mm_bar=None if t.bar is None else parse_rank(t.bar),
                 mm_floor=None if t.floor is None else parse_rank(t.floor),
                 gopair_handicaps=None if t.handicaps is None else t.handicaps.lower(),

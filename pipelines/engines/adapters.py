@@ -18,6 +18,7 @@ from events.domain import Board
 from events.errors import PairingError
 
 if TYPE_CHECKING:
+    from events.params import GoSettings
     from ingest.trf import TrfFile
     from pairing.contract import Engine, PairedRound
     from projections.state import TournamentState
@@ -55,8 +56,12 @@ class Prepared(NamedTuple, Generic[InputT, ParamsT]):
     params: ParamsT
     players: Mapping[int, int] | None = None
     """The engine's player numbers -> player ids; None: the engine names players by id."""
-    komi: float | None = None
-    """Written on each game the engine gives no komi (go: the tournament's komi)."""
+    go: GoSettings | None = None
+    """Go: the tournament's komi rule (`GoSettings.komi_for`), written on each game the engine
+    gives no komi."""
+
+    def _komi(self, handicap: int | None) -> float | None:
+        return None if self.go is None else self.go.komi_for(handicap)
 
     def boards(self, paired: PairedRound) -> list[Board]:
         """The engine's boards with player ids, and the komi on the games."""
@@ -67,7 +72,7 @@ class Prepared(NamedTuple, Generic[InputT, ParamsT]):
                 white=b.white if ids is None else ids[b.white],
                 black=b.black if ids is None or b.black is None else ids[b.black],
                 handicap=b.handicap,
-                komi=self.komi if b.komi is None and b.black is not None else b.komi,
+                komi=self._komi(b.handicap) if b.komi is None and b.black is not None else b.komi,
             )
             for b in paired.boards
         ]

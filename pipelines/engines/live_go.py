@@ -106,7 +106,7 @@ def go_params(state: TournamentState, swiss: bool) -> MacMahonParams:
 
 
 def macmahon(state: TournamentState, round_no: int) -> Prepared[MacMahonRequest, MacMahonParams]:
-    """Mac-Mahon; the tournament's komi on every game."""
+    """Mac-Mahon; the tournament's komi on every game (`GoSettings.komi_for`)."""
     return _opengotha(state, round_no, swiss=False)
 
 
@@ -123,7 +123,7 @@ def _opengotha(
         MacMahonRequest(tournament, round_no),
         go_params(state, swiss),
         players={i: int(p.key) for i, p in enumerate(tournament.players, start=1)},
-        komi=state.settings.pairing_params.go.komi,
+        go=state.settings.pairing_params.go,
     )
 
 

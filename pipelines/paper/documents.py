@@ -10,6 +10,7 @@ from typing import Any
 
 from events.domain import Game
 from events.errors import UserError
+from events.results import jigo_possible
 from pipelines.views.tournament import (
     event_data_row,
     not_paired_view,
@@ -36,6 +37,8 @@ class Doc(StrEnum):
     WALLCHART = "wallchart"
     STANDINGS = "standings"
     PLAYERS = "players"
+    CHECK_IN_CODES = "check-in-codes"
+    """Each player's check-in code, for the director to hand out (never posted on the wall)."""
     NORM_CERTIFICATE = "norm-certificate"
     """FIDE form IT1 for one player's norm (`arbiter norms T --certificate N`)."""
     NORM_REPORT = "norm-report"
@@ -163,14 +166,16 @@ def _pairings_alpha(state: TournamentState, rnd: int) -> tuple[Table, ...]:
 
 def _slips(state: TournamentState, rnd: int) -> tuple[Slip, ...]:
     go = state.game is Game.GO
-    choices = ("White wins", "Black wins", "Jigo") if go else ("1-0", "½-½", "0-1")
     out = []
     for b in pairings_view(state, rnd):
         w, bl = b["white"], b["black"]
         if bl is None:
             continue
         note = ""
-        if go:
+        choices: tuple[str, ...] = ("1-0", "½-½", "0-1")
+        if go:  # a jigo box only where the komi allows one
+            jigo = ("Jigo",) if jigo_possible(b.get("komi")) else ()
+            choices = ("White wins", "Black wins", *jigo)
             komi = komi_text(b.get("komi"))
             note = f"Handicap {b.get('handicap') or 0}" + (f", komi {komi}" if komi else "")
 
@@ -233,6 +238,14 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
     return (Table("", head, body, "rllrllc"),)
 
 
+def _check_in_codes(state: TournamentState) -> tuple[Table, ...]:
+    from pipelines.commands.registration import check_in_code
+
+    rows = sorted(players_view(state), key=lambda p: p["name"].casefold())
+    body = tuple((str(p["start_rank"]), p["name"], check_in_code(state.id, p["id"])) for p in rows)
+    return (Table("", ("No", "Name", "Check-in code"), body, "rll"),)
+
+
 def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
     """Document `kind` of the tournament; `rnd` is the round of a round's document (it must
     be paired: the caller checks), ignored by the others (they say the round they are after)."""
@@ -261,6 +274,9 @@ def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
             return Document(kind, f"Standings, {after}", name, details, tables=_standings(state))
         case Doc.PLAYERS:
             return Document(kind, "Players by rating", name, details, tables=_players(state))
+        case Doc.CHECK_IN_CODES:
+            title = "Check-in codes (for the director: hand each player his own)"
+            return Document(kind, title, name, details, tables=_check_in_codes(state))
         case Doc.NORM_CERTIFICATE | Doc.NORM_REPORT:
             raise UserError(
                 f"{kind.value}: made by `arbiter norms {state.id} --certificate N` or `--report`"

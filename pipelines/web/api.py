@@ -494,7 +494,8 @@ def api_register(request: Request, tournament_id: str, body: dict[str, Any]) -> 
     with server_of(request).public_writing(request, f"register:{tournament_id}") as store:
         done = registration.request(store, tournament_id, body)
     status = "registered" if done.player is not None else "waiting"
-    return _json({"request": done.request, "player": done.player, "status": status}, 201)
+    body = {"request": done.request, "player": done.player, "status": status}
+    return _json({**body, "check_in_code": done.code}, 201)
 
 
 @router.get(
@@ -521,7 +522,8 @@ class DeclineIn(BaseModel):
 def api_approve(request: Request, tournament_id: str, number: int, force: bool = False) -> Response:
     with server_of(request).writing(request) as (store, _):
         pid = registration.approve(store, tournament_id, number, force=force)
-    return _json({"request": number, "player": pid})
+    code = registration.check_in_code(tournament_id, pid)
+    return _json({"request": number, "player": pid, "check_in_code": code})
 
 
 @router.post(
@@ -537,13 +539,16 @@ def api_decline(request: Request, tournament_id: str, number: int, body: Decline
 class CheckInIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     player: int = Field(ge=1, description="The player's id (as the player list gives it)")
+    code: str | None = Field(
+        None, max_length=32, description="The player's check-in code (his registration gave it)"
+    )
 
 
 @router.post(
     "/tournaments/{tournament_id}/check-ins",
     status_code=201,
-    summary="Check a player in before round 1: anyone inside the check-in window, the "
-    "director (token) at any time before round 1 is paired",
+    summary="Check a player in before round 1: anyone with the player's check-in code inside "
+    "the check-in window, the director (token) at any time before round 1 is paired",
 )
 def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Response:
     tournament_view(request, tournament_id)
@@ -553,7 +558,9 @@ def api_check_in(request: Request, tournament_id: str, body: CheckInIn) -> Respo
             done = registration.check_in(store, tournament_id, body.player, by_director=True)
     else:
         with server.public_writing(request, f"check-in:{tournament_id}") as store:
-            done = registration.check_in(store, tournament_id, body.player, by_director=False)
+            done = registration.check_in(
+                store, tournament_id, body.player, by_director=False, code=body.code
+            )
     return _json({"player": body.player, "checked_in": True, "already": not done}, 201)
 
 

@@ -113,8 +113,13 @@ def create_app(
     lists_dir: Path | None = None,
     upload_limit: int = DEFAULT_UPLOAD_LIMIT,
     max_body: int = DEFAULT_MAX_BODY,
+    public_url: str = "http://127.0.0.1:8000/",
 ) -> FastAPI:
-    server = Server(StoreAccess(store_url), lists_dir or Path("lists").resolve(), upload_limit)
+    """The application; ``public_url`` (ending in '/') is the site's address in QR codes and
+    links (`arbiter serve --public-url`), never the request's Host header."""
+    server = Server(
+        StoreAccess(store_url), lists_dir or Path("lists").resolve(), upload_limit, public_url
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

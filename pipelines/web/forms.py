@@ -38,9 +38,16 @@ router = APIRouter(include_in_schema=False)
 CsrfField = Annotated[str, Form()]
 
 
-def set_cookie(response: Response, name: str, value: str, max_age: int | None = None) -> None:
+def set_cookie(
+    request: Request, response: Response, name: str, value: str, max_age: int | None = None
+) -> None:
+    """A cookie of the site: HttpOnly, SameSite=Strict, and ``Secure`` when the request came
+    over https (as uvicorn sees it: its own TLS, or a proxy trusted with
+    ``--forwarded-allow-ips`` that says so in X-Forwarded-Proto). Over plain http a browser
+    never sends a Secure cookie back, so the venue's network needs it without."""
+    secure = request.url.scheme == "https"
     response.set_cookie(
-        name, value, max_age=max_age, path="/", secure=True, httponly=True, samesite="strict"
+        name, value, max_age=max_age, path="/", secure=secure, httponly=True, samesite="strict"
     )
 
 
@@ -55,7 +62,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         status_code=status,
     )
     if request.cookies.get(CSRF_COOKIE) != csrf:
-        set_cookie(response, CSRF_COOKIE, csrf)
+        set_cookie(request, response, CSRF_COOKIE, csrf)
     return response
 
 
@@ -105,8 +112,9 @@ def login(
     elif target == "/" and account.role == "officer":
         target = "/officer"
     redirect = RedirectResponse(target, 303)
-    set_cookie(redirect, SESSION_COOKIE, server.sessions.create(account.name), SESSION_SECONDS)
-    set_cookie(redirect, CSRF_COOKIE, new_csrf())
+    session = server.sessions.create(account.name)
+    set_cookie(request, redirect, SESSION_COOKIE, session, SESSION_SECONDS)
+    set_cookie(request, redirect, CSRF_COOKIE, new_csrf())
     return redirect
 
 
@@ -162,10 +170,16 @@ def _manage_page(
             "prizes_text": toml_text(view.state.prizes) if view.state.prizes else PRIZES_EXAMPLE,
             "requests": [r for r in requests_view(view.state) if r["status"] == "waiting"],
             "check": check_in_view(view.state),
-            "check_in_qr": _qr(str(request.base_url) + f"t/{quote(tournament_id)}/check-in"),
+            "check_in_link": check_in_url(request, tournament_id),
+            "check_in_qr": _qr(check_in_url(request, tournament_id)),
             **extra,
         },
     )
+
+
+def check_in_url(request: Request, tournament_id: str) -> str:
+    """The event's check-in page at the site's public address (never the Host header)."""
+    return server_of(request).public_url + f"t/{quote(tournament_id)}/check-in"
 
 
 def _qr(url: str) -> str:
@@ -478,10 +492,11 @@ async def register(request: Request, tournament_id: str) -> Response:
         except ArbiterError as exc:
             return _register_page(request, tournament_id, 400, error=str(exc), given=fields)
         notice = (
-            f"{done.name}: registered (player {done.player})"
+            f"{done.name}: registered (player {done.player}); your check-in code is "
+            f"{done.code}: keep it, you type it to check in"
             if done.player is not None
             else f"{done.name}: entry received (request {done.request}); the director will "
-            "confirm it"
+            "confirm it and give you your check-in code"
         )
         return _register_page(request, tournament_id, notice=notice)
 
@@ -492,12 +507,14 @@ def _check_in_page(
     request: Request, tournament_id: str, status: int = 200, **extra: Any
 ) -> HTMLResponse:
     view = tournament_view(request, tournament_id)
+    viewer = server_of(request).viewer(request)
     return render(
         request,
         "check_in.html",
         status,
         s=view.summary(),
         c=check_in_view(view.state),
+        director=viewer is not None and viewer.may_direct(tournament_id),
         **{"error": None, "notice": None, **extra},
     )
 
@@ -513,6 +530,7 @@ def check_in(
     tournament_id: str,
     csrf_token: CsrfField,
     player: Annotated[int, Form(ge=1)],
+    code: Annotated[str, Form(max_length=32)] = "",
 ) -> Response:
     tournament_view(request, tournament_id)
     server = server_of(request)
@@ -520,7 +538,9 @@ def check_in(
     director = viewer is not None and viewer.may_direct(tournament_id)
     try:
         with server.public_writing(request, f"check-in:{tournament_id}", csrf_token) as store:
-            done = registration.check_in(store, tournament_id, player, by_director=director)
+            done = registration.check_in(
+                store, tournament_id, player, by_director=director, code=code
+            )
     except ArbiterError as exc:
         return _check_in_page(request, tournament_id, 400, error=str(exc))
     name = tournament_view(request, tournament_id).state.players[player].name

@@ -2,8 +2,9 @@
 
 * API clients send ``Authorization: Bearer <token>`` (the token `arbiter user add` printed);
   a bearer request carries no cookie authority, so it needs no CSRF token.
-* Browsers log in with a password and get a session cookie (random, ``Secure; HttpOnly;
-  SameSite=Strict``), held in this process's memory: a restart logs everyone out.
+* Browsers log in with a password and get a session cookie (random, ``HttpOnly;
+  SameSite=Strict``, and ``Secure`` over https: a browser sends no Secure cookie over plain
+  http, the venue's network), held in this process's memory: a restart logs everyone out.
 * Every form (and every cookie-authenticated API write) must echo the CSRF token of its session
   (double submit: the ``arbiter_csrf`` cookie, HttpOnly, against the form field or the
   ``X-CSRF-Token`` header); a missing or different token is 403 and nothing is appended.

@@ -90,6 +90,8 @@ class Server:
     access: StoreAccess
     lists_dir: Path
     upload_limit: int
+    public_url: str = "http://127.0.0.1:8000/"
+    """The site's address as players reach it, ending in '/' (`arbiter serve --public-url`)."""
     hub: Hub = field(default_factory=Hub)
     sessions: Sessions = field(init=False)
     limiter: LoginLimiter = field(default_factory=LoginLimiter)

@@ -101,7 +101,8 @@ def _head(view: LogView, codes: tuple[str, ...]) -> list[H9Entry]:
     correction = go.opengotha.get("handicap_correction", 1) if macmahon else 9
     entries.append(H9Tag("HA", f"h{correction}"))
     boards = [b for r in view.state.rounds.values() for b in r.boards if b.black is not None]
-    komi = next((b.komi for b in boards if b.komi is not None), go.komi)
+    # KM is the komi of even games; a handicap game's komi is the rules' (0.5).
+    komi = next((b.komi for b in boards if b.komi is not None and not b.handicap), go.komi)
     if komi is not None:
         entries.append(H9Tag("KM", f"{komi:g}"))
     if settings.time_control:

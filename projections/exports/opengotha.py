@@ -374,9 +374,9 @@ def _game_losses(state: TournamentState, r: int, b: BoardState) -> list[str]:
     lost = []
     if b.how is not None or b.white_score is not None or b.black_score is not None:
         lost.append(f"{where}: OpenGotha keeps the winner only, not how or by how much")
-    komi = state.settings.pairing_params.go.komi
+    komi = state.settings.pairing_params.go.komi_for(b.handicap)
     if b.komi is not None and b.komi != komi:
-        lost.append(f"{where}: komi {b.komi:g} written as the tournament's ({komi})")
+        lost.append(f"{where}: komi {b.komi:g} written as the rules' ({komi})")
     return lost
 
 

@@ -130,4 +130,5 @@ def test_a_live_macmahon_event_exported_ranks_and_pairs_the_same(tmp_path: Path)
     )
     assert _table(table2) == _table(table)
     assert _boards(paired2) == _boards(paired)
-    assert {b[3] for b in _boards(paired) if b[1]} == {7.5}
+    # --komi 7.5 is the even boards'; a handicap board's is 0.5 (EGF, AGA rules)
+    assert {(bool(b[2]), b[3]) for b in _boards(paired) if b[1]} == {(False, 7.5), (True, 0.5)}

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from tests.process import arbiter_run
@@ -46,7 +47,9 @@ def test_list_approve_decline(tmp_path: Path) -> None:
     ]
     done = arbiter_run(store, "registrations", "oslo", "approve", "1")
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "oslo: request 1 registered as player 3"
+    assert re.fullmatch(
+        r"oslo: request 1 registered as player 3 \(check-in code [0-9A-Z]{6}\)", done.stderr.strip()
+    )
     players = arbiter_run(store, "player", "list", "oslo", "-f", "json").stdout
     assert {p["name"]: p["title"] for p in json.loads(players)}["Nyberg, Eva"] == "WIM"
 

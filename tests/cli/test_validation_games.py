@@ -61,12 +61,12 @@ def test_refused_input_says_why_in_one_line(cli: Cli, row: dict[str, str]) -> No
 def test_accepted_spellings_are_normalised(cli: Cli) -> None:
     cli("tournament", "create", "--name", "norm", "--id", "norm", "--game", "go",
         "--system", "gopair")  # fmt: skip
-    for rank in ("3 dan", "12Kyu", "1p"):
+    for rank in ("3 dan", "12Kyu", "9 Dan"):
         cli("player", "add", "norm", "--name", f"P {rank}", "--rank", rank)
     for aga in ("3.27", "-5.5"):
         cli("player", "add", "norm", "--name", f"A {aga}", "--aga-rating", aga)
     rows = cli.json("player", "list", "norm")
-    assert sorted(r["rank"] for r in rows if r["rank"]) == ["12k", "1p", "3d"]
+    assert sorted(r["rank"] for r in rows if r["rank"]) == ["12k", "3d", "9d"]
     # go-mm has komi 7: a jigo is a result there
     cli("result", "go-mm", "1", "1", "jigo")
     board = cli.json("pairings", "go-mm", "--round", "1")[0]

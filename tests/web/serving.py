@@ -48,18 +48,25 @@ class Served:
             self.process.wait()
 
 
-def serve(store: str, folder: Path, *options: str, env: dict[str, str] | None = None) -> Served:
-    """Start `arbiter serve` on the store (with these further options and environment
-    variables); returns once it answers."""
+def serve(
+    store: str,
+    folder: Path,
+    *options: str,
+    env: dict[str, str] | None = None,
+    host: str = "127.0.0.1",
+) -> Served:
+    """Start `arbiter serve` on the store (on ``host``, with these further options and
+    environment variables); returns once it answers. Its stdout and stderr go to
+    ``folder/serve-PORT.log``."""
     port = free_port()
     log = (folder / f"serve-{port}.log").open("wb")
     process = subprocess.Popen(
-        [ARBITER, "--store", store, "serve", "--port", str(port),
+        [ARBITER, "--store", store, "serve", "--host", host, "--port", str(port),
          "--lists-dir", str(folder / "lists"), "--upload-limit", "200000", *options],
         stdout=log, stderr=subprocess.STDOUT,
         env={**os.environ, "ARBITER_STORE_TIMEOUT": "20", **(env or {})},
     )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{host}:{port}"
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,10 +59,19 @@ def event(tmp_path: Path) -> Iterator[tuple[Served, Path]]:
         served.stop()
 
 
+def check_in_codes(store: str, tid: str, folder: Path) -> dict[str, str]:
+    """Each player's check-in code as `arbiter print T check-in-codes` prints it."""
+    out = folder / "codes.html"
+    cli(store, "print", tid, "check-in-codes", "--format", "html", "-o", str(out), "--force")
+    cells = re.findall(r"<tr><td[^>]*>\d+</td><td[^>]*>([^<]+)</td><td[^>]*>(\w+)</td></tr>",
+                       out.read_text(encoding="utf-8"))  # fmt: skip
+    return {html.unescape(name): code for name, code in cells}
+
+
 def test_register_approve_check_in_pair_in_a_browser(
     event: tuple[Served, Path], browser: Browser
 ) -> None:
-    served, _ = event
+    served, tmp_path = event
     cli(served.store, "tournament", "edit", "oslo", "--registration", "approval",
         "--check-in", _window(-30, 30))  # fmt: skip
 
@@ -86,8 +97,11 @@ def test_register_approve_check_in_pair_in_a_browser(
     expect(laptop.locator("#requests")).to_have_count(0)
 
     phone.goto(served.url + "/t/oslo/check-in")
+    codes = check_in_codes(served.store, "oslo", tmp_path)
     for name in ("Nyberg, Eva", "Berg, Anna", "Lie, Per"):
-        phone.locator("#check-in tbody tr", has_text=name).locator("button").click()
+        row = phone.locator("#check-in tbody tr", has_text=name)
+        row.locator("input[name=code]").fill(codes[name].lower())  # typed as it comes
+        row.locator("button").click()
         expect(phone.locator("#notice")).to_have_text(f"{name} checked in")
     expect(phone.locator("#check-in tbody tr", has_text="Dahl, Ivar")).to_contain_text("Check in")
 
@@ -126,7 +140,8 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     assert r.json()["error"] == "seed: is not a field of a player's own entry"
     r = post(url + "/registrations", json={"name": "Nyberg, Eva", "rating": 2100})
     assert r.status_code == 201, r.text
-    assert r.json() == {"request": 1, "player": 4, "status": "registered"}
+    code = r.json().pop("check_in_code")
+    assert r.json() == {"request": 1, "player": 4, "status": "registered", "check_in_code": code}
     public = get(url + "/registrations").json()
     assert public == [
         {"request": 1, "name": "Nyberg, Eva", "status": "approved", "player": 4, "reason": None}
@@ -134,6 +149,11 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     assert get(url + "/registrations", headers=director).json()[0]["rating"] == 2100
 
     r = post(url + "/check-ins", json={"player": 4})
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        "oslo: player 4: missing or wrong check-in code (given at registration; ask the director)"
+    )
+    r = post(url + "/check-ins", json={"player": 4, "code": code})
     assert r.status_code == 400
     assert r.json()["error"].startswith("oslo: check-in opens at ")
     r = post(url + "/check-ins", json={"player": 4}, headers=director)
