@@ -169,9 +169,10 @@ def fide_in_force(store: Store, state: TournamentState, day: dt.date | None = No
     rating_type = state.settings.pairing_params.rating.rating_type or "standard"
     name = FIDE_LISTS[rating_type]
     rows, source = _listed(store, name, lambda p: p.fide_id, state, day)
-    on_lists = latest_list_import(store, name, day) is not None
-    if on_lists:
-        source = source.replace("else registered ratings", "anyone else unrated")
+    found = latest_list_import(store, name, day)
+    on_lists = found is not None
+    if found is not None:
+        source = f"{name} list of {found.list_date} ({len(rows)} players; anyone else unrated)"
     ratings: dict[int, int | None] = {}
     for p in state.players.values():
         row = rows.get(p.id)

@@ -108,11 +108,15 @@ def _round_robin(tmp_path: Path, newcomer: tuple[str, ...]) -> tuple[Path, str]:
     keys[6] = "U"
     for rnd in range(1, 6):
         boards = json.loads(arbiter(store, "pair", "rr", "-f", "json").stdout)
-        for b in boards:
-            if b["black"] is None:
-                continue
-            result = _RESULT[_score(keys[b["white"]["id"]], keys[b["black"]["id"]])]
-            arbiter(store, "result", "rr", str(rnd), str(b["board"]), result)
+        sheet = tmp_path / f"round-{rnd}.txt"
+        sheet.write_text(
+            "".join(
+                f"{b['board']} {_RESULT[_score(keys[b['white']['id']], keys[b['black']['id']])]}\n"
+                for b in boards
+                if b["black"] is not None
+            )
+        )
+        arbiter(store, "results", "rr", "--round", str(rnd), "--file", str(sheet))
     return store, "rr"
 
 
