@@ -25,6 +25,7 @@ from pipelines.commands.inputs import (
     EventChanges,
     PlayerChanges,
     PlayerInput,
+    Registering,
     ResultInput,
     TournamentInput,
 )
@@ -150,17 +151,9 @@ async def rating_lists(request: Request) -> Response:
 # refuses, naming the field (422), and what the tournament's state refuses (400).
 
 
-class NewPlayer(PlayerInput):
+class NewPlayer(PlayerInput, Registering):
     name: str | None = Field(  # type: ignore[assignment]
         None, description="'Surname, Firstname' (filled from the list for an id on it)."
-    )
-    force: bool = Field(
-        False, description="Register a second player of the same name and birth date."
-    )
-    not_on_list: bool = Field(
-        False,
-        description="Register a fide_id, egd_pin or aga_id that is on no imported list (a "
-        "player new to FIDE, the EGD or the AGA).",
     )
 
 

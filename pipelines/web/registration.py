@@ -154,9 +154,17 @@ class DeclineIn(BaseModel):
     "/tournaments/{tournament_id}/registrations/{number}/approve",
     summary="The director: register a waiting entry",
 )
-def api_approve(request: Request, tournament_id: str, number: int, force: bool = False) -> Response:
+def api_approve(
+    request: Request,
+    tournament_id: str,
+    number: int,
+    force: bool = False,
+    not_on_list: bool = False,
+) -> Response:
     with server_of(request).writing(request) as (store, _):
-        pid = registration.approve(store, tournament_id, number, force=force)
+        pid = registration.approve(
+            store, tournament_id, number, force=force, not_on_list=not_on_list
+        )
     return _json({"request": number, "player": pid})
 
 
