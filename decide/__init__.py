@@ -13,4 +13,5 @@ It reads no store, no clock and no environment. One module per thing a director 
     lists     the imported rating lists a registration consults (`Lists`)
     players   register, edit, remove, withdraw, re-enter
     registration  a player's own entry, approve, decline, check-in (the clock as ``now``)
+    rounds    a bye asked in advance, two players kept apart, two boards swapped
 """
