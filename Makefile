@@ -27,7 +27,7 @@ lint: $(STAMP)
 # (as on CI) Python never caches the project's bytecode and each process would compile every
 # module it imports again; compileall writes it once (py_compile ignores that variable) and
 # rewrites only what changed. (The benchmarks compile for themselves: benchmarks/.)
-PACKAGES := events ingest pairing pipelines projections ratings
+PACKAGES := events decide ingest pairing pipelines projections ratings
 
 bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q $(PACKAGES) >/dev/null

@@ -18,6 +18,7 @@ from events.domain import Outcome
 from events.errors import UserError
 
 __all__ = [
+    "AGA_RATING_RANGE",
     "MAX_RANK",
     "MIN_RANK",
     "GoResult",
@@ -27,6 +28,10 @@ __all__ = [
     "parse_rank",
     "starting_mms",
 ]
+
+AGA_RATING_RANGE = (-50.0, 12.0)
+"""An AGA rating in stones, gopair's scale: -50 (50 kyu) .. 12 (a strong professional); the
+one place of the range (the events' schema, the input rule, the AGA list reader read it)."""
 
 MIN_RANK = -30
 """30k on the OpenGotha scale."""

@@ -1,9 +1,9 @@
 """Player names compared as people read them: case, accents and punctuation do not count.
 
-The one place of the rule, for the registry that links a file's players to known people
-(ingest), the rating lists that count a person once across tournaments (ratings) and the
-player search of ``arbiter ratings show`` (pipelines); and `slugify`, a tournament's id made
-from its name or file name.
+The one place of the rule, for a tournament's second registration of a name (`same_name`,
+decide), the registry that links a file's players to known people (ingest), the rating lists
+that count a person once across tournaments (ratings) and the player search of ``arbiter
+ratings show`` (pipelines); and `slugify`, a tournament's id made from its name or file name.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["fold", "matches", "normalise_name", "slugify"]
+__all__ = ["fold", "matches", "normalise_name", "same_name", "slugify"]
 
 
 def fold(text: str) -> str:
@@ -31,6 +31,18 @@ def normalise_name(name: str) -> str:
     True
     """
     return " ".join(sorted(fold(name).split()))
+
+
+def same_name(a: str, b: str) -> bool:
+    """``a`` and ``b`` name the same person as the registry reads names (`normalise_name`):
+    the rule a tournament's second registration of a name is held to (`decide.players`).
+
+    >>> same_name("Berg, Anna", "berg,  ANNA"), same_name("Berg, Anna", "Anna Berg")
+    (True, True)
+    >>> same_name("Berg, Anna", "Berg, Anne")
+    False
+    """
+    return normalise_name(a) == normalise_name(b)
 
 
 def matches(query: str, name: str) -> bool:

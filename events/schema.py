@@ -16,6 +16,7 @@ from pydantic import Field, JsonValue, TypeAdapter, model_validator
 from events.domain import Board, ByeKind, Game, Outcome, System
 from events.errors import UserError
 from events.frozen import Frozen
+from events.go import AGA_RATING_RANGE
 from events.params import PairingParams
 from events.prizes import PrizeTable
 from events.registration import Entry, Registration
@@ -26,6 +27,10 @@ class EventBase(Frozen):
     """Fields and class attributes every event shares."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
+
+
+TOURNAMENT_STREAM = "tournament-"
+"""A tournament's stream id is this prefix and the tournament's id (the one place of it)."""
 
 
 class TournamentCreated(EventBase):
@@ -97,7 +102,10 @@ class PlayerRegistered(EventBase):
     club: str | None = None
     rank: str | None = Field(None, description="go rank such as 3d or 15k")
     aga_rating: float | None = Field(
-        None, ge=-50, le=12, description="go: AGA rating (3.27 dan side, -5.5 kyu side)"
+        None,
+        ge=AGA_RATING_RANGE[0],
+        le=AGA_RATING_RANGE[1],
+        description="go: AGA rating (3.27 dan side, -5.5 kyu side)",
     )
     fide_id: str | None = None
     ids: dict[str, str] = Field(
@@ -124,7 +132,7 @@ class PlayerUpdated(EventBase):
     birth: str | None = None
     sex: str | None = None
     pairing_number: int | None = Field(None, ge=1)
-    aga_rating: float | None = Field(None, ge=-50, le=12)
+    aga_rating: float | None = Field(None, ge=AGA_RATING_RANGE[0], le=AGA_RATING_RANGE[1])
     ids: dict[str, str] | None = Field(
         None, description="federation ids given (egd_pin, aga ...): merged into the player's"
     )

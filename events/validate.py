@@ -16,7 +16,7 @@ import re
 from events.domain import Game
 from events.errors import UserError
 from events.fide import FEDERATIONS, TITLES
-from events.go import Rank
+from events.go import AGA_RATING_RANGE, Rank
 from events.text import excerpt, text_problem
 
 __all__ = [
@@ -46,9 +46,6 @@ CHESS_RATING_MAX = 3000
 
 RATING_TYPES = ("standard", "rapid", "blitz")
 """The FIDE rating lists an event can count for."""
-
-AGA_RATING_RANGE = (-50.0, 12.0)
-"""gopair's scale: -50 (50 kyu) .. 12 (a strong professional)."""
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

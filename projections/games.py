@@ -36,6 +36,7 @@ import polars as pl
 
 from events.cache import TableCache
 from events.frames import decode_frame
+from events.schema import TOURNAMENT_STREAM
 from ratings.egf import CLASS_WEIGHTS
 from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA, PLAYERS_SCHEMA
 
@@ -49,7 +50,7 @@ __all__ = [
     "project",
 ]
 
-TOURNAMENT_PREFIX = "tournament-"
+TOURNAMENT_PREFIX = TOURNAMENT_STREAM
 REGISTRY_PREFIX = "player-"
 
 PROJECTION_VERSION = 6

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-PACKAGES = ("events", "ingest", "pairing", "projections", "ratings", "pipelines")
+PACKAGES = ("events", "decide", "ingest", "pairing", "projections", "ratings", "pipelines")
 SKIP = {"pipelines.__main__"}  # importing it runs the command line
 
 

@@ -1,11 +1,14 @@
 """The layers import one way (docs/architecture.md), read from every module's import statements.
 
     events        the log and the domain values: imports no other layer
+    decide        the write side: the tournament state's fold, the command inputs, one pure
+                  decider per command (state, command, lists, clock → events or a refusal):
+                  events only
     pairing       pure engines: events only
     ratings       pure rating lists: events only
-    ingest        files in → records → events: events only
-    projections   events → state, standings, exports (the writers read ingest's records),
-                  the games table (ratings' schema): events, ingest, ratings
+    ingest        files in → records → events: events, decide
+    projections   events → standings, exports (the writers read ingest's records), the games
+                  table (ratings' schema): events, decide, ingest, ratings
     pipelines     composition (CLI, jobs, engine adapters): anything; nobody imports it
                   but the tests and the benchmarks
 
@@ -25,15 +28,16 @@ import networkx as nx
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PRODUCT = ("events", "pairing", "ratings", "ingest", "projections", "pipelines")
+PRODUCT = ("events", "decide", "pairing", "ratings", "ingest", "projections", "pipelines")
 DRIVERS = ("tests", "benchmarks")
 
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "events": frozenset({"events"}),
+    "decide": frozenset({"events", "decide"}),
     "pairing": frozenset({"events", "pairing"}),
     "ratings": frozenset({"events", "ratings"}),
-    "ingest": frozenset({"events", "ingest"}),
-    "projections": frozenset({"events", "ingest", "ratings", "projections"}),
+    "ingest": frozenset({"events", "decide", "ingest"}),
+    "projections": frozenset({"events", "decide", "ingest", "ratings", "projections"}),
     "pipelines": frozenset(PRODUCT),
     "tests": frozenset(PRODUCT + DRIVERS),
     "benchmarks": frozenset(PRODUCT + DRIVERS),

@@ -7,6 +7,7 @@ limit, and it is read as a stream, never whole.
 
 from __future__ import annotations
 
+from events.go import AGA_RATING_RANGE
 from ingest.limits import MAX_ID_LENGTH, MAX_TEXT
 
 __all__ = [
@@ -39,8 +40,9 @@ BIRTH_YEARS = (1850, 2100)
 """A birth year a list may carry (FIDE writes 0 or nothing for an unknown one)."""
 GOR_RANGE = (-1000, MAX_RATING)
 """An EGF GoR: 30 kyu is -900, a top professional about 3000."""
-AGA_RATING = (-50.0, 12.0)
-"""An AGA rating in stones, as `events.schema.PlayerRegistered.aga_rating` takes it."""
+AGA_RATING = AGA_RATING_RANGE
+"""An AGA rating in stones, as `events.schema.PlayerRegistered.aga_rating` takes it
+(`events.go.AGA_RATING_RANGE`)."""
 MAX_LINE_BYTES = 64 * 1024
 """A line of a line-based list (FIDE TXT, EGD, AGA, CSV): a player's row is at most a few hundred
 bytes (eleven fields, texts of 200 characters); a longer line is no row, refused where it starts

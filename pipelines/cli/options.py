@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -26,15 +27,29 @@ import typer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from pipelines.commands.inputs import option_name
+from decide.inputs import Registering, option_name
 
-__all__ = ["Fields", "model_options"]
+__all__ = ["Fields", "ForceOpt", "NotOnListOpt", "model_options"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 Fields = dict[str, Any]
 """The model's fields given on the command line (options left out are not in it)."""
+
+
+def _said_here(text: str | None) -> str:
+    """A description as the command line says it: fields by their options."""
+    return re.sub(r"\b(fide_id|egd_pin|aga_id)\b", lambda m: option_name(m[1]), text or "")
+
+
+ForceOpt = Annotated[
+    bool, typer.Option(help=_said_here(Registering.model_fields["force"].description))
+]
+NotOnListOpt = Annotated[
+    bool, typer.Option(help=_said_here(Registering.model_fields["not_on_list"].description))
+]
+"""The two options of every command that registers a player (`decide.inputs.Registering`)."""
 
 
 def _bare(annotation: Any) -> tuple[Any, bool]:

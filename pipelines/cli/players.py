@@ -18,7 +18,7 @@ from pipelines.cli.common import (
     player_of,
     user_errors,
 )
-from pipelines.cli.options import Fields, model_options
+from pipelines.cli.options import Fields, ForceOpt, NotOnListOpt, model_options
 from pipelines.commands import files, players
 from pipelines.commands.base import load
 from pipelines.commands.inputs import PlayerChanges, PlayerInput
@@ -29,20 +29,6 @@ app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
 player_app = typer.Typer(help="Register and manage players.", no_args_is_help=True)
 app.add_typer(player_app, name="player")
-
-ForceOpt = Annotated[
-    bool,
-    typer.Option(
-        help="Register a second player of the same name and birth date (a namesake); nothing else."
-    ),
-]
-NotOnListOpt = Annotated[
-    bool,
-    typer.Option(
-        help="Register a --fide-id, --egd-pin or --aga-id that is on no imported list (a "
-        "player new to FIDE, the EGD or the AGA), with the values given."
-    ),
-]
 
 
 @player_app.command("add")

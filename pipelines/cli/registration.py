@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.common import FormatOpt, TournamentArg, err, open_store, player_of, user_errors
+from pipelines.cli.options import ForceOpt, NotOnListOpt
 from pipelines.commands import registration
 from pipelines.commands.base import CommandError, load
 from pipelines.views.output import Format, emit
@@ -26,9 +27,8 @@ def registrations(
         typer.Argument(metavar="[approve N | decline N]", help="approve or decline request N."),
     ] = None,
     number: Annotated[int | None, typer.Argument(metavar="", min=1)] = None,
-    force: Annotated[
-        bool, typer.Option(help="Approve a second player of the same name and birth date.")
-    ] = False,
+    force: ForceOpt = False,
+    not_on_list: NotOnListOpt = False,
     reason: Annotated[
         str | None, typer.Option(help="Why a request is declined (shown to the director).")
     ] = None,
@@ -49,7 +49,9 @@ def registrations(
         )
     with open_store() as store:
         if action == "approve":
-            pid = registration.approve(store, tournament, number, force=force)
+            pid = registration.approve(
+                store, tournament, number, force=force, not_on_list=not_on_list
+            )
             code = registration.check_in_code(tournament, pid)
             err.print(
                 f"{tournament}: request {number} registered as player {pid} (check-in code {code})",

@@ -19,7 +19,7 @@ import typer
 
 from events.errors import UserError
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
-from pipelines.cli.options import Fields, model_options
+from pipelines.cli.options import Fields, ForceOpt, NotOnListOpt, model_options
 from pipelines.commands import base as commands
 from pipelines.commands.inputs import PlayerInput
 from pipelines.views.output import Format, PageFormat, emit
@@ -69,16 +69,15 @@ def team_add(
 
 @member_app.command("add")
 @user_errors
-@model_options(PlayerInput)
+@model_options(PlayerInput, optional=("name",))
 def member_add(
     tournament: TournamentArg,
     team: Annotated[str, typer.Argument(help="Team name or pairing number.")],
     board: Annotated[
         int | None, typer.Option(min=1, help="Roster position (board order); default: last.")
     ] = None,
-    force: Annotated[
-        bool, typer.Option(help="Register although a player of that name and birth exists.")
-    ] = False,
+    force: ForceOpt = False,
+    not_on_list: NotOnListOpt = False,
     *,
     fields: Fields,
 ) -> None:
@@ -86,7 +85,9 @@ def member_add(
     from pipelines.commands import teams as team_commands  # networkx: only for team work
 
     with open_store() as store:
-        pid = team_commands.add_member(store, tournament, team, board, fields, force=force)
+        pid = team_commands.add_member(
+            store, tournament, team, board, fields, force=force, not_on_list=not_on_list
+        )
     sys.stdout.write(f"{pid}\n")
 
 

@@ -2,12 +2,13 @@
 the JSON API, the web forms) changes a tournament through these functions, so a value refused
 at one door is refused at every door, with the same field named.
 
-A command loads the tournament, checks the request (the input models of `inputs`, whose
-validators are `events.validate`'s field rules, then the tournament's state) and appends its
-events with the version it read (`base`). One module per thing a director changes:
+A command loads the tournament, has the request decided (the input models of
+`decide.inputs`, whose validators are `events.validate`'s field rules, then a pure decider of
+`decide` against the tournament's state and the store's lists, `lists`) and appends its events
+with the version it read (`base`). One module per thing a director changes:
 
     base         load, the state a command decides on, append; the errors
-    inputs       what a user enters: a player, the event's data, a tournament, a result, a bye
+    lists        the store's imported rating lists, as the deciders consult them
     tournaments  create, edit the event's data, tie-breaks
     players      register (one, many, a team member), edit, remove, withdraw, re-enter
     rounds       pair (by the system or by hand), swap boards, forbid pairs, byes

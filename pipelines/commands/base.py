@@ -24,13 +24,15 @@ from typing import Any, ParamSpec, TypeVar
 
 from pydantic import ValidationError
 
-from events.errors import NotFound, UserError
+from decide.base import known_player, next_player_id
+from decide.errors import CommandError, UnknownPlayer, UnknownTournament
+from decide.state import TournamentState, project
+from events.errors import UserError
 from events.provenance import current_origin
-from events.schema import EventBase
+from events.schema import TOURNAMENT_STREAM, EventBase
 from events.store import AppendResult, NewEvent, RecordedEvent, Store, WrongExpectedVersion
 from events.validate import InvalidField
 from ingest.limits import LimitError, check_event, check_text
-from projections.state import TournamentState, project
 
 __all__ = [
     "STREAM_PREFIX",
@@ -53,19 +55,7 @@ __all__ = [
     "tournament_ids",
 ]
 
-STREAM_PREFIX = "tournament-"
-
-
-class CommandError(UserError):
-    """A request the tournament's state does not allow; nothing was appended."""
-
-
-class UnknownTournament(CommandError, NotFound):
-    """No tournament stream has this id."""
-
-
-class UnknownPlayer(CommandError, NotFound):
-    """The tournament has no player with this id."""
+STREAM_PREFIX = TOURNAMENT_STREAM
 
 
 E = TypeVar("E", bound=EventBase)
@@ -174,17 +164,19 @@ def snapshot(store: Store, tournament_id: str, known: Snapshot | None) -> Snapsh
 def append(
     store: Store, loaded: Snapshot, events: Sequence[EventBase], **meta: Any
 ) -> AppendResult:
-    """Append after the version the command decided on; ``meta`` joins the provenance."""
+    """Append after the version the command decided on; ``meta`` joins the provenance. Each
+    event is first held to the limits every input is (:mod:`ingest.limits`: a name with a
+    newline, a rating of 10^32): beyond them, a `CommandError` and nothing appended."""
+    context = loaded.stream_id.removeprefix(STREAM_PREFIX)
+    for event in events:
+        try:
+            check_event(event)
+        except LimitError as exc:
+            raise CommandError(f"{context}: {exc}") from None
     metadata = current_origin().metadata(**meta)
     return store.append(
         loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
     )
-
-
-def known_player(state: TournamentState, player: int) -> None:
-    """Refuse a player id the tournament does not have."""
-    if player not in state.players:
-        raise UnknownPlayer(f"{state.id}: no player {player}")
 
 
 def player_named(state: TournamentState, text: str) -> int:
@@ -209,8 +201,3 @@ def player_named(state: TournamentState, text: str) -> int:
     raise UserError(
         f"PLAYER: '{text}' is neither a player id nor #N, a pairing number (such as #14)"
     )
-
-
-def next_player_id(state: TournamentState) -> int:
-    """The id a new player gets: never one a player had, removed players' included."""
-    return max(state.players.keys() | state.removed, default=0) + 1

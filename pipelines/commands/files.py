@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,12 +54,22 @@ class Where:
         ``correct``) as the door that runs the command says it."""
         fields: tuple[str, ...] = ()
         if isinstance(exc, InvalidField):
-            field, template = exc.field, braced(str(exc))
+            field, (template, named) = exc.field, exc.template()
+            # The field is the line's (its column's name); a flag it names besides
+            # (``not_on_list``) is the command's, said as the door says it.
+            fields = named[1:]
+            template = _PLACE.sub(
+                lambda m: braced(field) if m[1] == "0" else f"{{{int(m[1]) - 1}}}", template
+            )
         else:
             field = "result" if isinstance(exc, ResultSyntaxError | InvalidResult) else "board"
             template, fields = exc.template()
         column = self.columns.get(field, 1)
         return BadLine.naming(f"{braced(f'{self.path}:{self.line}:{column}')}: {template}", *fields)
+
+
+_PLACE = re.compile(r"(?<!\{)\{(\d+)\}")
+"""A field's place in a `naming` template (``{0}``; ``{{0}}`` is literal text)."""
 
 
 def _located(where: Where, exc: UserError) -> UserError:

@@ -8,20 +8,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from events.domain import Board, ByeKind, Colour, Game, System
+from decide import rounds as decide
+from decide.inputs import ByeInput
+from decide.rounds import FORBID_SYSTEMS
+from events.domain import Board, Colour, Game
 from events.errors import PairingError, UserError, braced
-from events.schema import BoardsSwapped, ByeGranted, PairForbidden, RoundPaired
+from events.schema import RoundPaired
 from events.store import Store
-from events.validate import InvalidField
 from pipelines.commands.base import (
     CommandError,
     append,
     decided_again,
     known_player,
     load,
-    new_event,
 )
-from pipelines.commands.inputs import ByeInput
 from pipelines.commands.registration import left_out
 from projections.state import TournamentState, evolve
 
@@ -94,49 +94,25 @@ def pair(
 
 @decided_again
 def grant_bye(store: Store, tournament_id: str, bye: ByeInput | Mapping[str, Any]) -> ByeInput:
-    """A bye requested in advance (or an absence) for a round not yet paired."""
+    """A bye requested in advance (or an absence) for a round not yet paired
+    (`decide.rounds.bye`)."""
     loaded = load(store, tournament_id)
-    state = loaded.state
     request = ByeInput.check(bye)
-    known_player(state, request.player)
-    if request.kind is ByeKind.PAIRING:
-        raise CommandError("the pairing-allocated bye is given by the pairing, not by hand")
-    if request.round in state.rounds:
-        raise CommandError(f"{tournament_id}: round {request.round} is already paired")
-    if request.round > state.total_rounds:
-        raise CommandError(f"{tournament_id}: round {request.round} > {state.total_rounds} rounds")
-    event = new_event(
-        ByeGranted, tournament_id, player=request.player, round=request.round, kind=request.kind
-    )
-    append(store, loaded, [event])
+    append(store, loaded, decide.bye(loaded.state, request))
     return request
 
 
 # ------------------------------------------------------------------ forbidden pairs
 
-FORBID_SYSTEMS = frozenset({System.DUTCH, System.BURSTEIN, System.DUBOV})
-"""Systems whose engine honours forbidden pairs (the FIDE Swiss engines' C1 criterion)."""
-
 
 @decided_again
 def forbid(store: Store, tournament_id: str, first: int, second: int) -> tuple[str, str, int]:
+    """Keep two players apart (`decide.rounds.forbid`); their names and the first round."""
     loaded = load(store, tournament_id)
-    state = loaded.state
-    if state.system not in FORBID_SYSTEMS:
-        raise CommandError(
-            f"{tournament_id}: the {state.system.value} system cannot keep two players apart "
-            f"(forbidden pairs work with {', '.join(sorted(s.value for s in FORBID_SYSTEMS))})"
-        )
-    known_player(state, first)
-    known_player(state, second)
-    if first == second:
-        raise CommandError(f"{tournament_id}: give two different players")
-    pair = frozenset((first, second))
-    if pair in state.forbidden:
-        raise CommandError(f"{tournament_id}: players {first} and {second} are already kept apart")
-    from_round = state.last_round + 1
-    append(store, loaded, [PairForbidden(players=(first, second), from_round=from_round)])
-    return state.players[first].name, state.players[second].name, from_round
+    events = decide.forbid(loaded.state, first, second)
+    append(store, loaded, events)
+    names = loaded.state.players
+    return names[first].name, names[second].name, events[0].from_round
 
 
 # ------------------------------------------------------------------ pairing by hand
@@ -276,21 +252,6 @@ def pair_by_hand(
 
 @decided_again
 def swap_boards(store: Store, tournament_id: str, round_no: int, first: int, second: int) -> None:
+    """Swap two boards of a paired round (`decide.rounds.swap`)."""
     loaded = load(store, tournament_id)
-    state = loaded.state
-    rnd = state.rounds.get(round_no)
-    if rnd is None:
-        raise CommandError(f"{tournament_id}: round {round_no} is not paired")
-    if first == second:
-        raise InvalidField("swap", f"give two different boards (both are {first})")
-    for n in (first, second):
-        board = rnd.board(n)
-        if board is None:
-            raise InvalidField(
-                "swap", f"round {round_no} has no board {n} (boards 1..{len(rnd.boards)})"
-            )
-        if board.is_bye:
-            raise InvalidField("swap", f"board {n} of round {round_no} is the bye")
-        if board.outcome is not None and board.outcome.is_known:
-            raise InvalidField("swap", f"board {n} of round {round_no} already has a result")
-    append(store, loaded, [BoardsSwapped(round=round_no, boards=(first, second))])
+    append(store, loaded, decide.swap(loaded.state, round_no, first, second))

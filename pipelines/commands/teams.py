@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from decide import players as deciders
 from events.domain import Board, Colour, Outcome, System
 from events.errors import PairingError, braced
 from events.schema import (
@@ -36,7 +37,7 @@ from pairing.team import (
 )
 from pipelines.commands.base import CommandError, Loaded, append, decided_again, load, new_event
 from pipelines.commands.inputs import PlayerInput
-from pipelines.commands.players import Registrar
+from pipelines.commands.lists import StoreLists
 from projections.state import TournamentState
 from projections.teams import TeamInfo, TeamsState, match_boards, team_entries, team_state
 
@@ -110,8 +111,10 @@ def add_member(
     player: PlayerInput | Mapping[str, Any],
     *,
     force: bool = False,
+    not_on_list: bool = False,
 ) -> int:
-    """Register a player and put them on a team's roster (at ``board``, else last)."""
+    """Register a player and put them on a team's roster (at ``board``, else last); the
+    registration rule of every player (`decide.players.register`: the imported lists read)."""
     loaded = load(store, tournament_id)
     _team_event(loaded)
     team = _team(loaded, teams_of(loaded), team_name)
@@ -120,7 +123,9 @@ def add_member(
             f"{tournament_id}: board {board} is outside 1..{len(team.members) + 1} "
             f"for {team.name}'s roster"
         )
-    registered = Registrar(loaded.state, force).register(player)
+    registered = deciders.register(
+        loaded.state, player, lists=StoreLists(store), force=force, not_on_list=not_on_list
+    ).event
     member = new_event(
         TeamMemberAdded, tournament_id, team=team.number, player=registered.player, board=board
     )

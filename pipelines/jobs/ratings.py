@@ -39,7 +39,7 @@ from threadpoolctl import threadpool_limits
 
 from events.chain import ChainHead
 from events.provenance import current_origin
-from events.schema import RatingListPublished
+from events.schema import TOURNAMENT_STREAM, RatingListPublished
 from events.store import NewEvent, Store
 from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_bytes
 from pipelines.jobs.fide_lists import (
@@ -238,7 +238,7 @@ def _tables(
     if relevant:
         position = int(
             events.filter(
-                pl.col("stream_id").str.starts_with("tournament-")
+                pl.col("stream_id").str.starts_with(TOURNAMENT_STREAM)
                 | pl.col("stream_id").str.starts_with("player-")
             )
             .select(pl.col("global_position").max())

@@ -22,7 +22,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from events.errors import NotFound, UserError
 from events.provenance import current_origin
-from events.schema import AccountCreated, AccountPasswordSet, AccountRevoked, Event
+from events.schema import (
+    TOURNAMENT_STREAM,
+    AccountCreated,
+    AccountPasswordSet,
+    AccountRevoked,
+    Event,
+)
 from events.store import NewEvent, RecordedEvent, Store
 
 __all__ = [
@@ -150,7 +156,7 @@ def add_user(store: Store, name: str, role: Role, tournament: str | None) -> str
         raise AccountError(f"user {name}: a director needs --tournament (the event he runs)")
     if role == "officer" and tournament:
         raise AccountError(f"user {name}: an officer is not tied to a tournament")
-    if tournament is not None and store.stream_version(f"tournament-{tournament}") < 0:
+    if tournament is not None and store.stream_version(TOURNAMENT_STREAM + tournament) < 0:
         raise AccountError(f"user {name}: unknown tournament '{tournament}'")
     accounts, version = _load(store)
     old = accounts.by_name.get(name)

@@ -25,6 +25,7 @@ from pipelines.commands.inputs import (
     EventChanges,
     PlayerChanges,
     PlayerInput,
+    Registering,
     ResultInput,
     TournamentInput,
 )
@@ -151,17 +152,9 @@ async def rating_lists(request: Request) -> Response:
 # refuses, naming the field (422), and what the tournament's state refuses (400).
 
 
-class NewPlayer(PlayerInput):
+class NewPlayer(PlayerInput, Registering):
     name: str | None = Field(  # type: ignore[assignment]
         None, description="'Surname, Firstname' (filled from the list for an id on it)."
-    )
-    force: bool = Field(
-        False, description="Register a second player of the same name and birth date."
-    )
-    not_on_list: bool = Field(
-        False,
-        description="Register a fide_id, egd_pin or aga_id that is on no imported list (a "
-        "player new to FIDE, the EGD or the AGA).",
     )
 
 
@@ -519,9 +512,17 @@ class DeclineIn(BaseModel):
     "/tournaments/{tournament_id}/registrations/{number}/approve",
     summary="The director: register a waiting entry",
 )
-def api_approve(request: Request, tournament_id: str, number: int, force: bool = False) -> Response:
+def api_approve(
+    request: Request,
+    tournament_id: str,
+    number: int,
+    force: bool = False,
+    not_on_list: bool = False,
+) -> Response:
     with server_of(request).writing(request) as (store, _):
-        pid = registration.approve(store, tournament_id, number, force=force)
+        pid = registration.approve(
+            store, tournament_id, number, force=force, not_on_list=not_on_list
+        )
     code = registration.check_in_code(tournament_id, pid)
     return _json({"request": number, "player": pid, "check_in_code": code})
 

@@ -315,10 +315,13 @@ def manage_approve(
     csrf_token: CsrfField,
     number: Annotated[int, Form(alias="request", ge=1)],
     force: Annotated[bool, Form()] = False,
+    not_on_list: Annotated[bool, Form()] = False,
 ) -> Response:
     return _act(
         request, tournament_id, csrf_token,
-        lambda store: registration.approve(store, tournament_id, number, force=force),
+        lambda store: registration.approve(
+            store, tournament_id, number, force=force, not_on_list=not_on_list
+        ),
         f"request {number} registered",
     )  # fmt: skip
 

@@ -30,14 +30,26 @@ def rows() -> list[tuple[str, str]]:
 SETUP = (
     "tournament create --name T --id t --system dutch --rounds 5 "
     "--start 2026-03-01 --end 2026-03-09",
-    'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR',
+    'player add t --name "Berg, Anna" --birth 2001-05-04 --rating 2311 --federation NOR '
+    "--fide-id 1503014",
     'player add t --name "Dahl, Ivar" --rating 2000',
     "pair t",
     "tournament create --name G --id g --game go --system macmahon --rounds 3",
-    'player add g --name "Sato, Ken" --rank 3d',
+    'player add g --name "Sato, Ken" --rank 3d --seed 1',
     'player add g --name "Ito, Mai" --rank 1k',
+    "ratings import {fide_list} --date 2025-11-01",
 )
-"""The events every row is refused against: a chess event paired once, a go event."""
+"""The events every row is refused against: a chess event paired once, a go event; then FIDE's
+list of 2025-11-01 imported (two players: Carlsen 1503014 and Hou 8602980)."""
+
+
+def setup(folder: Path) -> list[str]:
+    """`SETUP`'s lines, the FIDE list written in ``folder``."""
+    from tests.cli.list_files import fide_xml
+    from tests.cli.test_rating_list_import_cli import CARLSEN, HOU
+
+    path = fide_xml(folder / "players_list_xml_foa.xml", [CARLSEN, HOU])
+    return [line.format(fide_list=shlex.quote(str(path))) for line in SETUP]
 
 
 def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -48,8 +60,9 @@ def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("validation") / "store.duckdb"
-    for line in SETUP:
+    folder = tmp_path_factory.mktemp("validation")
+    path = folder / "store.duckdb"
+    for line in setup(folder):
         done = run(path, *shlex.split(line))
         assert done.returncode == 0, (line, done.stderr)
     return path

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from events.duckdb_store import DuckDBStore
-from tests.cli.test_validation_table import SETUP, rows
+from tests.cli.test_validation_table import rows, setup
 from tests.web.serving import ARBITER, Served, add_user, cli, serve
 
 PLURAL = {"deputy_arbiter": "deputy_arbiters", "round_date": "round_dates"}
@@ -120,7 +120,7 @@ def _login(url: str, name: str, password: str) -> dict[str, str]:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("doors")
     store = str(folder / "store.duckdb")
-    for line in SETUP:
+    for line in setup(folder):
         cli(store, *shlex.split(line))
     accounts = {"ola": ("officer", None), "kari": ("director", "t"), "gro": ("director", "g")}
     tokens = {
