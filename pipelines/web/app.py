@@ -17,7 +17,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from events.errors import ArbiterError, NotFound, RetryableError
-from events.store import StoreBusy, StoreUnavailable
 from events.validate import InvalidField
 from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public, registration
@@ -71,16 +70,15 @@ class SecurityHeaders:
 
 def status_of(exc: ArbiterError) -> int:
     """The HTTP status of a refused command: 404 unknown object, 422 a value its field refuses
-    (as for a request body of the wrong shape), 409 stale version, 503 busy or unreachable
-    store, else 400 (what the tournament's state does not allow)."""
+    (as for a request body of the wrong shape), 503 busy or unreachable store or a stream that
+    kept moving (`RetryableError`: sent again, the request lands), else 400 (what the
+    tournament's state does not allow: a real conflict)."""
     if isinstance(exc, NotFound):
         return 404
     if isinstance(exc, InvalidField):
         return 422
-    if isinstance(exc, StoreBusy | StoreUnavailable):
-        return 503
     if isinstance(exc, RetryableError):
-        return 409
+        return 503
     return 400
 
 
@@ -151,7 +149,7 @@ def create_app(
     async def arbiter_error(request: Request, exc: ArbiterError) -> Response:
         status = status_of(exc)
         response = _error(request, status, str(exc))
-        if status == 503:  # the store is busy or away: worth asking again shortly
+        if status == 503:  # busy, away or moving: worth asking again shortly
             response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
         return response
 
