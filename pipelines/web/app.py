@@ -22,6 +22,7 @@ from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public, registration
 from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
+from pipelines.web.idempotency import Idempotency, MemoryKeys, SharedKeys
 from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
 from pipelines.web.warmup import WarmingUp
@@ -135,6 +136,8 @@ def create_app(
         static_url="/api/docs/static",
     )
     app.state.server = server
+    keys = SharedKeys(server.shared.pool) if server.shared is not None else MemoryKeys()
+    app.add_middleware(Idempotency, keys=lambda: keys)  # inside the Gate: admitted, bounded
     app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Replay, generation=lambda: server.hub.generation)

@@ -3,7 +3,8 @@
 
 With a PostgreSQL store every server keeps its sessions and counts its limits in two tables of
 that database (created at start if missing, ``arbiter_web_sessions`` and
-``arbiter_web_attempts``), so a login made through one server works through every other, a
+``arbiter_web_attempts``; ``arbiter_web_idempotency`` keeps `pipelines.web.idempotency`'s
+answers), so a login made through one server works through every other, a
 logout or a revoke ends it everywhere at once, and N servers give the limits of one. The rules
 are those of `pipelines.web.security` (`Sessions`, `LoginLimiter`), which keeps them in memory
 for the DuckDB single-server mode:
@@ -52,6 +53,16 @@ CREATE TABLE IF NOT EXISTS arbiter_web_attempts (
     at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS arbiter_web_attempts_key ON arbiter_web_attempts (scope, client, name);
+CREATE TABLE IF NOT EXISTS arbiter_web_idempotency (
+    owner text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    created timestamptz NOT NULL,
+    status integer,
+    content_type text,
+    body bytea,
+    PRIMARY KEY (owner, key)
+);
 """
 
 

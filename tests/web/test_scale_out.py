@@ -9,12 +9,17 @@ when" asks, from the outside:
 * five wrong passwords through A make the sixth try through B answer 429 (the README: five
   tries of one name per address a minute);
 * 40 results entered at once, half through each server, all answer 201, and the log, read
-  back with `arbiter log`, holds each exactly once.
+  back with `arbiter log`, holds each exactly once;
+* a result whose answer the client never read (its connection closed), sent again through the
+  other server with the same ``Idempotency-Key``, gets the first answer; with another body 422.
 """
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -111,3 +116,53 @@ def test_forty_results_at_once_through_two_servers_land_once(
     found = appended(a.store)
     assert {key: found[key] for key, _, _ in answers} == {key: 1 for key, _, _ in answers}
     assert sum(n for key, n in found.items() if key[0] == "result") == RESULTS
+
+
+def test_a_resend_after_a_dropped_connection_gets_the_first_answer(
+    servers: tuple[Served, Served, str],
+) -> None:
+    """The result is sent through A on a raw connection that is closed, unread, once the log
+    holds it (the client never saw its answer); sent again through B with the same
+    Idempotency-Key, it gets A's answer, and the log holds it once."""
+    a, b, token = servers
+    board, key = 100, "result-1-100-first-try"
+    body = json.dumps({"round": 1, "board": board, "result": "0-1"}).encode()
+    host, port = a.url.removeprefix("http://").split(":")
+    request = (
+        f"POST /api/tournaments/{TID}/results HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {token}\r\nIdempotency-Key: {key}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    with socket.create_connection((host, int(port)), timeout=TIMEOUT_S) as sock:
+        sock.sendall(request)
+        deadline = time.monotonic() + TIMEOUT_S
+        while appended(a.store)[("result", f"1/{board}")] == 0:
+            assert time.monotonic() < deadline, "the first try never landed"
+            time.sleep(0.2)
+    headers = {"authorization": f"Bearer {token}", "content-type": "application/json"}
+    resend = httpx.post(
+        f"{b.url}/api/tournaments/{TID}/results", content=body,
+        headers={**headers, "idempotency-key": key}, timeout=TIMEOUT_S,
+    )  # fmt: skip
+    while resend.status_code == 409:  # A has not kept its answer yet
+        time.sleep(0.2)
+        resend = httpx.post(
+            f"{b.url}/api/tournaments/{TID}/results", content=body,
+            headers={**headers, "idempotency-key": key}, timeout=TIMEOUT_S,
+        )  # fmt: skip
+    assert resend.status_code == 201, resend.text
+    assert resend.headers["idempotency-replayed"] == "true"
+    assert resend.json()["board"] == board
+    assert resend.json()["result"] == "0-1"
+    other = httpx.post(
+        f"{b.url}/api/tournaments/{TID}/results",
+        json={"round": 1, "board": board, "result": "1-0"},
+        headers={**headers, "idempotency-key": key}, timeout=TIMEOUT_S,
+    )  # fmt: skip
+    assert other.status_code == 422, other.text
+    without = httpx.post(
+        f"{b.url}/api/tournaments/{TID}/results", content=body, headers=headers,
+        timeout=TIMEOUT_S,
+    )  # fmt: skip
+    assert without.status_code == 400, without.text  # a real conflict: the board has a result
+    assert appended(a.store)[("result", f"1/{board}")] == 1
