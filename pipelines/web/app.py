@@ -148,6 +148,12 @@ def create_app(
     app.include_router(registration.api)
     app.include_router(api.router)
 
+    @app.get(
+        "/health", summary="200 once the log is read (503 while warming up): for a load balancer"
+    )
+    def health() -> dict[str, object]:
+        return {"ready": True, "position": server.hub.position}
+
     @app.exception_handler(ArbiterError)
     async def arbiter_error(request: Request, exc: ArbiterError) -> Response:
         status = status_of(exc)

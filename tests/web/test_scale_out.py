@@ -57,6 +57,10 @@ def servers(
 
 def test_a_login_on_a_opens_the_manage_page_on_b(servers: tuple[Served, Served, str]) -> None:
     a, b, _ = servers
+    for site in (a, b):  # what the load balancer asks
+        health = httpx.get(site.url + "/health", timeout=TIMEOUT_S)
+        assert health.status_code == 200
+        assert health.json()["ready"] is True
     jar = session(a, "td", PASSWORD)
     page = httpx.get(
         f"{b.url}/t/{TID}/manage", headers=cookie_header(jar), timeout=TIMEOUT_S,
