@@ -28,7 +28,10 @@ from typing import Any, Literal
 
 import psycopg
 from psycopg_pool import ConnectionPool
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pipelines.web.security import SESSION_COOKIE
 
 __all__ = ["KEEP_SECONDS", "Idempotency", "Kept", "MemoryKeys", "SharedKeys"]
 
@@ -161,8 +164,7 @@ class Idempotency:
                 return  # the client went away before its request was whole: nothing run
             body += message.get("body", b"")
             more = message.get("more_body", False)
-        who = headers.get(b"authorization") or headers.get(b"cookie") or b""
-        owner = hashlib.sha256(who).hexdigest()
+        owner = _owner(headers)
         query = scope.get("query_string", b"")
         fingerprint = hashlib.sha256(
             b"\0".join([scope["method"].encode(), str(scope["path"]).encode(), query, body])
@@ -230,6 +232,15 @@ class Idempotency:
             await asyncio.to_thread(keys.keep, owner, key, Kept(fp, status, kind, answer))
         await send(start)
         await send({"type": "http.response.body", "body": answer})
+
+
+def _owner(headers: dict[bytes, bytes]) -> str:
+    """Whose key it is: the bearer token, else the session cookie (hashed)."""
+    who = headers.get(b"authorization")
+    if who is None:
+        cookies = cookie_parser(headers.get(b"cookie", b"").decode("latin-1"))
+        who = cookies.get(SESSION_COOKIE, "").encode()
+    return hashlib.sha256(who).hexdigest()
 
 
 async def _answer(
