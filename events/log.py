@@ -46,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Self
 
 from events import hashes
@@ -235,6 +236,9 @@ class EventLog:
     def archived(self, truncation_id: int) -> list[RecordedEvent]:
         with self._recorder.reading() as session:
             return session.archived(truncation_id)
+
+    def deciding(self, stream_id: str) -> AbstractContextManager[None]:
+        return self._recorder.deciding(stream_id)
 
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
         return self._recorder.wait_for_events(after_position, timeout)

@@ -309,6 +309,11 @@ class Store(Protocol):
         """The position of the last event in the log (0 when empty)."""
         ...
 
+    def deciding(self, stream_id: str) -> AbstractContextManager[None]:
+        """Hold `stream_id` while a command reads it, decides and appends: the other writers
+        of that stream, in any process, wait (`pipelines.commands.base.decided_again`)."""
+        ...
+
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
         """Block until the log has an event after `after_position` or `timeout` seconds pass;
         True when it has. PostgreSQL is told by NOTIFY; DuckDB polls."""

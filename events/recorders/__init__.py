@@ -42,6 +42,11 @@ class Recorder(Protocol):
         the steps itself in `writing`."""
         ...
 
+    def deciding(self, stream_id: str) -> AbstractContextManager[None]:
+        """The stream held while a command reads, decides and appends (PostgreSQL: an
+        advisory lock every process takes; DuckDB: the file is one process's at a time)."""
+        ...
+
     def wait_for_events(self, after_position: int, timeout: float) -> bool: ...
 
     def open_cache(

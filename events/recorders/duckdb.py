@@ -22,6 +22,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,6 +122,10 @@ class DuckDBRecorder:
             self._con.close()
         finally:
             self._leave_queue()
+
+    def deciding(self, stream_id: str) -> AbstractContextManager[None]:  # noqa: ARG002
+        """Nothing to hold: one process at a time has the file open."""
+        return contextlib.nullcontext()
 
     def checkpoint(self) -> None:
         """Write everything into the file itself (no WAL beside it), e.g. for a backup."""

@@ -14,6 +14,14 @@ appends are serialised; a single append is one statement (the ``arbiter_append``
 idempotency check, expected-version check, insert, NOTIFY; see
 `events.recorders.postgres_schema`), so the lock is held for microseconds plus the commit.
 
+Deciders. A command reads a stream, decides, and appends after the version it read; two
+servers deciding on one stream at once would make one of them decide again. `deciding` holds a
+transaction-level advisory lock on the stream (``pg_advisory_xact_lock(DECIDE_LOCK,
+hashtext(stream))``, a key space apart from the append lock) on a connection of its own while
+the command reads, decides and appends, so the writers of one stream take turns across every
+process on the database; the threads of one process wait for the stream in the process first,
+so each holds at most one connection per stream.
+
 Followers. Every transaction that changes the log sends ``NOTIFY arbiter_events`` (delivered at
 commit); ``wait_for_events`` LISTENs instead of polling.
 
@@ -56,6 +64,10 @@ if TYPE_CHECKING:
     import polars as pl
 
     from events.cache import TableCache
+
+DECIDE_LOCK = 0x6172_6269  # 'arbi': the first key of every stream's decision lock
+_DECIDERS = 16
+"""Connections at most that hold decision locks (one per stream being written at once)."""
 
 __all__ = ["PostgresOptions", "PostgresRecorder", "display_url", "init_schema"]
 
@@ -186,6 +198,19 @@ class PostgresRecorder:
             name="arbiter-store",
         )
         self._listener: psycopg.Connection[Any] | None = None
+        self._deciders: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url,
+            min_size=0,
+            max_size=_DECIDERS,
+            kwargs=_connect_kwargs(),
+            configure=configure,
+            open=False,
+            timeout=connect_timeout,
+            name="arbiter-deciders",
+        )
+        self._streams: dict[str, threading.RLock] = {}
+        self._streams_lock = threading.Lock()
+        self._held = threading.local()
         self._listening = threading.Lock()  # one waiter at a time on the LISTEN connection
         with _errors(self.url):
             with _connect(url, self.url, connect_timeout) as probe:
@@ -201,6 +226,8 @@ class PostgresRecorder:
             with contextlib.suppress(psycopg.Error):
                 self._listener.close()
             self._listener = None
+        if not self._deciders.closed:
+            self._deciders.close()
         self._pool.close()
 
     # ---------------------------------------------------------------- sessions
@@ -230,6 +257,33 @@ class PostgresRecorder:
                 yield PostgresSession(con)
         except psycopg.errors.UniqueViolation as exc:
             raise RecordConflict(_first_line(exc)) from exc
+
+    @contextlib.contextmanager
+    def deciding(self, stream_id: str) -> Iterator[None]:
+        """The stream's decision lock, across processes (see the module's note); re-entrant
+        in a thread. A wait past the ``lock_timeout`` is `StoreBusy`."""
+        held: set[str] = self._held.__dict__.setdefault("streams", set())
+        if stream_id in held:
+            yield
+            return
+        with self._streams_lock:
+            local = self._streams.setdefault(stream_id, threading.RLock())
+        pool = self._decider_pool()
+        with local, _errors(self.url), pool.connection() as con, con.transaction():
+            con.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [DECIDE_LOCK, stream_id])
+            held.add(stream_id)
+            try:
+                yield
+            finally:
+                held.discard(stream_id)
+
+    def _decider_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        """The decision locks' pool, opened at its first use (a CLI that only reads opens
+        no second pool)."""
+        with self._streams_lock:
+            if self._deciders.closed:
+                self._deciders.open()
+        return self._deciders
 
     def append_in_one_statement(self, batch: Batch) -> AppendOutcome | None:
         """``arbiter_append``: lock, idempotency, version check, hashes, insert and NOTIFY in

@@ -6,11 +6,14 @@ instead of a lost update. A caller that already holds the tournament's state (th
 projection cache) passes it as ``known=``: the command decides on it and appends after its
 version, the same guard. Every refusal raises before anything is appended.
 
-A command that lost that race decides again (`decided_again`): it reads the stream as it now
-is, checks the request against that state and appends, a bounded number of times. Two writers
-on different boards or players both land; a request the new state refuses (the same board
-entered twice) is refused as if it had come second, and only a stream that keeps moving ends in
-`WrongExpectedVersion` (exit 3).
+A command holds its stream while it decides (`Store.deciding`: on PostgreSQL an advisory lock
+every process takes, so the writers of one stream through several servers take turns). A
+command that lost the race anyway (it decided on a state the caller held, and another process
+appended before it held the stream) decides again (`decided_again`): it reads the stream as it
+now is, checks the request against that state and appends, a bounded number of times. Two
+writers on different boards or players both land; a request the new state refuses (the same
+board entered twice) is refused as if it had come second, and only a stream that keeps moving
+ends in `WrongExpectedVersion` (exit 3).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import functools
 import random
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
@@ -68,15 +72,18 @@ DECISIONS = 8
 
 
 def decided_again(command: Callable[P, R]) -> Callable[P, R]:
-    """``command``, run again on the stream as stored when another writer appended between
-    its read and its append (up to `DECISIONS` times, a short random pause between, longer
-    each time). A ``known=`` state given by the caller is used for the first decision only."""
+    """``command``, holding its stream (`Store.deciding`; every decided command is
+    ``(store, tournament_id, ...)``, but `tournaments.create`, whose stream is new), run again
+    on the stream as stored when another writer appended between its read and its append (up
+    to `DECISIONS` times, a short random pause between, longer each time). A ``known=`` state
+    given by the caller is used for the first decision only."""
 
     @functools.wraps(command)
     def decide(*args: P.args, **kwargs: P.kwargs) -> R:
         for attempt in range(1, DECISIONS + 1):
             try:
-                return command(*args, **kwargs)
+                with _held(args):
+                    return command(*args, **kwargs)
             except WrongExpectedVersion:
                 if attempt == DECISIONS:
                     raise
@@ -85,6 +92,13 @@ def decided_again(command: Callable[P, R]) -> Callable[P, R]:
         raise AssertionError("unreachable")
 
     return decide
+
+
+def _held(args: tuple[Any, ...]) -> AbstractContextManager[None]:
+    if len(args) >= 2 and isinstance(args[1], str):
+        store: Store = args[0]
+        return store.deciding(stream_of(args[1]))
+    return nullcontext()
 
 
 def new_event(cls: type[E], context: str, **fields: Any) -> E:

@@ -17,12 +17,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from events.errors import ArbiterError, NotFound, RetryableError
-from events.store import StoreBusy, StoreUnavailable
 from events.validate import InvalidField
 from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public
 from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
+from pipelines.web.idempotency import Idempotency, MemoryKeys, SharedKeys
 from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
 from pipelines.web.warmup import WarmingUp
@@ -71,16 +71,15 @@ class SecurityHeaders:
 
 def status_of(exc: ArbiterError) -> int:
     """The HTTP status of a refused command: 404 unknown object, 422 a value its field refuses
-    (as for a request body of the wrong shape), 409 stale version, 503 busy or unreachable
-    store, else 400 (what the tournament's state does not allow)."""
+    (as for a request body of the wrong shape), 503 busy or unreachable store or a stream that
+    kept moving (`RetryableError`: sent again, the request lands), else 400 (what the
+    tournament's state does not allow: a real conflict)."""
     if isinstance(exc, NotFound):
         return 404
     if isinstance(exc, InvalidField):
         return 422
-    if isinstance(exc, StoreBusy | StoreUnavailable):
-        return 503
     if isinstance(exc, RetryableError):
-        return 409
+        return 503
     return 400
 
 
@@ -142,6 +141,8 @@ def create_app(
         static_url="/api/docs/static",
     )
     app.state.server = server
+    keys = SharedKeys(server.shared.pool) if server.shared is not None else MemoryKeys()
+    app.add_middleware(Idempotency, keys=lambda: keys)  # inside the Gate: admitted, bounded
     app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Replay, generation=lambda: server.hub.generation)
@@ -150,11 +151,17 @@ def create_app(
     app.include_router(forms.router)
     app.include_router(api.router)
 
+    @app.get(
+        "/health", summary="200 once the log is read (503 while warming up): for a load balancer"
+    )
+    def health() -> dict[str, object]:
+        return {"ready": True, "position": server.hub.position}
+
     @app.exception_handler(ArbiterError)
     async def arbiter_error(request: Request, exc: ArbiterError) -> Response:
         status = status_of(exc)
         response = _error(request, status, str(exc))
-        if status == 503:  # the store is busy or away: worth asking again shortly
+        if status == 503:  # busy, away or moving: worth asking again shortly
             response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
         return response
 

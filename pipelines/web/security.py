@@ -4,14 +4,17 @@
   a bearer request carries no cookie authority, so it needs no CSRF token.
 * Browsers log in with a password and get a session cookie (random, ``HttpOnly;
   SameSite=Strict``, and ``Secure`` over https: a browser sends no Secure cookie over plain
-  http, the venue's network), held in this process's memory: a restart logs everyone out.
+  http, the venue's network), held in this process's memory (`Sessions`: a restart logs
+  everyone out); with a PostgreSQL store in the database instead, shared by every server
+  (`pipelines.web.shared`).
 * Every form (and every cookie-authenticated API write) must echo the CSRF token of its session
   (double submit: the ``arbiter_csrf`` cookie, HttpOnly, against the form field or the
   ``X-CSRF-Token`` header); a missing or different token is 403 and nothing is appended.
 * A client address may try one account name at most `LOGIN_ATTEMPTS` times per `LOGIN_WINDOW`
   seconds, counted before the password is checked, then gets 429 until the window has passed.
   The address is the peer's, or the X-Forwarded-For of a proxy given with
-  ``--forwarded-allow-ips`` (uvicorn rewrites it; no proxy is trusted by default).
+  ``--forwarded-allow-ips`` (uvicorn rewrites it; no proxy is trusted by default). With a
+  PostgreSQL store the attempts are counted in the database, so N servers give one limit.
 * The account is looked up in the accounts projection on every request, so a revoked account
   stops working at once for writes (the write path syncs the projection first).
 """
@@ -58,13 +61,7 @@ class Sessions:
         self._accounts = accounts
 
     def create(self, account: str | Account) -> str:
-        if isinstance(account, str):
-            if self._accounts is None:
-                raise ValueError("Sessions without accounts: create() needs the Account")
-            found = self._accounts().by_name.get(account)
-            if found is None or not found.active:
-                raise ValueError(f"no active account {account!r}")
-            account = found
+        account = bound_account(account, self._accounts)
         sid = secrets.token_urlsafe(32)
         with self._lock:
             now = time.time()
@@ -89,6 +86,18 @@ class Sessions:
         if sid:
             with self._lock:
                 self._by_id.pop(sid, None)
+
+
+def bound_account(account: str | Account, accounts: Callable[[], Accounts] | None) -> Account:
+    """The account a new session is bound to: the one holding the name now."""
+    if isinstance(account, Account):
+        return account
+    if accounts is None:
+        raise ValueError("Sessions without accounts: create() needs the Account")
+    found = accounts().by_name.get(account)
+    if found is None or not found.active:
+        raise ValueError(f"no active account {account!r}")
+    return found
 
 
 class LoginLimiter:

@@ -40,6 +40,7 @@ from pipelines.web.security import (
     bearer,
     csrf_ok,
 )
+from pipelines.web.shared import SharedLimiter, SharedSessions, SharedTables
 
 T = TypeVar("T")
 
@@ -93,11 +94,13 @@ class Server:
     public_url: str = "http://127.0.0.1:8000/"
     """The site's address as players reach it, ending in '/' (`arbiter serve --public-url`)."""
     hub: Hub = field(default_factory=Hub)
-    sessions: Sessions = field(init=False)
-    limiter: LoginLimiter = field(default_factory=LoginLimiter)
-    public_limiter: LoginLimiter = field(
+    sessions: Sessions | SharedSessions = field(init=False)
+    limiter: LoginLimiter | SharedLimiter = field(default_factory=LoginLimiter)
+    public_limiter: LoginLimiter | SharedLimiter = field(
         default_factory=lambda: LoginLimiter(PUBLIC_WRITES, PUBLIC_WINDOW)
     )
+    shared: SharedTables | None = field(init=False, default=None)
+    """PostgreSQL: the sessions and limits every server on the database shares."""
     notifier: Notifier = field(default_factory=Notifier)
     templates: Jinja2Templates = field(
         default_factory=lambda: Jinja2Templates(directory=str(TEMPLATES))
@@ -107,7 +110,17 @@ class Server:
     """Set once the log is read (`start`); until then every request gets 503 (`warmup`)."""
 
     def __post_init__(self) -> None:
-        self.sessions = Sessions(lambda: self.hub.accounts)
+        accounts = lambda: self.hub.accounts  # noqa: E731
+        if not self.access.is_server:
+            self.sessions = Sessions(accounts)
+            return
+        # Several servers on one log: sessions and limits in its database, the same rules.
+        self.shared = SharedTables(self.access.url)
+        self.sessions = SharedSessions(self.shared, accounts)
+        if isinstance(self.limiter, LoginLimiter):
+            self.limiter = SharedLimiter(self.shared, "login", self.limiter)
+        if isinstance(self.public_limiter, LoginLimiter):
+            self.public_limiter = SharedLimiter(self.shared, "public", self.public_limiter)
 
     def check_store(self) -> None:
         """Open the store once (a wrong URL, a missing schema: refused before serving)."""
@@ -127,6 +140,8 @@ class Server:
     def stop(self) -> None:
         if self.follower is not None:
             self.follower.stop()
+        if self.shared is not None:
+            self.shared.close()
         self.access.close()
 
     def viewer(self, request: Request) -> Account | None:
