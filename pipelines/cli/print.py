@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ingest.limits import display_path
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.commands.base import CommandError, load
 from pipelines.paper.documents import Doc, Document, build, round_documents
@@ -37,20 +37,25 @@ def _document(text: str) -> Doc:
         raise CommandError(f"unknown document '{text}' (one of: {known})") from None
 
 
+STDOUT = Path("-")
+"""`-o -`: the document goes to standard output."""
+
+
 def _write(path: Path, data: bytes, force: bool) -> None:
-    """`data` to `path` in one step (a temporary file renamed): never half a file."""
+    """`data` to `path` through the one safe writer (`pipelines.process.files`): never half a
+    file, never a link, a device, a FIFO or a folder replaced; `-` is standard output."""
+    from pipelines.process.files import check_file_target, write_atomic
+
+    if path == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    check_file_target(path)
     if path.exists() and not force:
-        raise CommandError(f"{path}: already exists (--force overwrites it)")
+        raise CommandError(f"{display_path(path)}: already exists (--force overwrites it)")
     if not path.parent.is_dir():
-        raise CommandError(f"{path}: no such folder '{path.parent}'")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        raise CommandError(f"{display_path(path)}: no such folder '{display_path(path.parent)}'")
+    write_atomic(path, data)
 
 
 @app.command("print")
@@ -76,7 +81,11 @@ def print_document(
     ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="The file to write (default: T-DOCUMENT-rN.pdf here)."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="The file to write (default: T-DOCUMENT-rN.pdf here; - for standard output).",
+        ),
     ] = None,
     paper: Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size.")] = Paper.A4,
     fmt: Annotated[
@@ -104,7 +113,13 @@ def print_document(
     path = output or Path(f"{tournament}-{kind.value}{suffix}.{fmt.value}")
     doc = build(state, kind, rnd)
     write_document(doc, path, paper.value, fmt, force)
-    err.print(f"{tournament}: {doc.title} written to {path}", markup=False)
+    say_written(tournament, doc, path)
+
+
+def say_written(tournament: str, doc: Document, path: Path) -> None:
+    """The line on standard error saying what was written where."""
+    where = "standard output" if path == STDOUT else display_path(path)
+    err.print(f"{tournament}: {doc.title} written to {where}", markup=False)
 
 
 def write_document(doc: Document, path: Path, paper: str, fmt: PrintFormat, force: bool) -> None:
