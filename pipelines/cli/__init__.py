@@ -112,8 +112,12 @@ def command_of(name: str) -> _click.Command:
 def _group(module_name: str) -> TyperGroup:
     """A `pipelines.cli` module's commands, built once a process (typer reads every command's
     signature to build them; `arbiter batch` runs many commands)."""
+    from pipelines.cli.help import tidy
+
     module = importlib.import_module(f"pipelines.cli.{module_name}")
-    return typer.main.get_group(module.app)
+    group = typer.main.get_group(module.app)
+    tidy(group)
+    return group
 
 
 class _Listed(TyperCommand):

@@ -318,14 +318,14 @@ def test_output_goes_through_the_safe_writer(events: Path, tmp_path: Path) -> No
     out = tmp_path / "p.pdf"
     _ok(events, "print", GO_ID, "pairings", "-o", str(out))
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
-    done = subprocess.run(
+    raw = subprocess.run(
         [ARBITER, "--store", str(events), "print", GO_ID, "pairings", "-o", "-"],
         capture_output=True, cwd=tmp_path, check=False, timeout=120,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert b"written to standard output" in done.stderr
+    assert raw.returncode == 0, raw.stderr
+    assert b"written to standard output" in raw.stderr
     assert not (tmp_path / "-").exists()
-    (tmp_path / "piped.pdf").write_bytes(done.stdout)
+    (tmp_path / "piped.pdf").write_bytes(raw.stdout)
     assert _pages(tmp_path / "piped.pdf")[0] == _pages(out)[0]
     piped = arbiter_run(events, "print", GO_ID, "pairings", "-f", "html", "-o", "-")
     assert piped.stdout.startswith("<!DOCTYPE html>") or "<html" in piped.stdout[:200]
