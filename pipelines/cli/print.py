@@ -12,7 +12,7 @@ import typer
 from ingest.limits import display_path
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.commands.base import CommandError, load
-from pipelines.paper.documents import Doc, Document, build, round_documents
+from pipelines.paper.documents import Doc, Document, build, round_documents, texts_of
 from projections.standings import as_of
 
 app = typer.Typer()
@@ -130,7 +130,14 @@ def write_document(doc: Document, path: Path, paper: str, fmt: PrintFormat, forc
 
         data = to_html(doc, paper).encode()
     else:
+        from pipelines.paper.fonts import unprintable
         from pipelines.paper.pdf import to_pdf  # reportlab: loaded for this command only
 
         data = to_pdf(doc, paper)
+        for text in unprintable(texts_of(doc)):
+            err.print(
+                f"{display_path(path)}: cannot print {text!r}: no font on this system has all "
+                "its letters (each missing one is shown as ?)",
+                markup=False,
+            )
     _write(path, data, force)

@@ -23,7 +23,17 @@ from projections.standings import as_of
 from projections.standings import standings as compute_standings
 from projections.state import TournamentState
 
-__all__ = ["Card", "Doc", "Document", "Slip", "Table", "build", "details_of", "round_documents"]
+__all__ = [
+    "Card",
+    "Doc",
+    "Document",
+    "Slip",
+    "Table",
+    "build",
+    "details_of",
+    "round_documents",
+    "texts_of",
+]
 
 
 class Doc(StrEnum):
@@ -54,6 +64,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: str  # one letter a column: l(eft), r(ight), c(entre)
+    wrap: tuple[int, ...] = ()  # columns printed whole (over several lines) when too long
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +97,16 @@ class Document:
     tables: tuple[Table, ...] = ()
     slips: tuple[Slip, ...] = ()
     cards: tuple[Card, ...] = ()
+
+
+def texts_of(doc: Document) -> list[str]:
+    """Every text ``doc`` prints (to check that each can be printed)."""
+    out = [doc.event, doc.title, doc.details]
+    for table in doc.tables:
+        out += [table.caption, *table.columns, *(cell for row in table.rows for cell in row)]
+    for slip in doc.slips:
+        out += [slip.white, slip.black, slip.note, *slip.results]
+    return out
 
 
 def details_of(state: TournamentState) -> str:
@@ -230,7 +251,7 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
         )
         for p in rows
     )
-    return (Table("", head, body, "rllrllc"),)
+    return (Table("", head, body, "rllrllc", wrap=(2,)),)
 
 
 def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
