@@ -81,7 +81,7 @@ COMMANDS: dict[str, Entry] = {
     "crosstable": Entry("reports", REPORTS, "The crosstable: per round opponent, colour and result, then points and tie-breaks."),
     "log": Entry("reports", REPORTS, "The tournament's events, one per line: position, version, type, who, how, payload."),
     "prizes": Entry("prizes", REPORTS, "Prize lists: `prizes T set FILE` sets them (TOML), `prizes T` shows who gets what."),
-    "print": Entry("print", REPORTS, "Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML)."),
+    "print": Entry("print", REPORTS, "Print pairing lists, result slips, board cards, wall chart, standings, players, prizes (PDF, HTML)."),
     "norms": Entry("norms", REPORTS, "Title norms (FIDE B.01 1.4): per player the games, the opponents' titles, federations and average, the performance, the norms made and the rounds left out to make them."),
     "check": Entry("checks", REPORTS, "Check a tournament as its rating body would before the file is uploaded. Exit 1 if anything is found."),
     "export": Entry("ingest", REPORTS, "Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."),

@@ -66,7 +66,7 @@ def print_document(
         str,
         typer.Argument(
             metavar="DOCUMENT",
-            help="pairings, pairings-alpha, slips, cards, wallchart, standings or players.",
+            help="pairings, pairings-alpha, slips, cards, wallchart, standings, players or prizes.",
         ),
     ],
     round_no: Annotated[
@@ -93,7 +93,8 @@ def print_document(
     ] = PrintFormat.PDF,
     force: Annotated[bool, typer.Option(help="Overwrite the output file.")] = False,
 ) -> None:
-    """Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML).
+    """Print pairing lists, result slips, board cards, wall chart, standings, players, prizes
+    (PDF, HTML).
 
     The event's header and "page i of n" on every page; a board or a player's row is never
     split between pages; long tables repeat their header row."""

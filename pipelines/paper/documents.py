@@ -46,6 +46,8 @@ class Doc(StrEnum):
     WALLCHART = "wallchart"
     STANDINGS = "standings"
     PLAYERS = "players"
+    PRIZES = "prizes"
+    """The prize list after the last paired round (`arbiter prizes T`)."""
     NORM_CERTIFICATE = "norm-certificate"
     """FIDE form IT1 for one player's norm (`arbiter norms T --certificate N`)."""
     NORM_REPORT = "norm-report"
@@ -254,6 +256,27 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
     return (Table("", head, body, "rllrllc", wrap=(2,)),)
 
 
+def _prizes(state: TournamentState) -> tuple[Table, ...]:
+    from pipelines.views.prizes import awards, prizes_view
+
+    head = ("Rank", "No", "Name", "Pts", "Prize", "Amount", "Item", "Shared by")
+    numbers = state.start_ranks()
+    body = tuple(
+        (
+            str(r["rank"]),
+            str(numbers.get(r["player"]["id"], "")),
+            r["player"]["name"],
+            _num(r["points"]),
+            r["prize"],
+            " ".join(str(x) for x in (r["amount"], r["currency"]) if x not in (None, "")),
+            r["item"] or "",
+            str(r["shared_by"]) if r["shared_by"] > 1 else "",
+        )
+        for r in prizes_view(state, awards(state))
+    )
+    return (Table("", head, body, "rrlrlrlr"),)
+
+
 def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
     """Document `kind` of the tournament; `rnd` is the round of a round's document (it must
     be paired: the caller checks), ignored by the others (they say the round they are after)."""
@@ -282,6 +305,12 @@ def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
             return Document(kind, f"Standings, {after}", name, details, tables=_standings(state))
         case Doc.PLAYERS:
             return Document(kind, "Players by rating", name, details, tables=_players(state))
+        case Doc.PRIZES:
+            from pipelines.views.prizes import prizes_title
+
+            title = prizes_title(state).removeprefix(f"{name}: ")
+            title = title[:1].upper() + title[1:]
+            return Document(kind, title, name, details, tables=_prizes(state))
         case Doc.NORM_CERTIFICATE | Doc.NORM_REPORT:
             raise UserError(
                 f"{kind.value}: made by `arbiter norms {state.id} --certificate N` or `--report`"
