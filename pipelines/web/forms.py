@@ -150,9 +150,9 @@ def _manage_page(
         round_no=last,
         boards=view.pairings(last) if last else [],
         outcomes=[o.value for o in Outcome if o is not Outcome.UNKNOWN],
-        player_form=PLAYER_FORM,
+        player_form=[f for f in PLAYER_FORM if PlayerChanges.asks(f.name, view.state.game)],
         event_form=EVENT_FORM,
-        edit_form=EDIT_FORM,
+        edit_form=[f for f in EDIT_FORM if PlayerChanges.asks(f.name, view.state.game)],
         **{
             "error": None,
             "notice": None,

@@ -41,7 +41,7 @@ def _register_page(
         s=view.summary(),
         mode=view.state.settings.registration.value,
         paired=bool(view.state.rounds),
-        entry_form=ENTRY_FORM,
+        entry_form=[f for f in ENTRY_FORM if PlayerInput.asks(f.name, view.state.game)],
         **{"error": None, "notice": None, "given": {}, **extra},
     )
 
