@@ -166,6 +166,21 @@ class PlayerInput(Input):
     """Fields stored under another name in `PlayerRegistered`/`PlayerUpdated`."""
     EVENT_IDS: ClassVar[dict[str, str]] = {"egd_pin": "egd_pin", "aga_id": "aga", "wof_id": "wof"}
     """Fields stored in the events' ``ids``, under these keys."""
+    GAME_FIELDS: ClassVar[dict[str, Game]] = {
+        "title": Game.CHESS,
+        "fide_id": Game.CHESS,
+        "rank": Game.GO,
+        "aga_rating": Game.GO,
+        "egd_pin": Game.GO,
+        "aga_id": Game.GO,
+        "wof_id": Game.OTHELLO,
+    }
+    """Fields of one game only: a form of another game's event does not ask for them."""
+
+    @classmethod
+    def asks(cls, field: str, game: Game) -> bool:
+        """Whether a form of a ``game`` event asks for ``field``."""
+        return cls.GAME_FIELDS.get(field, game) is game
 
     @field_validator("name", "club")
     @classmethod

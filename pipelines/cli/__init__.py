@@ -81,7 +81,7 @@ COMMANDS: dict[str, Entry] = {
     "crosstable": Entry("reports", REPORTS, "The crosstable: per round opponent, colour and result, then points and tie-breaks."),
     "log": Entry("reports", REPORTS, "The tournament's events, one per line: position, version, type, who, how, payload."),
     "prizes": Entry("prizes", REPORTS, "Prize lists: `prizes T set FILE` sets them (TOML), `prizes T` shows who gets what."),
-    "print": Entry("print", REPORTS, "Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML)."),
+    "print": Entry("print", REPORTS, "Print pairing lists, result slips, board cards, wall chart, standings, players, prizes (PDF, HTML)."),
     "norms": Entry("norms", REPORTS, "Title norms (FIDE B.01 1.4): per player the games, the opponents' titles, federations and average, the performance, the norms made and the rounds left out to make them."),
     "check": Entry("checks", REPORTS, "Check a tournament as its rating body would before the file is uploaded. Exit 1 if anything is found."),
     "export": Entry("ingest", REPORTS, "Write a tournament as a federation file: TRF (FIDE), h9 (EGD), .ELO (WOF), .tou, XML."),
@@ -112,8 +112,12 @@ def command_of(name: str) -> _click.Command:
 def _group(module_name: str) -> TyperGroup:
     """A `pipelines.cli` module's commands, built once a process (typer reads every command's
     signature to build them; `arbiter batch` runs many commands)."""
+    from pipelines.cli.help import tidy
+
     module = importlib.import_module(f"pipelines.cli.{module_name}")
-    return typer.main.get_group(module.app)
+    group = typer.main.get_group(module.app)
+    tidy(group)
+    return group
 
 
 class _Listed(TyperCommand):

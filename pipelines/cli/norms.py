@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import TournamentArg, err, open_store, player_of, user_errors
-from pipelines.cli.print import Paper, PrintFormat, write_document
+from pipelines.cli.common import TournamentArg, open_store, player_of, user_errors
+from pipelines.cli.print import Paper, PrintFormat, say_written, write_document
 from pipelines.commands.base import CommandError, load
 from pipelines.views.norms import norms_html, norms_rows, norms_text_rows, norms_title
 from pipelines.views.output import Format, PageFormat, emit
@@ -53,7 +53,9 @@ def norms(
     output: Annotated[
         Path | None,
         typer.Option(
-            "--output", "-o", help="The form's file (default: T-it1-PLAYER.pdf, T-it3.pdf)."
+            "--output",
+            "-o",
+            help="The form's file (default: T-it1-PLAYER.pdf, T-it3.pdf; - for standard output).",
         ),
     ] = None,
     paper: Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size.")] = Paper.A4,
@@ -89,7 +91,7 @@ def norms(
             name = f"{tournament}-it3"
         path = output or Path(f"{name}.{form_format.value}")
         write_document(doc, path, paper.value, form_format, force)
-        err.print(f"{tournament}: {doc.title} written to {path}", markup=False)
+        say_written(tournament, doc, path)
         return
     rows = norms_rows(state, found, in_force)
     if fmt is PageFormat.HTML:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ingest.limits import display_path
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.commands.base import CommandError, load
-from pipelines.paper.documents import Doc, Document, build, round_documents
+from pipelines.paper.documents import Doc, Document, build, round_documents, texts_of
 from projections.standings import as_of
 
 app = typer.Typer()
@@ -37,20 +37,25 @@ def _document(text: str) -> Doc:
         raise CommandError(f"unknown document '{text}' (one of: {known})") from None
 
 
+STDOUT = Path("-")
+"""`-o -`: the document goes to standard output."""
+
+
 def _write(path: Path, data: bytes, force: bool) -> None:
-    """`data` to `path` in one step (a temporary file renamed): never half a file."""
+    """`data` to `path` through the one safe writer (`pipelines.process.files`): never half a
+    file, never a link, a device, a FIFO or a folder replaced; `-` is standard output."""
+    from pipelines.process.files import check_file_target, write_atomic
+
+    if path == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    check_file_target(path)
     if path.exists() and not force:
-        raise CommandError(f"{path}: already exists (--force overwrites it)")
+        raise CommandError(f"{display_path(path)}: already exists (--force overwrites it)")
     if not path.parent.is_dir():
-        raise CommandError(f"{path}: no such folder '{path.parent}'")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        raise CommandError(f"{display_path(path)}: no such folder '{display_path(path.parent)}'")
+    write_atomic(path, data)
 
 
 @app.command("print")
@@ -61,7 +66,7 @@ def print_document(
         str,
         typer.Argument(
             metavar="DOCUMENT",
-            help="pairings, pairings-alpha, slips, cards, wallchart, standings or players.",
+            help="pairings, pairings-alpha, slips, cards, wallchart, standings, players or prizes.",
         ),
     ],
     round_no: Annotated[
@@ -76,7 +81,11 @@ def print_document(
     ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="The file to write (default: T-DOCUMENT-rN.pdf here)."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="The file to write (default: T-DOCUMENT-rN.pdf here; - for standard output).",
+        ),
     ] = None,
     paper: Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size.")] = Paper.A4,
     fmt: Annotated[
@@ -84,7 +93,8 @@ def print_document(
     ] = PrintFormat.PDF,
     force: Annotated[bool, typer.Option(help="Overwrite the output file.")] = False,
 ) -> None:
-    """Print pairing lists, result slips, board cards, wall chart, standings, players (PDF, HTML).
+    """Print pairing lists, result slips, board cards, wall chart, standings, players, prizes
+    (PDF, HTML).
 
     The event's header and "page i of n" on every page; a board or a player's row is never
     split between pages; long tables repeat their header row."""
@@ -104,7 +114,13 @@ def print_document(
     path = output or Path(f"{tournament}-{kind.value}{suffix}.{fmt.value}")
     doc = build(state, kind, rnd)
     write_document(doc, path, paper.value, fmt, force)
-    err.print(f"{tournament}: {doc.title} written to {path}", markup=False)
+    say_written(tournament, doc, path)
+
+
+def say_written(tournament: str, doc: Document, path: Path) -> None:
+    """The line on standard error saying what was written where."""
+    where = "standard output" if path == STDOUT else display_path(path)
+    err.print(f"{tournament}: {doc.title} written to {where}", markup=False)
 
 
 def write_document(doc: Document, path: Path, paper: str, fmt: PrintFormat, force: bool) -> None:
@@ -115,7 +131,14 @@ def write_document(doc: Document, path: Path, paper: str, fmt: PrintFormat, forc
 
         data = to_html(doc, paper).encode()
     else:
+        from pipelines.paper.fonts import unprintable
         from pipelines.paper.pdf import to_pdf  # reportlab: loaded for this command only
 
         data = to_pdf(doc, paper)
+        for text in unprintable(texts_of(doc)):
+            err.print(
+                f"{display_path(path)}: cannot print {text!r}: no font on this system has all "
+                "its letters (each missing one is shown as ?)",
+                markup=False,
+            )
     _write(path, data, force)

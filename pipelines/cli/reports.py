@@ -80,7 +80,7 @@ def standings(
         sys.stdout.write(html.standings_html(f"{state.settings.name}: {after}", rows))
         return
     if fmt is PageFormat.TEXT:  # a withdrawn player marked by his name, as every table prints
-        emit(standings_text(rows), Format.TEXT)
+        emit(standings_text(rows, state), Format.TEXT)
         return
     emit(standings_view(rows), Format(fmt.value))
 

@@ -20,7 +20,11 @@ from pipelines.commands import players, tournaments
 from pipelines.commands.base import load
 from pipelines.commands.inputs import EventChanges, TournamentInput
 from pipelines.views.output import Format, emit
-from pipelines.views.tournament import event_data_row, tournament_summaries
+from pipelines.views.tournament import (
+    event_data_row,
+    event_settings_row,
+    tournament_summaries,
+)
 
 app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""
@@ -74,12 +78,13 @@ def tournament_edit(tournament: TournamentArg, *, fields: Fields) -> None:
 @tournament_app.command("show")
 @user_errors
 def tournament_show(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
-    """The event's data: name, dates, place, arbiters, time control, round dates."""
+    """The event's data: name, dates, place, arbiters, time control, round dates; as text,
+    then its settings: scoring, tie-breaks, pairing, registration, check-in window."""
     with open_store() as store:
         state = load(store, tournament).state
     row = event_data_row(state)
-    if fmt is Format.TEXT:
-        for key, value in row.items():
+    if fmt is Format.TEXT:  # then every setting (registration, check-in, tie-breaks, scoring)
+        for key, value in {**row, **event_settings_row(state)}.items():
             sys.stdout.write(f"{key:<16} {value}\n")
         return
     emit([row], fmt)

@@ -24,7 +24,17 @@ from projections.standings import as_of
 from projections.standings import standings as compute_standings
 from projections.state import TournamentState
 
-__all__ = ["Card", "Doc", "Document", "Slip", "Table", "build", "details_of", "round_documents"]
+__all__ = [
+    "Card",
+    "Doc",
+    "Document",
+    "Slip",
+    "Table",
+    "build",
+    "details_of",
+    "round_documents",
+    "texts_of",
+]
 
 
 class Doc(StrEnum):
@@ -39,6 +49,8 @@ class Doc(StrEnum):
     PLAYERS = "players"
     CHECK_IN_CODES = "check-in-codes"
     """Each player's check-in code, for the director to hand out (never posted on the wall)."""
+    PRIZES = "prizes"
+    """The prize list after the last paired round (`arbiter prizes T`)."""
     NORM_CERTIFICATE = "norm-certificate"
     """FIDE form IT1 for one player's norm (`arbiter norms T --certificate N`)."""
     NORM_REPORT = "norm-report"
@@ -57,6 +69,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: str  # one letter a column: l(eft), r(ight), c(entre)
+    wrap: tuple[int, ...] = ()  # columns printed whole (over several lines) when too long
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,16 @@ class Document:
     tables: tuple[Table, ...] = ()
     slips: tuple[Slip, ...] = ()
     cards: tuple[Card, ...] = ()
+
+
+def texts_of(doc: Document) -> list[str]:
+    """Every text ``doc`` prints (to check that each can be printed)."""
+    out = [doc.event, doc.title, doc.details]
+    for table in doc.tables:
+        out += [table.caption, *table.columns, *(cell for row in table.rows for cell in row)]
+    for slip in doc.slips:
+        out += [slip.white, slip.black, slip.note, *slip.results]
+    return out
 
 
 def details_of(state: TournamentState) -> str:
@@ -235,7 +258,28 @@ def _players(state: TournamentState) -> tuple[Table, ...]:
         )
         for p in rows
     )
-    return (Table("", head, body, "rllrllc"),)
+    return (Table("", head, body, "rllrllc", wrap=(2,)),)
+
+
+def _prizes(state: TournamentState) -> tuple[Table, ...]:
+    from pipelines.views.prizes import awards, prizes_view
+
+    head = ("Rank", "No", "Name", "Pts", "Prize", "Amount", "Item", "Shared by")
+    numbers = state.start_ranks()
+    body = tuple(
+        (
+            str(r["rank"]),
+            str(numbers.get(r["player"]["id"], "")),
+            r["player"]["name"],
+            _num(r["points"]),
+            r["prize"],
+            " ".join(str(x) for x in (r["amount"], r["currency"]) if x not in (None, "")),
+            r["item"] or "",
+            str(r["shared_by"]) if r["shared_by"] > 1 else "",
+        )
+        for r in prizes_view(state, awards(state))
+    )
+    return (Table("", head, body, "rrlrlrlr"),)
 
 
 def _check_in_codes(state: TournamentState) -> tuple[Table, ...]:
@@ -277,6 +321,12 @@ def build(state: TournamentState, kind: Doc, rnd: int) -> Document:
         case Doc.CHECK_IN_CODES:
             title = "Check-in codes (for the director: hand each player his own)"
             return Document(kind, title, name, details, tables=_check_in_codes(state))
+        case Doc.PRIZES:
+            from pipelines.views.prizes import prizes_title
+
+            title = prizes_title(state).removeprefix(f"{name}: ")
+            title = title[:1].upper() + title[1:]
+            return Document(kind, title, name, details, tables=_prizes(state))
         case Doc.NORM_CERTIFICATE | Doc.NORM_REPORT:
             raise UserError(
                 f"{kind.value}: made by `arbiter norms {state.id} --certificate N` or `--report`"

@@ -30,6 +30,7 @@ header h1 {{ font-size: 13pt; margin: 0; }} header h2 {{ font-size: 10pt; margin
 header p {{ font-size: 8.5pt; margin: 0 0 6pt; border-bottom: 0.6pt solid #000; }}
 table {{ border-collapse: collapse; border: 0.5pt solid #000; }}
 th {{ background: #d9d9d9; }} th, td {{ padding: 1.5pt 3pt; border-bottom: 0.25pt solid #888; }}
+td, .slip p {{ overflow-wrap: anywhere; }}
 thead {{ display: table-header-group; }} tr, .slip, .card {{ break-inside: avoid; }}
 .slip {{ height: 58mm; border-bottom: 0.4pt dashed #000; padding-top: 4mm; }}
 .card {{ height: 125mm; border-bottom: 0.4pt dashed #000; text-align: center; }}

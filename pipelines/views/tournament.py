@@ -98,21 +98,14 @@ def pairings_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]
 
 
 def pairings_rows(state: TournamentState, round_no: int, fmt: Format) -> list[dict[str, Any]]:
-    """A round's boards for `fmt`: JSON keeps the data; text and CSV print go boards with
-    ranks, clubs, handicap and komi in words."""
+    """A round's boards for `fmt`: JSON and CSV keep the data (CSV: go boards with ranks,
+    clubs, handicap and komi in words); text shows what a director reads on the wall: each
+    side's pairing number, title and name, rating (go: rank) and points before the round."""
+    if fmt is Format.TEXT:
+        return _pairings_text(state, round_no)
     rows = pairings_view(state, round_no)
     if fmt is not Format.JSON and state.settings.pairing_params.chess.acceleration:
-        return [
-            {
-                **row,
-                **{
-                    side: {**ref, "name": f"{ref['name']} (+{format_value(ref['virtual_points'])})"}
-                    for side in ("white", "black")
-                    if (ref := row[side]) is not None and ref.get("virtual_points")
-                },
-            }
-            for row in rows
-        ]
+        return [_with_virtual(row) for row in rows]
     if fmt is Format.JSON or state.game is not Game.GO:
         return rows
     out = []
@@ -126,6 +119,58 @@ def pairings_rows(state: TournamentState, round_no: int, fmt: Format) -> list[di
                 shown[side] = {**ref, "name": f"{p.name} ({extra})" if extra else p.name}
         if row["black"] is not None:
             shown["komi"] = komi_text(row.get("komi"))
+        out.append(shown)
+    return out
+
+
+def _with_virtual(row: dict[str, Any]) -> dict[str, Any]:
+    """A board whose players' names carry the Baku acceleration's virtual points (+1)."""
+    return {
+        **row,
+        **{
+            side: {**ref, "name": f"{ref['name']} (+{format_value(ref['virtual_points'])})"}
+            for side in ("white", "black")
+            if (ref := row[side]) is not None and ref.get("virtual_points")
+        },
+    }
+
+
+def _pairings_text(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
+    """The text columns of a round: board, then each side's number, name (chess: with title;
+    go: with club), rating (go: rank) and points before the round, and the result between
+    them (a column name repeated for the second side ends in a space: the same heading)."""
+    go = state.game is Game.GO
+    strength = "rank" if go else "rating"
+    out: list[dict[str, Any]] = []
+    for board in pairings_view(state, round_no):
+        row = _with_virtual(board)
+
+        def side(ref: dict[str, Any] | None, tail: str) -> dict[str, Any]:
+            if ref is None:
+                return {f"no{tail}": "", f"name{tail}": "bye", f"{strength}{tail}": "",
+                        f"pts{tail}": ""}  # fmt: skip
+            p = state.players[ref["id"]]
+            name = ref["name"]
+            if go and p.club:
+                name = f"{name} ({p.club})"
+            elif not go and p.title:
+                name = f"{p.title} {name}"
+            value = p.rank if go else p.rating
+            return {
+                f"no{tail}": ref["start_rank"],
+                f"name{tail}": name,
+                f"{strength}{tail}": value or "",
+                f"pts{tail}": format_value(ref["points_before"]),
+            }
+
+        white, black = side(row["white"], ""), side(row["black"], " ")
+        shown: dict[str, Any] = {"board": row["board"]}
+        shown |= {"no": white["no"], "white": white["name"], strength: white[strength]}
+        shown |= {"pts": white["pts"], "result": row["result"] or ""}
+        shown |= {"pts ": black["pts "], "black": black["name "]}
+        shown |= {f"{strength} ": black[f"{strength} "], "no ": black["no "]}
+        if go and row["black"] is not None:
+            shown |= {"handicap": row.get("handicap") or 0, "komi": komi_text(row.get("komi"))}
         out.append(shown)
     return out
 
@@ -173,13 +218,26 @@ def standings_view(rows: list[StandingRow]) -> list[dict[str, Any]]:
     ]
 
 
-def standings_text(rows: list[StandingRow]) -> list[dict[str, Any]]:
+def standings_text(
+    rows: list[StandingRow], state: TournamentState | None = None
+) -> list[dict[str, Any]]:
     """`standings_view` for a text table: the name as every table prints it (``Berg, Anna
-    (withdrawn)``) in place of a ``withdrawn_from`` column."""
+    (withdrawn)``) in place of a ``withdrawn_from`` column. With the ``state``: chess shows
+    each player's title, go his rank (grade) in place of the rating."""
     shown = []
     for r, row in zip(rows, standings_view(rows), strict=True):
         del row["withdrawn_from"]
-        shown.append({**row, "player": {**row["player"], "name": r.shown_name}})
+        out = {**row, "player": {**row["player"], "name": r.shown_name}}
+        if state is not None and r.player in state.players:
+            p = state.players[r.player]
+            if state.game is Game.GO:  # the rank column is the place: the go rank is a grade
+                out = {
+                    ("grade" if k == "rating" else k): (p.rank or "" if k == "rating" else v)
+                    for k, v in out.items()
+                }
+            else:
+                out = {"rank": out["rank"], "title": p.title or "", **out}
+        shown.append(out)
     return shown
 
 
@@ -322,3 +380,41 @@ def event_data_row(state: TournamentState) -> dict[str, Any]:
         "rounds": state.total_rounds,
         **shown,
     }
+
+
+def event_settings_row(state: TournamentState) -> dict[str, str]:
+    """`tournament show` as text, after the event's data: every setting that decides how it
+    is run (pairing, scoring, tie-breaks, registration, check-in), as a director reads it."""
+    s = state.settings
+    score = s.scoring
+    points = {
+        "win": score.win,
+        "draw": score.draw,
+        "loss": score.loss,
+        "forfeit win": score.win if score.forfeit_win is None else score.forfeit_win,
+        "forfeit loss": score.forfeit_loss,
+        "pairing bye": score.win if score.pairing_bye is None else score.pairing_bye,
+        "full-point bye": score.win if score.full_bye is None else score.full_bye,
+        "half-point bye": score.draw if score.half_bye is None else score.half_bye,
+        "zero-point bye": score.zero_bye,
+    }
+    opens, closes = s.check_in_opens, s.check_in_closes
+    params = s.pairing_params.model_dump()
+    return {
+        "cycles": "double round robin" if s.cycles == 2 else "",
+        "scoring": ", ".join(f"{k} {format_value(v)}" for k, v in points.items()),
+        "tiebreaks": ", ".join(state.tiebreaks) or "(none)",
+        "pairing": ", ".join(f"{k}={_setting(v)}" for k, v in params.items()),
+        "registration": s.registration.value,
+        "check_in": f"{opens:%Y-%m-%d %H:%M} to {closes:%Y-%m-%d %H:%M}"
+        if opens is not None and closes is not None
+        else "(none)",
+    }
+
+
+def _setting(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={_setting(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float):
+        return format_value(value)
+    return str(value)

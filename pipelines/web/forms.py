@@ -161,9 +161,9 @@ def _manage_page(
         round_no=last,
         boards=view.pairings(last) if last else [],
         outcomes=[o.value for o in Outcome if o is not Outcome.UNKNOWN],
-        player_form=PLAYER_FORM,
+        player_form=[f for f in PLAYER_FORM if PlayerChanges.asks(f.name, view.state.game)],
         event_form=EVENT_FORM,
-        edit_form=EDIT_FORM,
+        edit_form=[f for f in EDIT_FORM if PlayerChanges.asks(f.name, view.state.game)],
         **{
             "error": None,
             "notice": None,
@@ -470,7 +470,7 @@ def _register_page(
         s=view.summary(),
         mode=view.state.settings.registration.value,
         paired=bool(view.state.rounds),
-        entry_form=ENTRY_FORM,
+        entry_form=[f for f in ENTRY_FORM if PlayerInput.asks(f.name, view.state.game)],
         **{"error": None, "notice": None, "given": {}, **extra},
     )
 

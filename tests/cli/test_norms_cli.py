@@ -18,6 +18,8 @@ so nobody has a norm, and each player's games are those the TRF shows played (re
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +206,16 @@ def test_it1_certificate_and_it3_report(store: Path, tmp_path: Path) -> None:
     done = arbiter_run(store, "norms", "norm-test-open", "--report", "-o", str(it3))
     assert done.returncode == 1
     assert "already exists (--force overwrites it)" in done.stderr
+    # issue 47: the forms go through the one safe writer: a FIFO is refused even with --force
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    done = arbiter_run(store, "norms", "norm-test-open", "--report", "-o", str(fifo), "--force")
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"error: {fifo}: is a FIFO: refusing to replace it"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert stat.S_IMODE(it3.stat().st_mode) == 0o644
+    args = ("--report", "--form-format", "html", "-o", "-")
+    done = arbiter_run(store, "norms", "norm-test-open", *args)
+    assert done.returncode == 0, done.stderr
+    assert "IT3 Tournament report (title norms)" in done.stdout
+    assert "Hansen, Nora" in done.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.conftest import require_testdata
-from tests.process import arbiter_run
+from tests.process import ARBITER, arbiter_run
 
 TRF = ("chess", "real", "torneo_san_viator_B_2018_madrid.trf")
 GO = ("go", "opengotha", "Tournoi de Juvisy.xml")
@@ -281,3 +282,50 @@ def test_html_prints_in_chromium(events: Path, tmp_path: Path, browser: Browser)
     for white, black in Trf(require_testdata(*TRF)).games(7):
         _once(lines, f"{white} ", "White", black)
         _once(lines, f"{black} ", "Black", white)
+
+
+def test_output_goes_through_the_safe_writer(events: Path, tmp_path: Path) -> None:
+    """Issue 47: `-o` a FIFO, a symbolic link or a folder is refused in one line even with
+    --force, and each is left as it was; a 300-character name is one line too; the file is
+    written 0644 as exports are; `-o -` writes the PDF to standard output."""
+    import os
+    import stat
+
+    fifo, link, target, folder = (tmp_path / n for n in ("fifo", "link", "target", "dir"))
+    os.mkfifo(fifo)
+    target.write_bytes(b"mine")
+    link.symlink_to(target)
+    folder.mkdir()
+    long = tmp_path / ("x" * 300 + ".pdf")
+    for out, says in (
+        (fifo, "is a FIFO"),
+        (link, "is a symbolic link"),
+        (folder, "is a folder"),
+        (long, "File name too long"),
+    ):
+        done = arbiter_run(events, "print", GO_ID, "pairings", "-o", str(out), "--force")
+        assert done.returncode == 1, out
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert says in done.stderr, done.stderr
+        assert "internal error" not in done.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert link.is_symlink()
+    assert target.read_bytes() == b"mine"
+    assert folder.is_dir()
+    assert not any(folder.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo", "link", "target"]
+
+    out = tmp_path / "p.pdf"
+    _ok(events, "print", GO_ID, "pairings", "-o", str(out))
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    raw = subprocess.run(
+        [ARBITER, "--store", str(events), "print", GO_ID, "pairings", "-o", "-"],
+        capture_output=True, cwd=tmp_path, check=False, timeout=120,
+    )  # fmt: skip
+    assert raw.returncode == 0, raw.stderr
+    assert b"written to standard output" in raw.stderr
+    assert not (tmp_path / "-").exists()
+    (tmp_path / "piped.pdf").write_bytes(raw.stdout)
+    assert _pages(tmp_path / "piped.pdf")[0] == _pages(out)[0]
+    piped = arbiter_run(events, "print", GO_ID, "pairings", "-f", "html", "-o", "-")
+    assert piped.stdout.startswith("<!DOCTYPE html>") or "<html" in piped.stdout[:200]

@@ -252,3 +252,34 @@ def test_an_age_category_needs_the_event_year(tmp_path: Path) -> None:
     assert "PrizesSet" not in run(store, "log undated").stdout
     run(store, "tournament edit undated --start 2026-03-01")
     run(store, f"prizes undated set {path}")
+
+
+def test_print_prizes(store: Path) -> None:
+    """`arbiter print T prizes`: the prize list on paper, read back with pypdfium2; the rows
+    worked out from the TRF above (Mikhaletz 500 and the cup; the six on 6.0, 100 each; the
+    book to Fischer, Helena)."""
+    import pypdfium2 as pdfium
+
+    set_prizes(store, PRIZES)
+    out = store.parent / "prizes.pdf"
+    done = run(store, f"print {TID} prizes -o {out}")
+    assert (
+        done.stderr.strip()
+        == f"{TID}: Prizes after round 7 of 7 (ties share equally) written to {out}"
+    )
+    pdf = pdfium.PdfDocument(str(out))
+    try:
+        text = "\n".join(page.get_textpage().get_text_range() for page in pdf)
+    finally:
+        pdf.close()
+    lines = [" ".join(line.split()) for line in text.replace("\r", "").splitlines()]
+    assert "Rank No Name Pts Prize Amount Item Shared by" in lines
+    assert any(
+        line.startswith("1 ") and "Mikhaletz,Lubomir 6.5 1st 500 EUR Cup" in line for line in lines
+    )
+    six = ["Vasquez,Rodrigo", "Grabarczyk,Bogdan", "Donchenko,Anatoli"]
+    six += ["Haub,Thorsten Michael", "Bagaturov,Giorgi", "Uwira,Oliver"]
+    for name in six:  # 2nd to 4th pooled, 100 each, shared by six
+        assert any(f" {name} 6 " in line and line.endswith(" 100 EUR 6") for line in lines), name
+    assert any("Fischer,Helena 2.5 Women" in line and "Book" in line for line in lines)
+    assert any("Klundt,Klaus 5.5 Seniors 1st 60 EUR" in line for line in lines)
