@@ -62,6 +62,8 @@ def _run_lines(file: Path, lines: list[str], root: typer.Typer) -> None:
 
     from typer._click.exceptions import ClickException
 
+    from pipelines.cli import dash_results
+
     saved = sys.argv
     for number, line in enumerate(lines, start=1):
         try:
@@ -76,7 +78,9 @@ def _run_lines(file: Path, lines: list[str], root: typer.Typer) -> None:
             raise BadLine(f"{file}:{number}:1: a batch cannot run another batch")
         sys.argv = ["arbiter", *words]
         try:
-            code = root(["--store", store_url(), *words], standalone_mode=False)
+            # a result written -+, +- or -- is read as on the command line (after a --)
+            args = dash_results(["--store", store_url(), *words])
+            code = root(args, standalone_mode=False)
         except ClickException as exc:
             err.print(f"{file}:{number}: {exc.format_message()}", markup=False)
             raise typer.Exit(2) from None

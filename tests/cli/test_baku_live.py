@@ -20,14 +20,16 @@ which re-pairs every round from the ``XXA`` records.
 
 from __future__ import annotations
 
-import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.cli.games_cli import json_outputs
 from tests.process import arbiter_run
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "baku"
@@ -42,18 +44,37 @@ def _ok(store: str, *args: str) -> str:
     return done.stdout
 
 
-def _batch(store: str, folder: Path, lines: list[str]) -> None:
-    """Run command lines in one `arbiter batch` process (as a director's script would)."""
-    script = folder / "batch.txt"
+def _batch(store: str, script: Path, lines: list[str]) -> list[Any]:
+    """Run command lines in one `arbiter batch` process (as a director's script would): the
+    JSON documents they printed, in order."""
     script.write_text("\n".join(lines) + "\n")
-    _ok(store, "batch", str(script))
+    return json_outputs(_ok(store, "batch", str(script)))
 
 
-def _boards(store: str, r: int) -> list[tuple[int, int]]:
-    rows = json.loads(_ok(store, "pairings", "bk", "--round", str(r), "--format", "json"))
+def _round(store: str, folder: Path, r: int, before: list[str]) -> list[tuple[int, int]]:
+    """``before`` (the previous round's results), then: export the event as TRF to
+    ``before-{r}.trf``, pair round ``r``, read its boards (start ranks, 0 for the bye)."""
+    trf = shlex.quote(str(folder / f"before-{r}.trf"))
+    (rows,) = _batch(store, folder / f"round-{r}.txt", [
+        *before,
+        f"export bk --format trf -o {trf}",
+        "pair bk",
+        f"pairings bk --round {r} --format json",
+    ])  # fmt: skip
     return [
         (row["white"]["start_rank"], row["black"]["start_rank"] if row["black"] else 0)
         for row in rows
+    ]
+
+
+def _results(r: int, boards: list[tuple[int, int]]) -> list[str]:
+    """The fixed rule: the lower pairing number wins, a draw where board + round is a
+    multiple of 4."""
+    return [
+        f"result bk {r} {board} "
+        + ("1/2-1/2" if (board + r) % 4 == 0 else "1-0" if white < black else "0-1")
+        for board, (white, black) in enumerate(boards, start=1)
+        if black
     ]
 
 
@@ -84,38 +105,34 @@ def _sorted(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("system", ["dutch", "burstein"])
 def test_baku_pairs_as_bbppairings(system: str, tmp_path: Path) -> None:
     store = str(tmp_path / "s.duckdb")
-    _ok(store, "tournament", "create", "--name", "Baku Open", "--id", "bk", "--system", system,
-        "--rounds", str(ROUNDS), "--accelerate", "baku", "--initial-colour", "white")  # fmt: skip
-    _batch(store, tmp_path, [
-        f"player add bk --name 'P{i:02}, X' --rating {2400 - 20 * i}"
-        for i in range(1, PLAYERS + 1)
-    ])  # fmt: skip
     expected = _committed(system)
     live = bool(os.environ.get("BBP_PAIRINGS"))
+    lines = [
+        f"tournament create --name 'Baku Open' --id bk --system {system} --rounds {ROUNDS} "
+        "--accelerate baku --initial-colour white",
+        *(f"player add bk --name 'P{i:02}, X' --rating {2400 - 20 * i}"
+          for i in range(1, PLAYERS + 1)),
+    ]  # fmt: skip
     for r in range(1, ROUNDS + 1):
-        trf = tmp_path / f"before-{r}.trf"
-        _ok(store, "export", "bk", "--format", "trf", "-o", str(trf))
-        _ok(store, "pair", "bk")
-        ours = _boards(store, r)
+        ours = _round(store, tmp_path, r, lines)
         assert _sorted(ours) == _sorted(expected[r]), f"round {r}"
         if live:
+            trf = tmp_path / f"before-{r}.trf"
             assert _sorted(ours) == _sorted(_reference(trf, system)), f"round {r} (live)"
-        _batch(store, tmp_path, [
-            f"result bk {r} {board} "
-            + ("1/2-1/2" if (board + r) % 4 == 0 else "1-0" if white < black else "0-1")
-            for board, (white, black) in enumerate(ours, start=1)
-            if black
-        ])  # fmt: skip
+        lines = _results(r, ours)
 
+    final = tmp_path / "final.trf"
+    last, standings = _batch(store, tmp_path / "final.txt", [
+        *lines,
+        f"pairings bk --round {ROUNDS} --format json",
+        "standings bk --format json",
+        f"export bk --format trf -o {shlex.quote(str(final))}",
+    ])  # fmt: skip
     text = _ok(store, "pairings", "bk", "--round", "1")
     assert "P01, X (+1)" in text
     assert "P14, X (+" not in text
-    last = json.loads(_ok(store, "pairings", "bk", "--round", str(ROUNDS), "--format", "json"))
     assert all("virtual_points" not in seat for row in last for seat in (row["white"],))
-    standings = json.loads(_ok(store, "standings", "bk", "--format", "json"))
     assert sum(row["points"] for row in standings) == ROUNDS * PLAYERS / 2  # no virtual point
-    final = tmp_path / "final.trf"
-    _ok(store, "export", "bk", "--format", "trf", "-o", str(final))
     assert sum(line.startswith("XXA") for line in final.read_text().splitlines()) == PLAYERS // 2
     done = subprocess.run(
         [PAIRINGS, f"--{system}", str(final), "-c"],

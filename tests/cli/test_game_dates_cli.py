@@ -20,21 +20,24 @@ def _dates(store: str, player: str) -> dict[int, str]:
     return {g["round"]: g["date"] for g in shown["games"]}
 
 
-def _event(store: str, tid: str, *dates: str) -> None:
-    cli(store, "tournament", "create", "--name", tid, "--id", tid, "--system", "dutch",
-        "--rounds", "2", "--start", "2026-03-07", "--end", "2026-03-09", *dates)  # fmt: skip
-    for i in range(1, 5):
-        cli(store, "player", "add", tid, "--name", f"{tid} {i}, X", "--rating", str(1900 + 50 * i),
-            "--fide-id", f"10000{i}", "--federation", "NOR")  # fmt: skip
+def _event(store: str, folder: Path, tid: str, *dates: str) -> None:
+    """The event typed by its director, in one `arbiter batch` process."""
+    lines = [
+        f"tournament create --name {tid} --id {tid} --system dutch --rounds 2 "
+        f"--start 2026-03-07 --end 2026-03-09 {' '.join(dates)}",
+        *(f"player add {tid} --name '{tid} {i}, X' --rating {1900 + 50 * i} "
+          f"--fide-id 10000{i} --federation NOR" for i in range(1, 5)),
+    ]  # fmt: skip
     for rnd in (1, 2):
-        cli(store, "pair", tid)
-        cli(store, "result", tid, str(rnd), "1", "1-0")
-        cli(store, "result", tid, str(rnd), "2", "1/2-1/2")
+        lines += [f"pair {tid}", f"result {tid} {rnd} 1 1-0", f"result {tid} {rnd} 2 1/2-1/2"]
+    script = folder / f"{tid}.txt"
+    script.write_text("\n".join(lines) + "\n")
+    cli(store, "batch", str(script))
 
 
 def test_games_dated_by_their_rounds(tmp_path: Path) -> None:
     store = str(tmp_path / "s.duckdb")
-    _event(store, "gd", "--round-date", "1=2026-03-07", "--round-date", "2=2026-03-08")
+    _event(store, tmp_path, "gd", "--round-date", "1=2026-03-07", "--round-date", "2=2026-03-08")
     assert _dates(store, "fide:100001") == {1: "2026-03-07", 2: "2026-03-08"}
     cli(store, "tournament", "edit", "gd", "--round-date", "2=2026-03-09")
     assert _dates(store, "fide:100001") == {1: "2026-03-07", 2: "2026-03-09"}

@@ -28,11 +28,14 @@ def arbiter(store: Path, *args: str, code: int = 0) -> subprocess.CompletedProce
 
 def test_go_codes_as_typed(tmp_path: Path) -> None:
     store = tmp_path / "s.duckdb"
-    arbiter(store, "tournament", "create", "--name", "Go", "--id", "g", "--game", "go",
-            "--system", "macmahon", "--rounds", "3")  # fmt: skip
-    for rank in ("3d", "1k", "2k", "5k", "6k", "8k"):
-        arbiter(store, "player", "add", "g", "--name", f"N{rank}, X", "--rank", rank)
-    arbiter(store, "pair", "g")
+    setup = tmp_path / "setup.txt"  # the event and its round 1 in one `arbiter batch` process
+    setup.write_text("\n".join([
+        "tournament create --name Go --id g --game go --system macmahon --rounds 3",
+        *(f"player add g --name 'N{rank}, X' --rank {rank}"
+          for rank in ("3d", "1k", "2k", "5k", "6k", "8k")),
+        "pair g",
+    ]) + "\n")  # fmt: skip
+    arbiter(store, "batch", str(setup))
     entered = [arbiter(store, "result", "g", "1", str(b), r).stderr.strip()
                for b, r in ((1, "B+R"), (2, "W+T"), (3, "W+5.5"))]  # fmt: skip
     assert entered == [

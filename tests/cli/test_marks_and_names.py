@@ -13,20 +13,22 @@ from pathlib import Path
 from tests.cli.games_cli import Cli
 
 
-def _five_players_one_round(cli: Cli) -> None:
-    cli("tournament", "create", "--name", "Open", "--id", "open", "--system", "dutch",
-        "--rounds", "5")  # fmt: skip
-    for i in range(1, 6):
-        cli("player", "add", "open", "--name", f"Player{i}, A", "--rating", str(2400 - 50 * i))
-    cli("pair", "open")
-    for board in cli.json("pairings", "open"):
-        if board["black"] is not None:
-            cli("result", "open", "1", str(board["board"]), "1-0")
+def _five_players_one_round(cli: Cli, folder: Path) -> None:
+    """Five players, round 1 paired and played (White wins), in two `arbiter batch` runs."""
+    (boards,) = cli.batch(folder / "open.txt", [
+        "tournament create --name Open --id open --system dutch --rounds 5",
+        *(f"player add open --name 'Player{i}, A' --rating {2400 - 50 * i}" for i in range(1, 6)),
+        "pair open",
+        "pairings open --format json",
+    ])  # fmt: skip
+    cli.batch(folder / "results.txt", [
+        f"result open 1 {board['board']} 1-0" for board in boards if board["black"] is not None
+    ])  # fmt: skip
 
 
 def test_a_withdrawn_player_is_marked_in_every_table(tmp_path: Path) -> None:
     cli = Cli(tmp_path / "s.duckdb")
-    _five_players_one_round(cli)
+    _five_players_one_round(cli, tmp_path)
     assert cli("player", "withdraw", "open", "3").strip() == ""
     standings = cli.json("standings", "open")
     assert {r["player"]["id"]: r["withdrawn_from"] for r in standings} == {
@@ -57,14 +59,15 @@ def test_a_withdrawn_player_is_marked_in_every_table(tmp_path: Path) -> None:
 
 def test_a_go_crosstable_shows_ranks_and_chess_ratings(tmp_path: Path) -> None:
     cli = Cli(tmp_path / "s.duckdb")
-    cli("tournament", "create", "--name", "Go", "--id", "go", "--game", "go",
-        "--system", "macmahon", "--rounds", "3")  # fmt: skip
-    for name, rank in (("Abe, Ko", "3d"), ("Kim, Bo", "1k"), ("Sato, Ken", "12k")):
-        cli("player", "add", "go", "--name", name, "--rank", rank)
+    cli.batch(tmp_path / "go.txt", [
+        "tournament create --name Go --id go --game go --system macmahon --rounds 3",
+        *(f"player add go --name '{name}' --rank {rank}"
+          for name, rank in (("Abe, Ko", "3d"), ("Kim, Bo", "1k"), ("Sato, Ken", "12k"))),
+    ])  # fmt: skip
     head, *rows = csv.reader(io.StringIO(cli("crosstable", "go", "--format", "csv")))
     assert head[3] == "Grade"
     assert sorted(row[3] for row in rows) == ["12k", "1k", "3d"]
-    _five_players_one_round(cli)
+    _five_players_one_round(cli, tmp_path)
     head, *rows = csv.reader(io.StringIO(cli("crosstable", "open", "--format", "csv")))
     assert head[3] == "Rtg"
     assert [row[3] for row in rows] == ["2350", "2300", "2250", "2200", "2150"]

@@ -19,8 +19,8 @@ beating a 2100 player: con 17.58, bonus 0.516, +9.306; ratings.md §4.3).
 
 from __future__ import annotations
 
-import json
 import math
+import shlex
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from tests.cli.fide_files import Json, published_case, read_reference, write_list, write_trf
-from tests.cli.games_cli import Cli
+from tests.cli.games_cli import Cli, json_outputs
 from tests.cli.test_rating_list_import_cli import arbiter
 
 _CASES = ("F-P01", "F-P02", "F-P03", "F-P04", "F-P05")
@@ -38,23 +38,28 @@ Outputs = dict[str, dict[str, Any]]
 
 
 def _standings(tmp_path: Path, case: Json) -> dict[str, Any]:
-    """Import the case's lists, ingest its tournaments, read each one's rating change."""
+    """Import the case's lists, ingest its tournaments, read each one's rating change: the
+    commands a rating officer types, in one `arbiter batch` process (the suite's time)."""
     files = published_case(case)
     store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
+    lines = ["store init"]
     for day, rows in sorted(files.lists.items()):
         path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
-        arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
+        lines.append(f"ratings import {shlex.quote(str(path))} --date {day.isoformat()}")
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for name, start, end, players in files.events:
         write_trf(inbox / f"{name}.trf", name, start, end, players)
-    arbiter(store, "ingest", str(inbox))
-    out = {}
-    for name, *_ in files.events:
-        rows = json.loads(arbiter(store, "standings", name, "--rating-change", "-f", "json").stdout)
-        out[name] = next(r for r in rows if r["player"]["id"] == 1)  # the published player
-    return out
+    lines.append(f"ingest {shlex.quote(str(inbox))}")
+    lines += [f"standings {name} --rating-change -f json" for name, *_ in files.events]
+    script = tmp_path / "batch.txt"
+    script.write_text("\n".join(lines) + "\n")
+    tables = json_outputs(arbiter(store, "batch", str(script)).stdout)
+    assert len(tables) == len(files.events), tables
+    return {  # the published player's row in each event's table
+        name: next(r for r in rows if r["player"]["id"] == 1)
+        for (name, *_), rows in zip(files.events, tables, strict=True)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -164,16 +169,17 @@ def test_go_gor_change_from_registered_ranks(tmp_path: Path) -> None:
     the winner +9.306 (ratings.md §4.3's check value, 2109.306) and the loser
     −17.581/2 + 0.516 = −8.275; class A, weight 1."""
     cli = Cli(tmp_path / "store.duckdb")
-    cli("tournament", "create", "--name", "Go", "--id", "go", "--game", "go",
-        "--system", "macmahon", "--rounds", "1")  # fmt: skip
-    for name in ("Abe, Ko", "Kim, Bo"):
-        cli("player", "add", "go", "--name", name, "--rank", "1d")
-    cli("pair", "go")
-    board = cli.json("pairings", "go")[0]
-    cli("result", "go", "1", "1", "W+R")
-    rows = {
-        r["player"]["id"]: r for r in cli.json("standings", "go", "--rating-change", "-f", "json")
-    }
+    pairings, standings = cli.batch(tmp_path / "go.txt", [
+        "tournament create --name Go --id go --game go --system macmahon --rounds 1",
+        "player add go --name 'Abe, Ko' --rank 1d",
+        "player add go --name 'Kim, Bo' --rank 1d",
+        "pair go",
+        "result go 1 1 W+R",
+        "pairings go --format json",
+        "standings go --rating-change -f json",
+    ])  # fmt: skip
+    board = pairings[0]
+    rows = {r["player"]["id"]: r for r in standings}
     winner, loser = rows[board["white"]["id"]], rows[board["black"]["id"]]
     assert (winner["GoR"], winner["games"], winner["change"]) == (2100.0, 1, 9.306)
     assert (loser["GoR"], loser["games"], loser["change"]) == (2100.0, 1, -8.275)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -44,14 +45,17 @@ def arbiter(store: Path, *args: str) -> str:
     return done.stdout
 
 
-def _games(store: Path, tid: str, rnd: int) -> list[int]:
-    rows = arbiter(store, "pairings", tid, "--round", str(rnd), "--format", "csv")
+def _batch(store: Path, script: Path, lines: list[str]) -> str:
+    """Command lines in one `arbiter batch` process (as a director's script would): its
+    stdout."""
+    script.write_text("\n".join(lines) + "\n")
+    return arbiter(store, "batch", str(script))
+
+
+def _games(csv: str) -> list[int]:
+    """The boards with a game in `pairings --format csv` (the last thing ``csv`` printed)."""
+    rows = csv[csv.rindex("board,white,black,result\n") :]
     return [i for i, row in enumerate(rows.strip().splitlines()[1:], start=1) if "bye" not in row]
-
-
-def _export(store: Path, tid: str, path: Path) -> str:
-    arbiter(store, "export", tid, "--format", "trf", "--output", str(path))
-    return path.read_text()
 
 
 def checked(path: Path, rounds: int) -> None:
@@ -65,40 +69,59 @@ def checked(path: Path, rounds: int) -> None:
 
 
 def read_back(path: Path, folder: Path) -> str:
-    """Ingest the file into a fresh store and export it again."""
-    store = folder / f"again-{path.stem}.duckdb"
-    arbiter(store, "ingest", str(path))
-    return _export(store, path.stem, folder / f"again-{path.name}")
+    """Ingest the file into a fresh store and export it again (one `arbiter batch`)."""
+    store, again = folder / f"again-{path.stem}.duckdb", folder / f"again-{path.name}"
+    _batch(store, folder / "again.txt", [
+        f"ingest {shlex.quote(str(path))}",
+        f"export {path.stem} --format trf --output {shlex.quote(str(again))}",
+    ])  # fmt: skip
+    return again.read_text()
 
 
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The event run round by round, each round's commands in one `arbiter batch`: the
+    previous round's results (the export in play after round 2's), byes, pair, the boards."""
     folder = tmp_path_factory.mktemp("in-play")
     store = folder / "store.duckdb"
     tid = arbiter(
         store, "tournament", "create", "--name", "Nine Open", "--game", "chess",
         "--system", "dutch", "--rounds", str(ROUNDS), "--start", "2026-04-01",
     ).strip().splitlines()[-1]  # fmt: skip
-    ids = {
-        name: int(arbiter(store, "player", "add", tid, "--name", name, "--rating", str(r)).strip())
-        for name, r in FIELD
-    }
-    out: dict[str, Path] = {}
+    out = {"in_play": folder / "in-play.trf", "finished": folder / "finished.trf"}
+    # before each round: the previous round's results (round 1: the players' registrations)
+    before = [f"player add {tid} --name {shlex.quote(name)} --rating {r}" for name, r in FIELD]
+    ids: dict[str, int] = {}
     for rnd in range(1, ROUNDS + 1):
+        byes = [
+            f"bye {tid} {ids.get('Berg, Anna')} 2 --kind half",
+            f"bye {tid} {ids.get('Nes, Ola')} 2 --kind zero",
+        ]
+        paired = _batch(store, folder / f"round-{rnd}.txt", [
+            *before,
+            *(byes if rnd == 2 else []),
+            f"pair {tid}",
+            f"pairings {tid} --round {rnd} --format csv",
+        ])  # fmt: skip
+        if rnd == 1:  # `player add` prints the new player's id
+            added = paired.splitlines()[: len(FIELD)]
+            ids = {name: int(i) for (name, _), i in zip(FIELD, added, strict=True)}
+        games = _games(paired)
+        before = [
+            f"result {tid} {rnd} {board} {result}"
+            for board, result in zip(games, RESULTS[rnd], strict=True)
+            if result is not None
+        ]
         if rnd == 2:
-            arbiter(store, "bye", tid, str(ids["Berg, Anna"]), "2", "--kind", "half")
-            arbiter(store, "bye", tid, str(ids["Nes, Ola"]), "2", "--kind", "zero")
-        arbiter(store, "pair", tid)
-        for board, result in zip(_games(store, tid, rnd), RESULTS[rnd], strict=True):
-            if result is not None:
-                arbiter(store, "result", tid, str(rnd), str(board), result)
-        if rnd == 2:
-            out["in_play"] = folder / "in-play.trf"
-            _export(store, tid, out["in_play"])
-            board = _games(store, tid, rnd)[RESULTS[2].index(None)]
-            arbiter(store, "result", tid, "2", str(board), "1-0")
-    out["finished"] = folder / "finished.trf"
-    _export(store, tid, out["finished"])
+            board = games[RESULTS[2].index(None)]
+            before += [
+                f"export {tid} --format trf --output {shlex.quote(str(out['in_play']))}",
+                f"result {tid} 2 {board} 1-0",
+            ]
+    _batch(store, folder / "finish.txt", [
+        *before,
+        f"export {tid} --format trf --output {shlex.quote(str(out['finished']))}",
+    ])  # fmt: skip
     return out
 
 
