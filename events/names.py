@@ -33,16 +33,27 @@ def normalise_name(name: str) -> str:
     return " ".join(sorted(fold(name).split()))
 
 
+def _letters(text: str) -> str:
+    """`fold` that keeps every script: accents (combining marks) go, letters of any alphabet
+    stay (``"王, 芳"`` is not ``"山田, たろう"``, nor ``"Иванов"`` nothing)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = (c for c in decomposed if not unicodedata.combining(c))
+    return " ".join("".join(c if c.isalnum() else " " for c in "".join(kept).casefold()).split())
+
+
 def same_name(a: str, b: str) -> bool:
-    """``a`` and ``b`` name the same person as the registry reads names (`normalise_name`):
+    """``a`` and ``b`` name the same person, case, accents, punctuation and word order aside:
     the rule a tournament's second registration of a name is held to (`decide.players`).
+    Letters of every script count (the registry's `normalise_name` reads names in ASCII).
 
     >>> same_name("Berg, Anna", "berg,  ANNA"), same_name("Berg, Anna", "Anna Berg")
     (True, True)
-    >>> same_name("Berg, Anna", "Berg, Anne")
-    False
+    >>> same_name("Berg, Anna", "Berg, Anne"), same_name("王, 芳", "山田, たろう")
+    (False, False)
+    >>> same_name("Müller, Jan", "MULLER JAN"), same_name("Иванов, Иван", "иванов иван")
+    (True, True)
     """
-    return normalise_name(a) == normalise_name(b)
+    return sorted(_letters(a).split()) == sorted(_letters(b).split())
 
 
 def matches(query: str, name: str) -> bool:

@@ -89,7 +89,7 @@ COMMANDS: dict[str, Entry] = {
     "ratings": Entry("ratings", FEDERATION, "Rating lists: compute, publish, inspect."),
     "schedule": Entry("ratings", FEDERATION, "Run the rating lists on a schedule (default 03:30 on the 1st of odd months)."),
     "store": Entry("store", SYSTEM, "The event store: create, migrate, copy between DuckDB and PostgreSQL, back up."),
-    "verify": Entry("store", SYSTEM, "Recompute the log's hash chains (each stream's and the whole log's) and compare them with the stored ones. Exit 0 when the log is intact; exit 1 naming the first broken position when an event was deleted, moved, reordered or rewritten behind arbiter's back; exit 1 too naming a published list's folder that shows a list the log never published (a run killed between the two: the next ratings run records it)."),
+    "verify": Entry("store", SYSTEM, "Recompute the log's hash chains (each stream's and the whole log's) and compare them with the stored ones. Exit 0 when the log is intact; exit 1 naming the first broken position when an event was deleted, moved, reordered or rewritten behind arbiter's back; exit 1 too naming each folder the log has published a list to that shows a list the log never published (a run killed between the swap and the event; the next run records it)."),
     "serve": Entry("serve", SYSTEM, "Serve live pairings, standings, crosstables and rating lists, and the API."),
     "user": Entry("serve", SYSTEM, "Accounts of the web server: officers and tournament directors."),
     "batch": Entry("batch", SYSTEM, "Run arbiter commands from a file in one process, in order, on this store."),

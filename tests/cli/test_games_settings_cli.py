@@ -51,7 +51,10 @@ def test_go_pairing_printed_in_go_terms_and_explained_by_name(tmp_path: Path) ->
     done = cli.run("pair", "go", "--explain")
     assert done.code == 0, done.err
     head, *boards = done.out.splitlines()
-    assert head.split() == ["board", "white", "black", "result", "handicap", "komi"]
+    assert head.split() == [
+        "board", "no", "white", "rank", "pts", "result", "pts", "black", "rank", "no",
+        "handicap", "komi",
+    ]  # fmt: skip
     assert "Abe, Ko (PALO)" in boards[0]
     assert "Kim, Bo (NYGC)" in boards[0]
     notes = [line for line in done.err.splitlines() if line.startswith("board")]
@@ -73,6 +76,9 @@ def test_carrom_and_othello_results_in_their_own_terms(tmp_path: Path) -> None:
             cli("player", "add", game, "--name", name)
         cli("pair", game)
         cli("result", game, "1", "1", "25-0" if game == "carrom" else "40-24")
-    assert cli("pairings", "carrom").splitlines()[1].split()[-1] == "25-0"
-    assert cli("pairings", "othello").splitlines()[1].split()[-1] == "40-24"
+    for game, result in (("carrom", "25-0"), ("othello", "40-24")):
+        head, board = cli("pairings", game).splitlines()[:2]
+        # the columns: board, no, white (two words), pts, result, pts, black, no (unrated)
+        assert head.split()[5] == "result"
+        assert board.split()[5] == result
     assert cli.json("pairings", "carrom")[0]["result"] == "25-0"
