@@ -30,8 +30,7 @@ from tests.cli.fide_files import (
     Event,
     Json,
     ListRows,
-    TrfPlayer,
-    month,
+    championship_case,
     published_case,
     read_reference,
     write_list,
@@ -155,30 +154,8 @@ def test_run_and_rating_change_agree_on_published_periods(
 
 @pytest.fixture(scope="module")
 def championship(tmp_path_factory: pytest.TempPathFactory) -> tuple[Json, Views]:
-    data = read_reference("us_championship_2025.json")
-    event = data["event"]
-    number = {p["fide_id"]: n for n, p in enumerate(data["players"], start=1)}
-    players = {
-        p["fide_id"]: TrfPlayer(number[p["fide_id"]], p["fide_id"], p["list_2025_10"]["rating"])
-        for p in data["players"]
-    }
-    for game in data["games"]:
-        white, black = game["white"], game["black"]
-        mine, theirs = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
-        players[white].rounds[game["round"]] = (number[black], "w", mine)
-        players[black].rounds[game["round"]] = (number[white], "b", theirs)
-    october: ListRows = [
-        (p["fide_id"], p["list_2025_10"]["rating"], p["list_2025_10"]["k"]) for p in data["players"]
-    ]
-    name = f"e{event['event_id']}"
-    events: list[Event] = [(
-        name, dt.date.fromisoformat(event["start"]), dt.date.fromisoformat(event["end"]),
-        sorted(players.values(), key=lambda p: p.number),
-    )]  # fmt: skip
-    views = _views(
-        tmp_path_factory.mktemp("usch"), {month("2025-10"): october}, events,
-        month(event["rating_period"]),
-    )  # fmt: skip
+    data, case = championship_case()
+    views = _views(tmp_path_factory.mktemp("usch"), case.lists, case.events, case.period)
     return data, views
 
 
