@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tests.cli.list_files import fide_xml
+from tests.cli.test_rating_list_import_cli import arbiter
 from tests.conftest import require_testdata
 
 Json = dict[str, Any]
@@ -178,3 +179,31 @@ def championship_case() -> tuple[Json, PublishedCase]:
     return data, PublishedCase(
         {month("2025-10"): october}, events, month(event["rating_period"]), []
     )
+
+
+def officer_run(
+    tmp_path: Path,
+    lists: Mapping[dt.date, Iterable[tuple[int, int | None, int | None]]],
+    events: Sequence[tuple[str, dt.date, dt.date, Sequence[TrfPlayer]]],
+    as_of: dt.date,
+    *extra: str,
+) -> tuple[Path, Path]:
+    """As an officer works, through the CLI: a new store, the lists imported, the events'
+    TRF files ingested, one ``ratings run --method fide --as-of AS_OF -o OUT`` (``extra``
+    appended); the store and OUT."""
+    store = tmp_path / "arbiter.duckdb"
+    arbiter(store, "store", "init")
+    for day, rows in sorted(lists.items()):
+        path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
+        arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for name, start, end, players in events:
+        write_trf(inbox / f"{name}.trf", name, start, end, players)
+    arbiter(store, "ingest", str(inbox))
+    out = tmp_path / "list"
+    arbiter(
+        store, "ratings", "run", "--method", "fide", "--as-of", as_of.isoformat(),
+        "-o", str(out), *extra,
+    )  # fmt: skip
+    return store, out

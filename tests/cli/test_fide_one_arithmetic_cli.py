@@ -31,10 +31,9 @@ from tests.cli.fide_files import (
     Json,
     ListRows,
     championship_case,
+    officer_run,
     published_case,
     read_reference,
-    write_list,
-    write_trf,
 )
 from tests.cli.test_rating_list_import_cli import arbiter
 
@@ -61,20 +60,8 @@ def _views(
     period: dt.date,
     late: Sequence[str] = (),
 ) -> Views:
-    store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
-    for day, rows in sorted(lists.items()):
-        path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
-        arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
-    inbox = tmp_path / "inbox"
-    inbox.mkdir()
-    for name, start, end, players in events:
-        write_trf(inbox / f"{name}.trf", name, start, end, players)
-    arbiter(store, "ingest", str(inbox))
-    out = tmp_path / "list"
     late_args = [a for name in late for a in ("--late", name)]
-    arbiter(store, "ratings", "run", "--method", "fide", "--as-of", period.isoformat(),
-            "-o", str(out), *late_args)  # fmt: skip
+    store, out = officer_run(tmp_path, lists, events, period, *late_args)
     with out.joinpath("tournaments.csv").open(encoding="utf-8") as f:
         run = {
             (int(r["player_id"].removeprefix("fide:")), r["event"]): r for r in csv.DictReader(f)

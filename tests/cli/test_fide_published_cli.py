@@ -39,10 +39,9 @@ from tests.cli.fide_files import (
     TrfPlayer,
     championship_case,
     month,
+    officer_run,
     published_case,
     read_reference,
-    write_list,
-    write_trf,
 )
 from tests.cli.test_rating_list_import_cli import arbiter
 
@@ -70,21 +69,7 @@ def _officer(
     *extra: str,
 ) -> _Run:
     """Import the lists, ingest the events, run the FIDE list of ``as_of``, read it back."""
-    store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
-    for day, rows in sorted(lists.items()):
-        path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
-        arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
-    inbox = tmp_path / "inbox"
-    inbox.mkdir()
-    for name, start, end, players in events:
-        write_trf(inbox / f"{name}.trf", name, start, end, players)
-    arbiter(store, "ingest", str(inbox))
-    out = tmp_path / "list"
-    arbiter(
-        store, "ratings", "run", "--method", "fide", "--as-of", as_of.isoformat(),
-        "-o", str(out), *extra,
-    )  # fmt: skip
+    store, out = officer_run(tmp_path, lists, events, as_of, *extra)
     with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
         listing = {row["fide_id"]: row for row in csv.DictReader(f)}
     with out.joinpath("games.csv").open(encoding="utf-8") as f:
