@@ -11,9 +11,9 @@ smaller fields first):
 (b) our generator makes one (``arbiter-pairings -g``) and the reference's checker re-pairs it.
 
 ``team`` (``$BBP_TEAM_PAIRINGS`` or ``$TEAM_PAIRINGS``: the Sharly-Chess fork of bbpPairings,
-``--team``; 8-120 teams, 5-13 rounds, 1-4 boards) has no reference generator: our generator
-makes each tournament, then the fork pairs every round (``-p``) from the file cut before it,
-and its checker (``-c``) re-pairs the whole file.
+``--team``; 8-100 teams, 5-13 rounds, 1-4 boards) has no reference generator: our generator
+makes each tournament, then the fork pairs every round (``-p``) from the file cut before it;
+every differing round is put in a case of docs/team_swiss_disputed.md or counted ``new``.
 
 A tournament agrees when every round is paired identically. The figures, and the first
 difference of each disagreeing tournament (direction, seed, round, the differing boards), go
@@ -47,6 +47,7 @@ from pathlib import Path
 from benchmarks.compare_dubov import check_tournament
 from ingest.trf import TrfFile, parse_trf
 from pairing.team.model import TeamSwissInput
+from pipelines.engines.adapters import Replayed
 from pipelines.engines.cli import format_round
 from pipelines.engines.cli import main as pairings
 
@@ -112,6 +113,10 @@ class Tally:
     """Team: tournaments whose every round the fork's ``-p`` pairs as ours did."""
     reference_paired_differ: int = 0
     rounds_compared: int = 0
+    rounds_identical: int = 0
+    """Rounds compared and paired alike (each direction's rounds are counted)."""
+    classes: dict[str, int] = field(default_factory=dict)
+    """Dubov: every differing round by its class (``new: ...`` is not yet explained)."""
     players_max: int = 0
     differences: list[Difference] = field(default_factory=list)
 
@@ -241,12 +246,12 @@ def compare_one(
 
 
 def _team_fields(count: int, seed: int) -> list[tuple[int, int, int, int]]:
-    """``count`` (teams, rounds, seed, boards): teams log-uniform in 8-120, rounds 5-13 (at most
-    teams - 1), boards 1-4, sorted by teams: smaller fields first."""
+    """``count`` (teams, rounds, seed, boards): teams log-uniform in 8-100 (issue 44), rounds
+    5-13 (at most teams - 1), boards 1-4, sorted by teams: smaller fields first."""
     rng = random.Random(seed)
     drawn = []
     for i in range(count):
-        teams = round(math.exp(rng.uniform(math.log(8), math.log(120))))
+        teams = round(math.exp(rng.uniform(math.log(8), math.log(100))))
         rounds = min(rng.randint(5, 13), teams - 1)
         drawn.append((teams, rounds, seed + i, rng.randint(1, 4)))
     return sorted(drawn)
@@ -341,15 +346,19 @@ def _pairing(output: str) -> tuple[set[tuple[int, int]], int | None]:
     return {(a, b) for a, b in rows if b}, next((a for a, b in rows if not b), None)
 
 
-def _decided_by_board_one(trf: TrfFile, k: int) -> bool:
-    """Whether a match before round ``k`` with no board played over the board has a winner by
-    board 1's forfeit other than by the game points (the fork decides such a match by board
-    1, we by the game points; equal game points: both teams lose)."""
+def _decided_by_board_one(trf: TrfFile, k: int) -> list[str]:
+    """``330`` records stating our result of every match before round ``k`` with no board
+    played over the board whose winner by board 1's forfeit is not ours by the game points
+    (the fork decides such a match by board 1, we by the game points; equal game points: both
+    teams lose). Empty when there is none. Both engines read a ``330`` record alike, so the
+    fork given them scores these matches as we do."""
     from ingest.trf.teams import team_tournament_from_trf
 
     teams = team_tournament_from_trf(trf)
     players = {p.number: p for p in trf.players}
     rosters = {r.number: r for r in teams.rosters}
+    won = {t.number: [h.kind.value == "+" for h in t.history] for t in teams.teams}
+    out: set[str] = set()
     for team in teams.teams:
         for j, h in enumerate(team.history[: k - 1]):
             if h.opponent is None or h.kind.played:
@@ -357,8 +366,11 @@ def _decided_by_board_one(trf: TrfFile, k: int) -> bool:
             rounds = players[rosters[team.number].members[0]].rounds
             board_one = rounds[j].result.value if len(rounds) > j else ""
             if (board_one == "+") != (h.kind.value == "+"):
-                return True
-    return False
+                white, black = sorted((team.number, h.opponent))
+                kind = "+" if won[white][j] else "-"
+                kind += "+" if won[black][j] else "-"
+                out.add(f"330 {kind} {j + 1:>3} {white:>3} {black:>3}")
+    return sorted(out)
 
 
 def _legal(request: TeamSwissInput, pairs: set[tuple[int, int]], pab: int | None) -> bool:
@@ -392,8 +404,9 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
 
     * ``1.6.1 board-1 forfeit``: the fork pairs as we do once board forfeits inside played
       matches are made played games (`_board_forfeits_played`);
-    * ``forfeited match decided by board 1``: a match with no game played that the fork and
-      we score differently (`_decided_by_board_one`) comes before the round;
+    * ``forfeited match decided by board 1``: the fork pairs as we do once told our result
+      (``330`` records) of the matches with no game played that it scores otherwise
+      (`_decided_by_board_one`);
     * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
       matches differ when forfeited ones are left out;
     * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
@@ -428,8 +441,15 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
             return "1.6.1 board-1 forfeit"
         if (other_code, _pairing(other)) != (code, _pairing(text)):
             prefix, code, text = "1.6.1 board-1 forfeit, then ", other_code, other
-    if _decided_by_board_one(variant or trf, k):
-        return prefix + "forfeited match decided by board 1"
+    stated = _decided_by_board_one(variant or trf, k)
+    if stated:
+        cut.write_text(cut_team_file(variant or trf, k) + "".join(f"{s}\n" for s in stated))
+        other_code, other = _reference(exe, "--team", str(cut), "-p")
+        if other_code == 0 and as_ours(other) == ours:
+            return prefix + "forfeited match decided by board 1"
+        if (other_code, _pairing(other)) != (code, _pairing(text)):
+            prefix += "forfeited match decided by board 1, then "
+            code, text = other_code, other
     request = played.request
     if code != 0:
         return prefix + (
@@ -470,6 +490,47 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     return prefix + f"new: {side} worse at {names[first]}"
 
 
+TEAM_CASES = {
+    "3.6.2 identifier": 1,
+    "2.3.2 [C5]": 2,
+    "2.3.2 [C5] (the fork's higher upfloater scores)": 2,
+    "1.6.1 board-1 forfeit": 3,
+    "forfeited match decided by board 1": 4,
+    "3.4.3 forfeits": 5,
+    "fork: no valid pairing, ours legal": 6,
+}
+"""`classify_team`'s classes -> the case of docs/team_swiss_disputed.md that explains them."""
+
+
+def team_case(why: str) -> str:
+    """A differing round's entry in ``Tally.classes``: ``case K: WHY`` (``case K then J: ...``
+    where board-1 forfeits hid another class), or ``new: WHY`` when a part is no documented case.
+
+    >>> team_case("1.6.1 board-1 forfeit, then 3.6.2 identifier")
+    'case 3 then 1: 1.6.1 board-1 forfeit, then 3.6.2 identifier'
+    >>> team_case("1.6.1 board-1 forfeit, then new: PAB")
+    'new: 1.6.1 board-1 forfeit, then new: PAB'
+    """
+    cases = [TEAM_CASES.get(part) for part in why.split(", then ")]
+    if None in cases:
+        return f"new: {why}"
+    return f"case {' then '.join(map(str, cases))}: {why}"
+
+
+def _same_round(output: str, played: Replayed[TeamSwissInput]) -> tuple[bool, list[str]]:
+    """Whether the fork's ``-p`` output pairs the round as our file did (a match the file
+    gives no colour, forfeited whole, either way round); the boards only one side has."""
+    theirs, theirs_plain = _seating(output)
+    mine, mine_plain = _seating(format_round(played.played))
+    colourless = {frozenset(map(str, pair)) for pair in played.colourless}
+    same = theirs_plain == mine_plain and all(
+        b in theirs or frozenset(b.split()) in colourless for b in mine
+    )
+    only = [f"fork {b}" for b in sorted(theirs - mine)]
+    only += [f"ours {b}" for b in sorted(mine - theirs)]
+    return same, only
+
+
 def compare_team(
     exe: str,
     fixture: tuple[int, int, int, int],
@@ -478,8 +539,13 @@ def compare_team(
     keep: Path | None,
     extra: str = "",
 ) -> None:
-    """One seeded team tournament: ours generates it, the fork pairs each round from the file
-    cut before it (``-p``) and checks the whole file (``-c``)."""
+    """One seeded team tournament: ours generates it, then the fork pairs every round with
+    ``-p`` from the file cut before it (each round from the same history as ours). Every
+    differing round is classified (`classify_team`, `team_case`) and counted in
+    ``tally.classes``; the tournament is identical when every round is.
+
+    The fork's ``-c`` is not used: it colours otherwise than its own ``-p``
+    (docs/team_swiss_disputed.md), and ``-p`` on each cut file compares every round."""
     from pipelines.engines.team_from_trf import replay
 
     teams, rounds, seed, boards = fixture
@@ -488,7 +554,7 @@ def compare_team(
     if ours is None:
         return
     trf = parse_trf(ours, ours.read_bytes())
-    first: Difference | None = None
+    differing = 0
     for played in replay(trf):
         k = played.round
         cut = folder / f"cut-{seed}-{k}.trf"
@@ -497,41 +563,24 @@ def compare_team(
         tally.rounds_compared += 1
         if code != 0:
             tally.reference_failed += 1
-            _keep(keep, ours)
-            first = Difference("reference-p", seed, teams, rounds, k, [text.strip()], boards)
-            first.why = classify_team(exe, trf, k, folder)
-            break
-        theirs, theirs_plain = _seating(text)
-        mine, mine_plain = _seating(format_round(played.played))
-        colourless = {frozenset(map(str, pair)) for pair in played.colourless}
-        same = theirs_plain == mine_plain and all(
-            b in theirs or frozenset(b.split()) in colourless for b in mine
-        )
-        if not same:
-            only = [f"fork {b}" for b in sorted(theirs - mine)] + [
-                f"ours {b}" for b in sorted(mine - theirs)
-            ]
-            first = Difference("reference-p", seed, teams, rounds, k, only, boards)
-            first.why = classify_team(exe, trf, k, folder)
-            _keep(keep, ours)
-            break
-    if first is None:
-        tally.reference_paired_agree += 1
-    else:
-        tally.reference_paired_differ += 1
-        tally.differences.append(first)
-    code, text = _reference(exe, "--team", str(ours), "-c")
-    if code != 0:
-        tally.reference_failed += 1
-    else:
-        found = _first_difference(text)
-        if found is None:
-            tally.arbiter_generated_agree += 1
+            same, only = False, [text.strip()[-80:]]
         else:
-            tally.arbiter_generated_differ += 1
-            tally.differences.append(
-                Difference("reference-c", seed, teams, rounds, *found, boards_per_match=boards)
-            )
+            same, only = _same_round(text, played)
+        if same:
+            tally.rounds_identical += 1
+            continue
+        differing += 1
+        why = classify_team(exe, trf, k, folder)
+        label = team_case(why)
+        tally.classes[label] = tally.classes.get(label, 0) + 1
+        tally.differences.append(
+            Difference("reference-p", seed, teams, rounds, k, only[:6], boards, why=label)
+        )
+    if differing:
+        tally.reference_paired_differ += 1
+        _keep(keep, ours)
+    else:
+        tally.reference_paired_agree += 1
 
 
 def compare_dubov(
