@@ -399,6 +399,25 @@ def _upfloaters(request: TeamSwissInput, pairs: set[tuple[int, int]]) -> list[De
     return sorted((min(score[a], score[b]) for a, b in pairs if score[a] != score[b]), reverse=True)
 
 
+def _forfeit_wins_as_floats(request: TeamSwissInput) -> TeamSwissInput:
+    """The request with every last-round forfeit win made a scoring round without an opponent,
+    which our [C7] and [C10] count as a float (`pairing.team.swiss`): the fork's reading of
+    C.04.6 1.5, where a forfeit win floats whatever the opponent's score (case 7). Nothing the
+    criteria read changes but the floats: the match points stay, a forfeit has no colour."""
+    from dataclasses import replace
+
+    from events.team_results import MatchKind
+
+    last = request.rounds_played - 1
+    teams = []
+    for team in request.teams:
+        history = list(team.history)
+        if last >= 0 and len(history) > last and history[last].kind is MatchKind.FORFEIT_WIN:
+            history[last] = replace(history[last], kind=MatchKind.FULL_BYE, opponent=None)
+        teams.append(replace(team, history=tuple(history)))
+    return replace(request, teams=tuple(teams))
+
+
 def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     """Why the fork pairs round ``k`` otherwise than our file (docs/team_swiss_disputed.md):
 
@@ -414,6 +433,9 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
       same and higher upfloater scores (the fork's reading), a later criterion ours;
     * ``fork: no valid pairing, ours legal``: the fork stops where our pairing breaks no
       absolute criterion;
+    * ``1.5 forfeit win as a float``: the fork's pairing is worse at [C7] or [C10] by our
+      reading, and no worse once a forfeit win in the last round counts as a float
+      (`_forfeit_wins_as_floats`);
     * anything else is new (``new: ...``).
     """
     from pairing.team.swiss import criteria
@@ -486,6 +508,10 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
         and _upfloaters(request, theirs) > _upfloaters(request, mine)
     ):
         return prefix + "2.3.2 [C5] (the fork's higher upfloater scores)"
+    if ours_c > theirs_c and names[first] in ("[C7]", "[C10]"):
+        floats = _forfeit_wins_as_floats(request)
+        if criteria(floats, theirs) >= criteria(floats, mine):
+            return prefix + "1.5 forfeit win as a float"
     side = "fork" if ours_c > theirs_c else "ours"
     return prefix + f"new: {side} worse at {names[first]}"
 
@@ -498,6 +524,7 @@ TEAM_CASES = {
     "forfeited match decided by board 1": 4,
     "3.4.3 forfeits": 5,
     "fork: no valid pairing, ours legal": 6,
+    "1.5 forfeit win as a float": 7,
 }
 """`classify_team`'s classes -> the case of docs/team_swiss_disputed.md that explains them."""
 
@@ -513,7 +540,7 @@ def team_case(why: str) -> str:
     """
     cases = [TEAM_CASES.get(part) for part in why.split(", then ")]
     if None in cases:
-        return f"new: {why}"
+        return why if why.startswith("new: ") else f"new: {why}"
     return f"case {' then '.join(map(str, cases))}: {why}"
 
 
