@@ -700,7 +700,7 @@ def _summary(tallies: dict[str, Tally]) -> str:
         )
         classes = Counter(d.why for d in t.differences if d.why)
         if classes:
-            lines.append(f"  classes (first difference, fork -p): {dict(classes.most_common())}")
+            lines.append(f"  classes: {dict(classes.most_common())}")
         for d in t.differences[:20]:
             lines.append(
                 f"  {d.direction} seed {d.seed} ({d.players} players, {d.rounds} rounds): "
