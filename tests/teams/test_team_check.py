@@ -26,7 +26,10 @@ PAIRINGS = str(Path(sys.executable).with_name("arbiter-pairings"))
 DATA = Path(__file__).parent.parent / "data" / "team"
 CORPUS = sorted(p.stem for p in (TESTDATA / "chess" / "team").glob("team_*.input"))
 OURS = sorted(p.stem for p in DATA.glob("*.trf"))
-DISPUTED = {("c5_6_teams_round3", 2): "C.04.6 3.6.2: the fork's -p gives 6-1 2-4 5-3 too"}
+DISPUTED = {
+    ("c5_6_teams_round3", 2): "C.04.6 3.6.2: the fork's -p gives 6-1 2-4 5-3 too",
+    ("c10_forfeit_float", 5): "C.04.6 3.6.2: the fork's -p gives 6-8 3-1 2-7 too",
+}
 
 _ROUND = re.compile(r": Round #(\d+)$", re.MULTILINE)
 _PAIR = re.compile(r"(\d+)\s*-?\s+(\d+)")
