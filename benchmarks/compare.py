@@ -429,8 +429,9 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     * ``3.4.3 forfeits``: another PAB, of the same score, where the two teams' counts of
       matches differ when forfeited ones are left out;
     * ``3.6.2 identifier``: another pairing that meets every criterion as well as ours;
-    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading, or the
-      same and higher upfloater scores (the fork's reading), a later criterion ours;
+    * ``2.3.2 [C5]``: the fork's pairing has larger score differences by our reading and
+      upfloater scores as high (the fork's reading), or the same differences and higher
+      upfloater scores, a later criterion ours;
     * ``fork: no valid pairing, ours legal``: the fork stops where our pairing breaks no
       absolute criterion;
     * ``1.5 forfeit win as a float``: the fork's pairing is worse at [C7] or [C10] by our
@@ -501,7 +502,11 @@ def classify_team(exe: str, trf: TrfFile, k: int, folder: Path) -> str:
     names = ("[C4]", "[C5]", "[C7]", "[C8]", "[C9]", "[C10]")
     first = next(i for i in range(6) if ours_c[i] != theirs_c[i])
     if ours_c > theirs_c and first == 1:
-        return prefix + "2.3.2 [C5]"
+        return prefix + (
+            "2.3.2 [C5]"
+            if _upfloaters(request, theirs) >= _upfloaters(request, mine)
+            else "new: fork worse at [C5] either way"
+        )
     if (
         ours_c > theirs_c
         and first > 1
