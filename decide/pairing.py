@@ -84,9 +84,9 @@ def pair(state: TournamentState, *, engine: RoundEngine, bye: int | None) -> lis
                 f"{state.id}: fewer than two players checked in "
                 f"(arbiter check-in {state.id} PLAYER ticks one in)"
             )
+    if bye is not None:
+        known_player(seen, bye)
     try:
-        if bye is not None:
-            known_player(seen, bye)
         proposal = list(engine(seen, round_no, bye))
     except (UserError, PairingError) as exc:  # the fields it names kept for each door
         template, fields = exc.template()

@@ -3,7 +3,8 @@ worth at once.
 
 The rule is written once (`result`): the round is paired, the board is one of its boards and
 not a bye, the text is one of the game's results (`events.results`), and a result already
-entered needs ``correct`` (then the event is a `ResultCorrected`). A team match's board
+entered needs ``correct`` (then the event is a `ResultCorrected`), which a board without one
+refuses. A team match's board
 ``M.B`` is found among the match's boards (`TeamMatches`, which the service reads from the
 team events: a required argument, `TeamMatches.none()` where there are no matches).
 `results` decides a batch (a results file, several boards at once): all or none, a board given
@@ -125,6 +126,12 @@ def result(
         raise CommandError.naming(
             f"{braced(tid)}: round {entry.round} board {number} already has result "
             f"{braced(shown)}; use {{0}} to change it",
+            "correct",
+        )
+    if entered is None and entry.correct:
+        raise CommandError.naming(
+            f"{braced(tid)}: round {entry.round} board {number} has no result to correct; "
+            "enter it without {0}",
             "correct",
         )
     kind = ResultRecorded if entered is None else ResultCorrected
