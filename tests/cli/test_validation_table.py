@@ -94,3 +94,21 @@ def test_refused_with_its_message(store: Path, command: str, message: str) -> No
     assert done.stderr == f"error: {message}\n"
     assert done.stdout == ""
     assert versions(store) == before
+
+
+ROUND_ROWS = [(c, m) for c, m in rows() if c.split()[0] in ("result", "pair", "undo")]
+"""The rows of the results, pairing and undo deciders (`decide.results`, `decide.pairing`,
+`decide.undo`), which `arbiter batch` also runs."""
+
+
+@pytest.mark.parametrize(("command", "message"), ROUND_ROWS, ids=[c for c, _ in ROUND_ROWS])
+def test_a_batch_refuses_as_the_command_line(
+    store: Path, tmp_path: Path, command: str, message: str
+) -> None:
+    before = versions(store)
+    path = tmp_path / "batch.txt"
+    path.write_text(f"arbiter {command}\n", encoding="utf-8")
+    done = run(store, "batch", str(path))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: {message}\n{path}:1: stopped: `arbiter {command}` failed\n"
+    assert versions(store) == before
