@@ -14,4 +14,7 @@ It reads no store, no clock and no environment. One module per thing a director 
     players   register, edit, remove, withdraw, re-enter
     registration  a player's own entry, approve, decline, check-in (the clock as ``now``)
     rounds    a bye asked in advance, two players kept apart, two boards swapped
+    results   a result entered or corrected, one board or a batch (a team board M.B)
+    pairing   the next round paired (the engine given), or paired by hand
+    undo      rounds taken back to the archive, and restored
 """

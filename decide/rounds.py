@@ -1,6 +1,5 @@
 """The deciders of a round's arrangements that need no engine: a bye asked in advance, two
-players kept apart, two boards swapped. (Pairing by the system and by hand still decide in
-`pipelines.commands.rounds`, beside the engines.)"""
+players kept apart, two boards swapped. (Pairing by the system and by hand: `decide.pairing`.)"""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Result text as a director types it, per game: `Result.parse`."""
+"""Result text as a director types it, per game (`Result.parse`), and as the game writes it
+(`entered_result`)."""
 
 from __future__ import annotations
 
@@ -124,6 +125,55 @@ EXAMPLES: dict[Game, str] = {
     Game.OTHELLO: "disc counts such as 40-24 (white's first), +- / -+ / -- for forfeits",
     Game.CARROM: "points such as 25-0 (white's first), +- / -+ / -- for forfeits",
 }
+
+
+_GO_WRITTEN = {
+    Outcome.WHITE_WINS: "W+",
+    Outcome.BLACK_WINS: "B+",
+    Outcome.DRAW: "jigo",
+    Outcome.WHITE_WINS_FORFEIT: "W+F",
+    Outcome.BLACK_WINS_FORFEIT: "B+F",
+    Outcome.DOUBLE_FORFEIT: "0-0F",
+    Outcome.BOTH_LOSE: "0-0",
+    Outcome.BOTH_WIN: "1-1",
+}
+
+
+def score_text(x: float) -> str:
+    """A score or a margin as printed: ``6.5``, ``25`` (no trailing ``.0``)."""
+    return f"{x:g}"
+
+
+def entered_result(
+    game: Game,
+    outcome: Outcome,
+    white_score: float | None = None,
+    black_score: float | None = None,
+    how: str | None = None,
+) -> str:
+    """A result as the game writes it, from its parts (a result event's fields).
+
+    >>> entered_result(Game.GO, Outcome.BLACK_WINS), entered_result(Game.CHESS, Outcome.BLACK_WINS)
+    ('B+', '0-1')
+    """
+    if game is Game.GO:
+        text = _GO_WRITTEN.get(outcome, outcome.value)
+        margin = (
+            white_score
+            if outcome is Outcome.WHITE_WINS
+            else black_score
+            if outcome is Outcome.BLACK_WINS
+            else None
+        )
+        if margin:
+            return f"{text}{score_text(margin)}"
+        return (
+            f"{text}{how}" if how and outcome in (Outcome.WHITE_WINS, Outcome.BLACK_WINS) else text
+        )
+    scored = white_score is not None and black_score is not None
+    if game in {Game.OTHELLO, Game.CARROM} and not outcome.is_forfeit and scored:
+        return f"{score_text(white_score or 0)}-{score_text(black_score or 0)}"
+    return outcome.value
 
 
 parse_result = Result.parse

@@ -10,24 +10,10 @@ player's) side first, as the boards list them.
 from __future__ import annotations
 
 from events.domain import Game, Outcome
+from events.results import entered_result, score_text
 from projections.state import BoardState
 
 __all__ = ["board_result", "entered_result", "komi_text"]
-
-_GO = {
-    Outcome.WHITE_WINS: "W+",
-    Outcome.BLACK_WINS: "B+",
-    Outcome.DRAW: "jigo",
-    Outcome.WHITE_WINS_FORFEIT: "W+F",
-    Outcome.BLACK_WINS_FORFEIT: "B+F",
-    Outcome.DOUBLE_FORFEIT: "0-0F",
-    Outcome.BOTH_LOSE: "0-0",
-    Outcome.BOTH_WIN: "1-1",
-}
-
-
-def _number(x: float) -> str:
-    return f"{x:g}"
 
 
 def board_result(game: Game, board: BoardState) -> str | None:
@@ -51,38 +37,6 @@ def board_result(game: Game, board: BoardState) -> str | None:
     return entered_result(game, outcome, board.white_score, board.black_score, board.how)
 
 
-def entered_result(
-    game: Game,
-    outcome: Outcome,
-    white_score: float | None = None,
-    black_score: float | None = None,
-    how: str | None = None,
-) -> str:
-    """A result as the game writes it, from its parts (a result event's fields).
-
-    >>> entered_result(Game.GO, Outcome.BLACK_WINS), entered_result(Game.CHESS, Outcome.BLACK_WINS)
-    ('B+', '0-1')
-    """
-    if game is Game.GO:
-        text = _GO.get(outcome, outcome.value)
-        margin = (
-            white_score
-            if outcome is Outcome.WHITE_WINS
-            else black_score
-            if outcome is Outcome.BLACK_WINS
-            else None
-        )
-        if margin:
-            return f"{text}{_number(margin)}"
-        return (
-            f"{text}{how}" if how and outcome in (Outcome.WHITE_WINS, Outcome.BLACK_WINS) else text
-        )
-    scored = white_score is not None and black_score is not None
-    if game in {Game.OTHELLO, Game.CARROM} and not outcome.is_forfeit and scored:
-        return f"{_number(white_score or 0)}-{_number(black_score or 0)}"
-    return outcome.value
-
-
 def komi_text(komi: float | None) -> str | None:
     """Komi as printed: ``6.5``; a negative komi is reverse komi (Black receives it).
 
@@ -91,4 +45,4 @@ def komi_text(komi: float | None) -> str | None:
     """
     if komi is None:
         return None
-    return f"{_number(komi)} (reverse)" if komi < 0 else _number(komi)
+    return f"{score_text(komi)} (reverse)" if komi < 0 else score_text(komi)

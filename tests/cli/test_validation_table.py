@@ -38,9 +38,19 @@ SETUP = (
     'player add g --name "Sato, Ken" --rank 3d --seed 1',
     'player add g --name "Ito, Mai" --rank 1k',
     "ratings import {fide_list} --date 2025-11-01",
+    "tournament create --name R --id r --system dutch --rounds 2",
+    'player add r --name "Aas, Per" --rating 2000',
+    'player add r --name "Bakke, Eva" --rating 1900',
+    'player add r --name "Dale, Tor" --rating 1800',
+    "pair r",
+    "result r 1 1 1-0",
+    "tournament create --name S --id s --system dutch --rounds 2",
+    'player add s --name "Alm, Siv" --rating 1500',
 )
 """The events every row is refused against: a chess event paired once, a go event; then FIDE's
-list of 2025-11-01 imported (two players: Carlsen 1503014 and Hou 8602980)."""
+list of 2025-11-01 imported (two players: Carlsen 1503014 and Hou 8602980); a chess event of
+three players paired once (board 1 a game with its result 1-0, board 2 the bye), and one of a
+single player."""
 
 
 def setup(folder: Path) -> list[str]:
@@ -68,10 +78,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def versions(store: Path) -> tuple[int, int]:
+def versions(store: Path) -> tuple[int, ...]:
     s = DuckDBStore(str(store))
     try:
-        return s.stream_version("tournament-t"), s.stream_version("tournament-g")
+        return tuple(s.stream_version(f"tournament-{t}") for t in "tgrs")
     finally:
         s.close()
 
@@ -83,4 +93,22 @@ def test_refused_with_its_message(store: Path, command: str, message: str) -> No
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"error: {message}\n"
     assert done.stdout == ""
+    assert versions(store) == before
+
+
+ROUND_ROWS = [(c, m) for c, m in rows() if c.split()[0] in ("result", "pair", "undo")]
+"""The rows of the results, pairing and undo deciders (`decide.results`, `decide.pairing`,
+`decide.undo`), which `arbiter batch` also runs."""
+
+
+@pytest.mark.parametrize(("command", "message"), ROUND_ROWS, ids=[c for c, _ in ROUND_ROWS])
+def test_a_batch_refuses_as_the_command_line(
+    store: Path, tmp_path: Path, command: str, message: str
+) -> None:
+    before = versions(store)
+    path = tmp_path / "batch.txt"
+    path.write_text(f"arbiter {command}\n", encoding="utf-8")
+    done = run(store, "batch", str(path))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: {message}\n{path}:1: stopped: `arbiter {command}` failed\n"
     assert versions(store) == before

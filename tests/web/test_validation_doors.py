@@ -29,7 +29,8 @@ from tests.cli.test_validation_table import rows, setup
 from tests.web.serving import ARBITER, Served, add_user, cli, serve
 
 PLURAL = {"deputy_arbiter": "deputy_arbiters", "round_date": "round_dates"}
-NUMBERS = {"rating", "rounds"}
+NUMBERS = {"rating", "rounds", "round", "bye"}
+FLAGS = {"correct", "force"}
 OPTION = re.compile(r"--([a-z][a-z-]*)")
 ERROR = re.compile(r'<p class="error" id="error">(.*?)</p>', re.S)
 
@@ -61,7 +62,10 @@ def parse(command: str) -> Command:
     options: dict[str, Any] = {}
     i = 0
     while i < len(rest):
-        if rest[i].startswith("--"):
+        if rest[i].startswith("--") and field_of(rest[i]) in FLAGS:
+            options[field_of(rest[i])] = True
+            i += 1
+        elif rest[i].startswith("--"):
             name = field_of(rest[i])
             value: Any = int(rest[i + 1]) if name in NUMBERS else rest[i + 1]
             if name in PLURAL.values():
@@ -89,12 +93,11 @@ class Site:
     def store(self) -> str:
         return self.served.store
 
-    def state(self) -> tuple[int, int, int]:
+    def state(self) -> tuple[int, ...]:
         s = DuckDBStore(self.store)
         try:
             return (
-                s.stream_version("tournament-t"),
-                s.stream_version("tournament-g"),
+                *(s.stream_version(f"tournament-{t}") for t in "tgrs"),
                 len(s.streams("tournament-")),
             )
         finally:
@@ -122,7 +125,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     store = str(folder / "store.duckdb")
     for line in setup(folder):
         cli(store, *shlex.split(line))
-    accounts = {"ola": ("officer", None), "kari": ("director", "t"), "gro": ("director", "g")}
+    accounts = {
+        "ola": ("officer", None),
+        "kari": ("director", "t"),
+        "gro": ("director", "g"),
+        "rolf": ("director", "r"),
+        "sara": ("director", "s"),
+    }
     tokens = {
         name: add_user(store, name, role, tid, password=f"{name}-secret-1")
         for name, (role, tid) in accounts.items()
@@ -138,7 +147,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 def _who(c: Command) -> str:
     if c.words == ("tournament", "create"):
         return "ola"
-    return "gro" if c.args[0] == "g" else "kari"
+    return {"g": "gro", "r": "rolf", "s": "sara"}.get(c.args[0], "kari")
 
 
 # ------------------------------------------------------------------ the doors
@@ -161,8 +170,14 @@ def api(site: Site, c: Command) -> tuple[int, str] | None:
             r = httpx.delete(f"{url}/{c.args[0]}/players/{c.args[1]}", headers=auth)
         case ("result",):
             tid, rnd, board, result = c.args
-            body = {"round": int(rnd), "board": int(board), "result": result}
+            number: int | str = int(board) if board.isdigit() else board
+            body = {"round": int(rnd), "board": number, "result": result, **c.options}
             r = httpx.post(f"{url}/{tid}/results", json=body, headers=auth)
+        case ("pair",) if not c.options:
+            r = httpx.post(f"{url}/{c.args[0]}/pair", headers=auth)
+        case ("undo",):
+            body = {"round": c.options["round"], "confirm": True}
+            r = httpx.post(f"{url}/{c.args[0]}/undo", json=body, headers=auth)
         case _:
             return None
     return r.status_code, r.json().get("error", r.text)
@@ -198,8 +213,16 @@ def form(site: Site, c: Command) -> tuple[int, str] | None:
             return _form(site, c, f"/t/{c.args[0]}/manage/edit-player", data)
         case ("result",):
             tid, rnd, board, result = c.args
-            data = {"round": rnd, "board": board, "result": result}
+            if not board.isdigit():
+                return None  # the form's board is a number: a team's M.B is the API's
+            flags = {"correct": "true"} if c.options.get("correct") else {}
+            data = {"round": rnd, "board": board, "result": result, **flags}
             return _form(site, c, f"/t/{tid}/manage/result", data)
+        case ("pair",) if not c.options:
+            return _form(site, c, f"/t/{c.args[0]}/manage/pair", {})
+        case ("undo",):
+            data = {"round": c.options["round"], "confirm": "true"}
+            return _form(site, c, f"/t/{c.args[0]}/manage/undo", data)
     return None
 
 
@@ -217,7 +240,8 @@ def files(site: Site, c: Command, number: int) -> tuple[int, str] | None:
             tid, rnd, board, result = c.args
             path = site.folder / f"results-{number}.txt"
             path.write_text(f"{board} {result}\n", encoding="utf-8")
-            command = ["results", tid, "--round", rnd, "--file", str(path)]
+            flags = ["--correct"] if c.options.get("correct") else []
+            command = ["results", tid, "--round", rnd, "--file", str(path), *flags]
         case _:
             return None
     done = subprocess.run(
@@ -278,8 +302,9 @@ def test_the_files_refuse_as_the_command_line(
         header = list(c.options)
         column = header.index(field) + 1 if field in header else 1
         text = field + message[named.end() :]
-    else:
-        column = (len(c.args[2]) + 2) if c.words == ("result",) else 1
+    else:  # a result's text is refused at its column, anything else about the line at the board
+        result_text = c.words == ("result",) and "result '" in message
+        column = (len(c.args[2]) + 2) if result_text else 1
         text = message
     path = site.folder / (
         f"players-{number}.csv" if c.words == ("player", "add") else f"results-{number}.txt"
