@@ -176,7 +176,7 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
 
 def _round_dates(events: pl.DataFrame) -> pl.DataFrame:
     """(stream_id, round) → the round's stated date: the created event's round dates, each
-    edit adding to or replacing them (as `projections.state` reads them)."""
+    edit adding to or replacing them (as `decide.state` reads them)."""
     stated = (
         events.filter(
             pl.col("event_type").is_in(["TournamentCreated", "TournamentEdited"])

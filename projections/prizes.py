@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from decide.state import TournamentState
 from events.errors import UserError
 from events.prizes import Category, Prize, PrizeTable, Sharing
 from projections.standings import StandingRow
-from projections.state import TournamentState
 
 __all__ = [
     "Award",

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from decide.state import BoardState, Pairing, TournamentState
 from events.domain import Colour, Outcome
 from events.params import TeamSettings
 from events.result_codes import ResultCode
@@ -36,7 +37,6 @@ from events.team_results import (
     accelerate,
     team_histories,
 )
-from projections.state import BoardState, Pairing, TournamentState
 
 __all__ = [
     "BoardPrizeRow",

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from decide.inputs import ResultInput
+from decide.state import TournamentState
 from events.errors import UserError, braced
 from events.results import Result, check_result
 from events.schema import ResultCorrected, ResultRecorded
@@ -24,9 +26,7 @@ from pipelines.commands.base import (
     decided_again,
     snapshot,
 )
-from pipelines.commands.inputs import ResultInput
 from projections.game_terms import board_result
-from projections.state import TournamentState
 from projections.teams import TeamsState, match_boards, team_state
 
 __all__ = ["board_number", "record", "record_one", "result_event"]

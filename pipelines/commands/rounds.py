@@ -11,6 +11,7 @@ from typing import Any
 from decide import rounds as decide
 from decide.inputs import ByeInput
 from decide.rounds import FORBID_SYSTEMS
+from decide.state import TournamentState, evolve
 from events.domain import Board, Colour, Game
 from events.errors import PairingError, UserError, braced
 from events.schema import RoundPaired
@@ -23,7 +24,6 @@ from pipelines.commands.base import (
     load,
 )
 from pipelines.commands.registration import left_out
-from projections.state import TournamentState, evolve
 
 __all__ = [
     "FORBID_SYSTEMS",

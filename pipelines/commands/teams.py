@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from decide import players as deciders
+from decide.inputs import PlayerInput
+from decide.state import TournamentState
 from events.domain import Board, Colour, Outcome, System
 from events.errors import PairingError, braced
 from events.schema import (
@@ -36,9 +38,7 @@ from pairing.team import (
     pair_team_round_robin,
 )
 from pipelines.commands.base import CommandError, Loaded, append, decided_again, load, new_event
-from pipelines.commands.inputs import PlayerInput
 from pipelines.commands.lists import StoreLists
-from projections.state import TournamentState
 from projections.teams import TeamInfo, TeamsState, match_boards, team_entries, team_state
 
 __all__ = [

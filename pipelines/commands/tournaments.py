@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from decide.inputs import EventChanges, EventData, TournamentInput, created_fields
+from decide.state import TournamentState
 from events.domain import Game, System
 from events.errors import UserError, braced
 from events.go import parse_rank
@@ -28,8 +30,6 @@ from pipelines.commands.base import (
     new_event,
     stream_of,
 )
-from pipelines.commands.inputs import EventChanges, EventData, TournamentInput, created_fields
-from projections.state import TournamentState
 from projections.tiebreaks import lookup as lookup_tiebreak
 
 __all__ = [
