@@ -10,12 +10,12 @@ from typing import Any
 
 from decide.inputs import EventDataInput
 from decide.state import TournamentState
+from decide.tournaments import current_data
 from events.acceleration import baku_points
 from events.domain import ByeKind, Game
 from events.store import RecordedEvent, Store
 from pipelines.commands.base import STREAM_PREFIX
 from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
-from pipelines.commands.tournaments import current_data
 from pipelines.views.output import Format
 from projections.crosstable import Crosstable, format_value
 from projections.game_terms import board_result, komi_text
