@@ -37,10 +37,15 @@ SETUP = (
     "tournament create --name G --id g --game go --system macmahon --rounds 3",
     'player add g --name "Sato, Ken" --rank 3d --seed 1',
     'player add g --name "Ito, Mai" --rank 1k',
+    "tournament edit g --check-in 2026-01-01T00:00/2099-12-31T23:59",
+    "tournament create --name W --id w --system team-swiss --rounds 5",
+    "team add w --name Oslo",
+    'team member add w Oslo --name "Lund, Siv"',
     "ratings import {fide_list} --date 2025-11-01",
 )
-"""The events every row is refused against: a chess event paired once, a go event; then FIDE's
-list of 2025-11-01 imported (two players: Carlsen 1503014 and Hou 8602980)."""
+"""The events every row is refused against: a chess event paired once, a go event with a
+check-in window, a team Swiss with one team of one member; then FIDE's list of 2025-11-01
+imported (two players: Carlsen 1503014 and Hou 8602980)."""
 
 
 def setup(folder: Path) -> list[str]:
@@ -68,10 +73,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def versions(store: Path) -> tuple[int, int]:
+def versions(store: Path) -> tuple[int, ...]:
     s = DuckDBStore(str(store))
     try:
-        return s.stream_version("tournament-t"), s.stream_version("tournament-g")
+        return tuple(s.stream_version(f"tournament-{tid}") for tid in ("t", "g", "w"))
     finally:
         s.close()
 

@@ -163,6 +163,13 @@ def api(site: Site, c: Command) -> tuple[int, str] | None:
             tid, rnd, board, result = c.args
             body = {"round": int(rnd), "board": int(board), "result": result}
             r = httpx.post(f"{url}/{tid}/results", json=body, headers=auth)
+        case ("registrations",):
+            tid, verb, number = c.args
+            r = httpx.post(f"{url}/{tid}/registrations/{number}/{verb}", json={}, headers=auth)
+        case ("check-in",):
+            tid, player = c.args
+            body = {"player": int(player)}
+            r = httpx.post(f"{url}/{tid}/check-ins", json=body, headers=auth)
         case _:
             return None
     return r.status_code, r.json().get("error", r.text)
@@ -200,6 +207,12 @@ def form(site: Site, c: Command) -> tuple[int, str] | None:
             tid, rnd, board, result = c.args
             data = {"round": rnd, "board": board, "result": result}
             return _form(site, c, f"/t/{tid}/manage/result", data)
+        case ("registrations",):
+            tid, verb, number = c.args
+            return _form(site, c, f"/t/{tid}/manage/{verb}", {"request": number})
+        case ("check-in",):
+            tid, player = c.args
+            return _form(site, c, f"/t/{tid}/manage/check-in", {"player": player})
     return None
 
 
@@ -285,4 +298,33 @@ def test_the_files_refuse_as_the_command_line(
         f"players-{number}.csv" if c.words == ("player", "add") else f"results-{number}.txt"
     )
     assert stderr == f"error: {path}:{2 if c.words == ('player', 'add') else 1}:{column}: {text}\n"
+    assert site.state() == before
+
+
+WRONG_CODE = "g: player 1: missing or wrong check-in code (given at registration; ask the director)"
+"""docs/validation.md, "A player's own check-in": a code that is not the player's."""
+
+
+def test_a_wrong_check_in_code_is_refused_at_the_api(site: Site) -> None:
+    before = site.state()
+    url = site.served.url + "/api/tournaments/g/check-ins"
+    for body in ({"player": 1, "code": "AAAAAA"}, {"player": 1}):
+        r = httpx.post(url, json=body)
+        assert (r.status_code, r.json()) == (400, {"error": WRONG_CODE})
+    assert site.state() == before
+
+
+def test_a_wrong_check_in_code_is_refused_on_the_check_in_page(site: Site) -> None:
+    before = site.state()
+    page = httpx.get(site.served.url + "/t/g/check-in")
+    csrf = page.cookies["arbiter_csrf"]
+    r = httpx.post(
+        site.served.url + "/t/g/check-in",
+        data={"player": "1", "code": "AAAAAA", "csrf_token": csrf},
+        headers={"cookie": f"arbiter_csrf={csrf}"},
+    )
+    found = ERROR.search(r.text)
+    assert r.status_code == 400, r.text[:300]
+    assert found is not None
+    assert html.unescape(found.group(1)) == WRONG_CODE
     assert site.state() == before
