@@ -14,4 +14,9 @@ It reads no store, no clock and no environment. One module per thing a director 
     players   register, edit, remove, withdraw, re-enter
     registration  a player's own entry, approve, decline, check-in (the clock as ``now``)
     rounds    a bye asked in advance, two players kept apart, two boards swapped
+    tournaments   create (the settings checked against `Catalogues`), edit, tie-breaks
+    prizes    the prize list (an age category needs the event's year)
+    team_state    a team event's team fold: teams, rosters, line-ups, team rounds
+    teams     a team, a member (registered by `players.register`), line-up, bye, forbid,
+              acceleration, a match forfeited
 """
