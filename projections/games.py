@@ -242,10 +242,14 @@ def _players(events: pl.DataFrame) -> pl.DataFrame:
         "name", "federation", "fide_id", "birth", "rating", "rank", "egd_pin", "wof", "ffg",
         "aga", "registry",
     ]  # fmt: skip
-    return both.group_by("stream_id", "player", maintain_order=True).agg(
-        *(pl.col(f).drop_nulls().last() for f in fields),
-        pl.col("global_position").max(),
-    ).with_columns(pl.col("rating").replace(-1, None))
+    return (
+        both.group_by("stream_id", "player", maintain_order=True)
+        .agg(
+            *(pl.col(f).drop_nulls().last() for f in fields),
+            pl.col("global_position").max(),
+        )
+        .with_columns(pl.col("rating").replace(-1, None))
+    )
 
 
 def _boards(events: pl.DataFrame) -> pl.DataFrame:
