@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 import time
 
+from decide.state import TournamentState, project
 from events.domain import Board, Game, Outcome, System
 from events.schema import Event, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
 from projections.standings import standings
-from projections.state import TournamentState, project
 
 PLAYERS = 1200
 ROUNDS = 23

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
+from decide.state import project
 from events.domain import Board, Game, Outcome, System
 from events.schema import (
     EventBase,
@@ -21,7 +22,6 @@ from events.schema import (
 from events.store import NewEvent
 from events.stores import open_store
 from pipelines.commands import players, results, rounds, tournaments
-from projections.state import project
 from tests.events.bulk import bulk_frame
 
 

@@ -17,4 +17,9 @@ It reads no store, no clock and no environment. One module per thing a director 
     results   a result entered or corrected, one board or a batch (a team board M.B)
     pairing   the next round paired (the engine given), or paired by hand
     undo      rounds taken back to the archive, and restored
+    tournaments   create (the settings checked against `Catalogues`), edit, tie-breaks
+    prizes    the prize list (an age category needs the event's year)
+    team_state    a team event's team fold: teams, rosters, line-ups, team rounds
+    teams     a team, a member (registered by `players.register`), line-up, bye, forbid,
+              acceleration, a match forfeited
 """

@@ -293,7 +293,8 @@ class PlayerChanges(PlayerInput):
     @field_validator("rating")
     @classmethod
     def _rating(cls, value: int | None, info: ValidationInfo) -> int | None:
-        """Within the game's range; a correction's None is 'unchanged', so 0 stays 0."""
+        """Within the game's range; a correction's None is 'unchanged', and 0 takes the rating
+        away (`events.schema.RATING_CLEARED`: the player is unrated, as a blank registration)."""
         return _in_range(value, info)
 
 

@@ -73,6 +73,8 @@ def pair(state: TournamentState, *, engine: RoundEngine, bye: int | None) -> lis
     round_no = next_round(state)
     if len(state.players) < 2:
         raise CommandError(f"{state.id}: register at least two players before pairing")
+    if bye is not None:  # the director's own input first, before what the round's state refuses
+        known_player(state, bye)
     absences = [] if state.system.is_team else left_out(state, round_no)
     seen = state
     if absences:
@@ -84,8 +86,6 @@ def pair(state: TournamentState, *, engine: RoundEngine, bye: int | None) -> lis
                 f"{state.id}: fewer than two players checked in "
                 f"(arbiter check-in {state.id} PLAYER ticks one in)"
             )
-    if bye is not None:
-        known_player(seen, bye)
     try:
         proposal = list(engine(seen, round_no, bye))
     except (UserError, PairingError) as exc:  # the fields it names kept for each door

@@ -17,6 +17,7 @@ from events.go import MIN_RANK, RankError, parse_rank
 from events.prizes import PrizeTable
 from events.registration import Entry
 from events.schema import (
+    RATING_CLEARED,
     BoardsSwapped,
     ByeGranted,
     CheckedIn,
@@ -379,7 +380,8 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
             p = state.players[event.player]
             for name, value in event.model_dump(exclude={"type", "player", "ids"}).items():
                 if value is not None:
-                    setattr(p, name, None if value == "" else value)
+                    cleared = value == "" or (name == "rating" and value == RATING_CLEARED)
+                    setattr(p, name, None if cleared else value)
             if event.ids:
                 p.ids = {**p.ids, **event.ids}
         case PlayerRemoved(player=pid):

@@ -1,7 +1,7 @@
 """Players who enter themselves: the event's registration mode and the entry they give.
 
 `Entry` is what a self-registration stores (`RegistrationRequested`), checked by the same rules
-as every registration (`pipelines.commands.inputs.PlayerInput`) before it is stored.
+as every registration (`decide.inputs.PlayerInput`) before it is stored.
 """
 
 from __future__ import annotations

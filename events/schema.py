@@ -32,6 +32,11 @@ class EventBase(Frozen):
 TOURNAMENT_STREAM = "tournament-"
 """A tournament's stream id is this prefix and the tournament's id (the one place of it)."""
 
+RATING_CLEARED = 0
+"""A `PlayerUpdated` rating that takes the player's rating away: 0 means unrated (a
+registration stores none for it, `decide.inputs.PlayerInput`), so a correction to 0 leaves
+the player with no rating, as a blank registration does."""
+
 
 class TournamentCreated(EventBase):
     type: Literal["TournamentCreated"] = "TournamentCreated"
@@ -118,12 +123,15 @@ class PlayerRegistered(EventBase):
 
 
 class PlayerUpdated(EventBase):
-    """Changed registration fields; a field left None is unchanged."""
+    """Changed registration fields; a field left None is unchanged, a text "" and a rating of
+    0 take the value away (`RATING_CLEARED`)."""
 
     type: Literal["PlayerUpdated"] = "PlayerUpdated"
     player: int = Field(ge=1)
     name: str | None = None
-    rating: int | None = Field(None, ge=0)
+    rating: int | None = Field(
+        None, ge=0, description="the new rating; 0: no rating any more (unrated)"
+    )
     federation: str | None = None
     title: str | None = None
     club: str | None = None

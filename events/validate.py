@@ -2,7 +2,7 @@
 
 Each function takes the raw text (or number) of one input field and returns the value to store,
 normalised, or raises `InvalidField`, whose message names the field and says why in one line.
-The field is named as the input models name it (`pipelines.commands.inputs`: ``federation``,
+The field is named as the input models name it (`decide.inputs`: ``federation``,
 ``round_dates``); each door says it its own way (`InvalidField.render`): the API, the CSV
 columns and the web forms by that name, the command line by its option (``--federation``). The
 table of every check is docs/validation.md; its tests read that table.

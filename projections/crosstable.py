@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from decide.state import Pairing, PlayerState, TournamentState
 from events.domain import ByeKind, Colour, Game, Outcome
 from projections.csv_safe import csv_cell
 from projections.standings import marked_name, standings
-from projections.state import Pairing, PlayerState, TournamentState
 from projections.tiebreaks import TiebreakOptions
 
 Order = Literal["rank", "start"]

@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from decide.state import PlayerState, TournamentState
 from events.fide import FEDERATIONS
 from events.imported_lists import ListedPlayer
 from events.validate import InvalidField, go_rank
-from projections.state import PlayerState, TournamentState
 
 __all__ = ["Finding", "egd_findings", "fide_findings", "same_name"]
 

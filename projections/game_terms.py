@@ -9,9 +9,9 @@ player's) side first, as the boards list them.
 
 from __future__ import annotations
 
+from decide.state import BoardState
 from events.domain import Game, Outcome
 from events.results import entered_result, score_text
-from projections.state import BoardState
 
 __all__ = ["board_result", "entered_result", "komi_text"]
 

@@ -36,7 +36,7 @@ import polars as pl
 
 from events.cache import TableCache
 from events.frames import decode_frame
-from events.schema import TOURNAMENT_STREAM
+from events.schema import RATING_CLEARED, TOURNAMENT_STREAM
 from ratings.egf import CLASS_WEIGHTS
 from ratings.games import GAMES_OPTIONAL, GAMES_SCHEMA, PLAYERS_SCHEMA
 
@@ -176,7 +176,7 @@ def _tournaments(events: pl.DataFrame) -> pl.DataFrame:
 
 def _round_dates(events: pl.DataFrame) -> pl.DataFrame:
     """(stream_id, round) → the round's stated date: the created event's round dates, each
-    edit adding to or replacing them (as `projections.state` reads them)."""
+    edit adding to or replacing them (as `decide.state` reads them)."""
     stated = (
         events.filter(
             pl.col("event_type").is_in(["TournamentCreated", "TournamentEdited"])
@@ -234,13 +234,21 @@ def _players(events: pl.DataFrame) -> pl.DataFrame:
         ["player", "name", "federation", "fide_id", "birth", "rating", "rank", "ids"],
         {"ids": _IDS},
     ).unnest("ids")
+    # A correction's rating 0 takes the rating away (`RATING_CLEARED`): -1 until the last
+    # value is taken, then no rating.
+    cleared = (pl.col("event_type") == "PlayerUpdated") & (pl.col("rating") == RATING_CLEARED)
+    both = both.with_columns(pl.when(cleared).then(-1).otherwise(pl.col("rating")).alias("rating"))
     fields = [
         "name", "federation", "fide_id", "birth", "rating", "rank", "egd_pin", "wof", "ffg",
         "aga", "registry",
     ]  # fmt: skip
-    return both.group_by("stream_id", "player", maintain_order=True).agg(
-        *(pl.col(f).drop_nulls().last() for f in fields),
-        pl.col("global_position").max(),
+    return (
+        both.group_by("stream_id", "player", maintain_order=True)
+        .agg(
+            *(pl.col(f).drop_nulls().last() for f in fields),
+            pl.col("global_position").max(),
+        )
+        .with_columns(pl.col("rating").replace(-1, None))
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from projections.state import TournamentState
+from decide.state import TournamentState
 from projections.tiebreaks import lookup
 
 

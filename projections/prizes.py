@@ -20,33 +20,19 @@ The rules, in order (``docs/prizes.md`` says them for directors, with their sour
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from events.errors import UserError
+from decide.prizes import check_year
+from decide.state import TournamentState
 from events.prizes import Category, Prize, PrizeTable, Sharing
 from projections.standings import StandingRow
-from projections.state import TournamentState
 
-__all__ = [
-    "Award",
-    "Entrant",
-    "PrizeError",
-    "allocate",
-    "check_year",
-    "entrants",
-    "event_year",
-]
+__all__ = ["Award", "Entrant", "allocate", "entrants"]
 
 ZERO = Decimal(0)
-
-
-class PrizeError(UserError):
-    """A prize list that cannot be applied to this tournament (an age category without the
-    event's year)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +108,6 @@ def entrants(state: TournamentState, rows: Sequence[StandingRow]) -> list[Entran
             )
         )  # fmt: skip
     return out
-
-
-def event_year(state: TournamentState) -> int | None:
-    """The year age categories count from: the start date's, else the first round date's."""
-    s = state.settings
-    first: dt.date | None = s.start_date or s.end_date or min(s.round_dates.values(), default=None)
-    return first.year if first is not None else None
 
 
 def belongs(entrant: Entrant, category: Category | None, year: int | None) -> bool:
@@ -257,16 +236,6 @@ def _share(
                     n, places,
                 )  # fmt: skip
                 pooled.add(e.player)
-
-
-def check_year(table: PrizeTable, year: int | None) -> None:
-    """Refuse a list with an age category (``under``) for an event without a year."""
-    aged = next((c.name for c in table.category if c.under is not None), None)
-    if aged is not None and year is None:
-        raise PrizeError(
-            f"category '{aged}' counts ages ('under'), which needs the event's year: "
-            "set the start date (tournament edit T --start DATE) or use born_min"
-        )
 
 
 def allocate(table: PrizeTable, field: Sequence[Entrant], year: int | None = None) -> list[Award]:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from decide.state import TournamentState
 from events.domain import Game, System
-from projections.state import TournamentState
 from projections.tiebreaks import Tiebreak, TiebreakOptions, build_context, lookup
 
 SortKey = tuple[tuple[int, float], ...]

@@ -13,7 +13,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 ROW = re.compile(
     r"^\| `(?P<tree>[│├└ ]*)(?P<path>[a-z0-9_.]+\.[A-Za-z0-9]+)`[^|]*\| (?P<code>\d+) \|"
 )
-PRODUCT = ("events", "ingest", "pairing", "projections", "ratings", "pipelines")
+PRODUCT = ("events", "decide", "ingest", "pairing", "projections", "ratings", "pipelines")
 
 
 def documented() -> dict[type[ArbiterError], tuple[int, int]]:

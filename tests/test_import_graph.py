@@ -133,13 +133,13 @@ def test_no_import_cycles_not_even_inside_functions() -> None:
 @pytest.mark.parametrize(
     ("layer", "source", "flagged"),
     [
-        ("pairing", "from projections.state import TournamentState\n", True),
+        ("pairing", "from decide.state import TournamentState\n", True),
         ("pairing", "def f():\n    from ingest.trf import parse_trf\n", True),
         ("ingest", "from projections.standings import standings\n", True),
         ("projections", "from pipelines.commands import load\n", True),
         ("events", "if TYPE_CHECKING:\n    from ratings.games import Color\n", True),
         ("projections", "from ingest.trf.records import TrfFile\n", False),
-        ("pipelines", "from projections.state import project\n", False),
+        ("pipelines", "from decide.state import project\n", False),
     ],
 )
 def test_the_rule_catches_an_upward_import(

@@ -258,7 +258,7 @@ def main() -> None:
                 report(KeyboardInterrupt())
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        from pipelines.commands.inputs import option_name
+        from decide.inputs import option_name
         from pipelines.process.exits import report
 
         sys.exit(report(exc, naming=option_name))

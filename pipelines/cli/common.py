@@ -12,11 +12,11 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
+from decide.inputs import option_name
 from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
 from pipelines.cli import STATE
-from pipelines.commands.inputs import option_name
 from pipelines.process.exits import report
 from pipelines.views.output import Format
 

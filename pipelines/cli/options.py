@@ -1,5 +1,5 @@
 """Command-line options made from an input model's fields, so that a field is declared once
-(`pipelines.commands.inputs`) and every command that takes it offers the same option with the
+(`decide.inputs`) and every command that takes it offers the same option with the
 same help.
 
     @tournament_app.command("edit")
@@ -9,7 +9,7 @@ same help.
 
 The command receives the options given (not None) as ``fields``, ready for the model; its own
 parameters stay as they are. An option is ``--`` and the field with dashes unless the field
-names another (`pipelines.commands.inputs.option_name`); its help is the field's description.
+names another (`decide.inputs.option_name`); its help is the field's description.
 """
 
 from __future__ import annotations

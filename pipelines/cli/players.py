@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from decide.inputs import PlayerChanges, PlayerInput
 from pipelines.cli.common import (
     FormatOpt,
     PlayerArg,
@@ -21,7 +22,6 @@ from pipelines.cli.common import (
 from pipelines.cli.options import Fields, ForceOpt, NotOnListOpt, model_options
 from pipelines.commands import files, players
 from pipelines.commands.base import load
-from pipelines.commands.inputs import PlayerChanges, PlayerInput
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import players_view
 

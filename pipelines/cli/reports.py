@@ -17,8 +17,8 @@ from projections.standings import as_of
 from projections.standings import standings as compute_standings
 
 if TYPE_CHECKING:
+    from decide.state import TournamentState
     from events.store import Store
-    from projections.state import TournamentState
 
 app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from decide.state import TournamentState
 from events.domain import ByeKind
 from pipelines.cli.common import (
     FormatOpt,
@@ -25,7 +26,6 @@ from pipelines.commands.base import CommandError, load
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import named_notes, not_paired_view, pairings_rows
 from projections.game_terms import entered_result
-from projections.state import TournamentState
 
 app = typer.Typer()
 """This module's commands (`pipelines.cli` loads it when one of them is run)."""

@@ -17,11 +17,12 @@ from typing import Annotated
 
 import typer
 
+from decide.inputs import PlayerInput
+from decide.state import TournamentState
 from events.errors import UserError
 from pipelines.cli.common import TournamentArg, err, open_store, user_errors
 from pipelines.cli.options import Fields, ForceOpt, NotOnListOpt, model_options
 from pipelines.commands import base as commands
-from pipelines.commands.inputs import PlayerInput
 from pipelines.views.output import Format, PageFormat, emit
 from pipelines.views.teams import (
     board_prizes_view,
@@ -31,7 +32,6 @@ from pipelines.views.teams import (
     team_standings_view,
     team_tables,
 )
-from projections.state import TournamentState
 from projections.teams import TeamsState, board_prizes, standings_round, team_state
 
 app = typer.Typer()

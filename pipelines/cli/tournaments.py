@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from decide.inputs import EventChanges, TournamentInput
 from pipelines.cli.common import (
     FormatOpt,
     TournamentArg,
@@ -18,7 +19,6 @@ from pipelines.cli.common import (
 from pipelines.cli.options import Fields, model_options
 from pipelines.commands import players, tournaments
 from pipelines.commands.base import load
-from pipelines.commands.inputs import EventChanges, TournamentInput
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import (
     event_data_row,

@@ -14,7 +14,9 @@ with the version it read (`base`). One module per thing a director changes:
     rounds       pair (by the system or by hand), swap boards, forbid pairs, byes
     results      enter and correct results
     undo         undo, restore, the truncations
-    teams        teams, rosters, line-ups, team byes, forfeits, acceleration
+    teams        teams, rosters, line-ups, team byes, forfeits, acceleration, team pairing
+    prizes       the prize list (read from TOML, then decided)
+    registration a player's own entry, approve, decline, check-in
     files        the file door: a CSV of players, a file of results
 
 A new command goes in the module of what it changes; its door (a typer command in

@@ -57,6 +57,7 @@ __all__ = [
     "snapshot",
     "stream_of",
     "tournament_ids",
+    "within_limits",
 ]
 
 STREAM_PREFIX = TOURNAMENT_STREAM
@@ -181,16 +182,21 @@ def append(
     """Append after the version the command decided on; ``meta`` joins the provenance. Each
     event is first held to the limits every input is (:mod:`ingest.limits`: a name with a
     newline, a rating of 10^32): beyond them, a `CommandError` and nothing appended."""
-    context = loaded.stream_id.removeprefix(STREAM_PREFIX)
+    within_limits(loaded.stream_id.removeprefix(STREAM_PREFIX), events)
+    metadata = current_origin().metadata(**meta)
+    return store.append(
+        loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
+    )
+
+
+def within_limits(context: str, events: Sequence[EventBase]) -> None:
+    """Each event held to the limits every input is (:mod:`ingest.limits`), else a
+    `CommandError` naming ``context`` (the tournament)."""
     for event in events:
         try:
             check_event(event)
         except LimitError as exc:
             raise CommandError(f"{context}: {exc}") from None
-    metadata = current_origin().metadata(**meta)
-    return store.append(
-        loaded.stream_id, [NewEvent(e, metadata=metadata) for e in events], loaded.version
-    )
 
 
 def player_named(state: TournamentState, text: str) -> int:

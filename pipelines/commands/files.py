@@ -1,6 +1,6 @@
 """The file door: a field registered from a CSV file, a round's results from a text file.
 
-Each line becomes the same input model the other doors use (`pipelines.commands.inputs`) and
+Each line becomes the same input model the other doors use (`decide.inputs`) and
 goes through the same command (`players.register_all`, `results.record`). The file is checked
 whole first; one bad line refuses the file (FILE:LINE:COL and why, the field named as the CSV
 column names it) and nothing is appended. A good file lands as one append.
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from decide.inputs import PlayerInput
 from events.errors import UserError, braced
 from events.results import InvalidResult, ResultSyntaxError
 from events.store import Store
 from events.validate import InvalidField
 from pipelines.commands import players, results
-from pipelines.commands.inputs import PlayerInput
 from pipelines.commands.results import Entered
 
 __all__ = ["COLUMNS", "BadLine", "import_players", "record_results"]

@@ -23,7 +23,7 @@ from decide.state import TournamentState
 from events import validate
 from events.domain import Game
 from events.errors import UserError
-from events.schema import PlayerUpdated
+from events.schema import RATING_CLEARED, PlayerUpdated
 from events.store import Store
 from events.text import excerpt
 from events.validate import InvalidField
@@ -102,7 +102,12 @@ def edit(
     loaded = load(store, tournament_id)
     done = decide.edit(loaded.state, player, changes)
     append(store, loaded, [done.event])
-    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in done.fields.items())
+    return ", ".join(f"{k.replace('_', ' ')} {_set(k, v)}" for k, v in done.fields.items())
+
+
+def _set(field: str, value: Any) -> str:
+    """A value an edit set, as said: a rating of 0 is none (`RATING_CLEARED`)."""
+    return "none" if field == "rating" and value == RATING_CLEARED else str(value)
 
 
 @decided_again

@@ -1,4 +1,5 @@
-"""The prize list: read from a TOML file (``prizes.toml``) and set (`PrizesSet`).
+"""The prize list: read from a TOML file (``prizes.toml``) and set (the service around
+`decide.prizes.set_prizes`).
 
 The file is the `events.prizes.PrizeTable` model's fields (``docs/prizes.md``). A file that
 cannot be read or a value the model refuses is one `BadLine`, ``FILE:LINE:COL: where: why``
@@ -15,13 +16,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from decide import prizes as decide
 from events.errors import NotFound
 from events.prizes import PrizeTable
-from events.schema import PrizesSet
 from events.store import Store
-from pipelines.commands.base import CommandError, append, decided_again, load, new_event
+from pipelines.commands.base import CommandError, append, decided_again, load
 from pipelines.commands.files import BadLine
-from projections.prizes import check_year, event_year
 
 __all__ = ["NoPrizeList", "checked", "parse_table", "read_table", "set_prizes"]
 
@@ -123,9 +123,9 @@ def checked(data: Mapping[str, Any], source: str, text: str = "") -> PrizeTable:
 
 @decided_again
 def set_prizes(store: Store, tournament_id: str, table: PrizeTable | Mapping[str, Any]) -> int:
-    """Append the tournament's prize list (replacing any earlier one); the number of prizes."""
+    """Append the tournament's prize list (`decide.prizes.set_prizes`, replacing any earlier
+    one); the number of prizes."""
     prizes = table if isinstance(table, PrizeTable) else checked(table, "prizes")
     loaded = load(store, tournament_id)
-    check_year(prizes, event_year(loaded.state))
-    append(store, loaded, [new_event(PrizesSet, tournament_id, prizes=prizes)])
+    append(store, loaded, decide.set_prizes(loaded.state, prizes))
     return len(prizes.prize)

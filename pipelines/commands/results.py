@@ -10,11 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from decide import results as decide
+from decide.inputs import ResultInput
 from decide.results import Entered, TeamMatches
 from events.errors import UserError
 from events.store import Store
 from pipelines.commands.base import Loaded, Snapshot, append, decided_again, snapshot
-from pipelines.commands.inputs import ResultInput
 from projections.teams import TeamsState, match_boards, team_state
 
 __all__ = ["Entered", "StoreMatches", "record", "record_one"]

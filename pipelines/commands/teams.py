@@ -1,8 +1,10 @@
 """Director commands of team events: teams, rosters, line-ups, the team pairing of a round.
 
-Same contract as every command (`pipelines.commands.base`): read the stream once, validate,
-append with the version read; every refusal is a `CommandError` before anything is appended.
-A team member is registered by the one registration rule (`pipelines.commands.players`).
+The service around the team deciders (`decide.teams`): read the stream once (the state and
+the team state), decide, append with the version read; every refusal is a `CommandError`
+before anything is appended. A team member is registered by the one registration rule
+(`decide.players.register`, with the store's lists). The team pairing of a round
+(`pair_teams`) decides here, beside the team engines.
 """
 
 from __future__ import annotations
@@ -10,19 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from decide import players as deciders
-from events.domain import Board, Colour, Outcome, System
-from events.errors import PairingError, braced
+from decide import teams as decide
+from decide.inputs import PlayerInput
+from decide.state import TournamentState
+from decide.team_state import TeamInfo, TeamsState, team_state
+from events.domain import Board, Colour, System
+from events.errors import PairingError
 from events.schema import (
     EventBase,
-    LineupSet,
-    ResultCorrected,
-    ResultRecorded,
     RoundPaired,
     TeamMatch,
-    TeamMemberAdded,
-    TeamRecord,
-    TeamRegistered,
     TeamRoundPaired,
 )
 from events.store import Store
@@ -35,11 +34,9 @@ from pairing.team import (
     pair,
     pair_team_round_robin,
 )
-from pipelines.commands.base import CommandError, Loaded, append, decided_again, load, new_event
-from pipelines.commands.inputs import PlayerInput
+from pipelines.commands.base import CommandError, Loaded, append, decided_again, load
 from pipelines.commands.lists import StoreLists
-from projections.state import TournamentState
-from projections.teams import TeamInfo, TeamsState, match_boards, team_entries, team_state
+from projections.teams import team_entries
 
 __all__ = [
     "accelerate_teams",
@@ -58,48 +55,15 @@ def teams_of(loaded: Loaded) -> TeamsState:
     return team_state(e.event for e in loaded.events)
 
 
-def _team_event(loaded: Loaded) -> None:
-    if not loaded.state.system.is_team:
-        raise CommandError.naming(
-            f"{braced(loaded.state.id)}: not a team tournament (system "
-            f"{loaded.state.system.value}); create it with {{0}} team-swiss or team-roundrobin",
-            "system",
-        )
-
-
-def _team(loaded: Loaded, teams: TeamsState, name: str) -> TeamInfo:
-    found = teams.by_name(name)
-    if found is None:
-        known = ", ".join(t.name for t in teams.teams.values()) or "none yet"
-        raise CommandError(f"{loaded.state.id}: no team '{name}' (teams: {known})")
-    return found
-
-
 @decided_again
 def add_team(
     store: Store, tournament_id: str, name: str, federation: str | None, nickname: str | None
 ) -> int:
-    """Register a team; its pairing number is the next free one."""
+    """Register a team (`decide.teams.add_team`); returns its pairing number."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    teams = teams_of(loaded)
-    if teams.by_name(name) is not None:
-        raise CommandError(f"{tournament_id}: team '{name}' already exists")
-    if loaded.state.rounds and loaded.state.system is System.TEAM_ROUNDROBIN:
-        raise CommandError(
-            f"{tournament_id}: a round robin's field is fixed once round 1 is paired"
-        )
-    number = max(teams.teams, default=0) + 1
-    event = new_event(
-        TeamRegistered,
-        tournament_id,
-        team=number,
-        name=name,
-        federation=federation,
-        nickname=nickname,
-    )
+    event = decide.add_team(loaded.state, teams_of(loaded), name, federation, nickname)
     append(store, loaded, [event])
-    return number
+    return event.team
 
 
 @decided_again
@@ -113,21 +77,18 @@ def add_member(
     force: bool = False,
     not_on_list: bool = False,
 ) -> int:
-    """Register a player and put them on a team's roster (at ``board``, else last); the
-    registration rule of every player (`decide.players.register`: the imported lists read)."""
+    """Register a player and put them on a team's roster (`decide.teams.add_member`, with the
+    store's lists); returns the player's id."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    team = _team(loaded, teams_of(loaded), team_name)
-    if board is not None and not 1 <= board <= len(team.members) + 1:
-        raise CommandError(
-            f"{tournament_id}: board {board} is outside 1..{len(team.members) + 1} "
-            f"for {team.name}'s roster"
-        )
-    registered = deciders.register(
-        loaded.state, player, lists=StoreLists(store), force=force, not_on_list=not_on_list
-    ).event
-    member = new_event(
-        TeamMemberAdded, tournament_id, team=team.number, player=registered.player, board=board
+    registered, member = decide.add_member(
+        loaded.state,
+        teams_of(loaded),
+        team_name,
+        board,
+        player,
+        lists=StoreLists(store),
+        force=force,
+        not_on_list=not_on_list,
     )
     append(store, loaded, [registered, member])
     return registered.player
@@ -137,45 +98,15 @@ def add_member(
 def set_lineup(
     store: Store, tournament_id: str, team_name: str, round_no: int, positions: list[int]
 ) -> tuple[list[int], bool]:
-    """Set who plays ``round_no`` for a team, by roster position (board order), board 1 first.
+    """Set who plays ``round_no`` for a team, by roster position (`decide.teams.set_lineup`).
 
     Returns the player ids and whether the line-up leaves the roster's board order (allowed,
     but flagged: a player may not play above a player listed before him on the roster).
     """
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    state = loaded.state
-    team = _team(loaded, teams_of(loaded), team_name)
-    boards = state.settings.pairing_params.team.team_boards or 1
-    if round_no in state.rounds:
-        raise CommandError(f"{tournament_id}: round {round_no} is already paired")
-    if round_no > state.total_rounds:
-        raise CommandError(f"{tournament_id}: round {round_no} > {state.total_rounds} rounds")
-    if len(positions) != boards:
-        raise CommandError(
-            f"{tournament_id}: {team.name}'s line-up names {len(positions)} players "
-            f"for {boards} boards"
-        )
-    if len(set(positions)) != len(positions):
-        raise CommandError(f"{tournament_id}: a player appears twice in {team.name}'s line-up")
-    for position in positions:
-        if not 1 <= position <= len(team.members):
-            raise CommandError(
-                f"{tournament_id}: {team.name} has no roster board {position} "
-                f"(roster boards 1..{len(team.members)})"
-            )
-    players = [team.members[p - 1] for p in positions]
-    out_of_order = positions != sorted(positions)
-    event = new_event(
-        LineupSet,
-        tournament_id,
-        team=team.number,
-        round=round_no,
-        players=tuple(players),
-        out_of_order=out_of_order,
-    )
+    event = decide.set_lineup(loaded.state, teams_of(loaded), team_name, round_no, positions)
     append(store, loaded, [event])
-    return players, out_of_order
+    return list(event.players), event.out_of_order
 
 
 def _request(state: TournamentState, teams: TeamsState, round_no: int) -> TeamSwissInput:
@@ -258,43 +189,23 @@ def pair_teams(loaded: Loaded, round_no: int) -> list[EventBase]:
 
 @decided_again
 def team_bye(store: Store, tournament_id: str, team_name: str, round_no: int, kind: str) -> None:
-    """A team's requested bye for a round (TRF ``240``): ``F``ull, ``H``alf or ``Z``ero."""
+    """A team's requested bye for a round (`decide.teams.team_bye`, TRF ``240``)."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    team = _team(loaded, teams_of(loaded), team_name)
-    if round_no in loaded.state.rounds:
-        raise CommandError(f"{tournament_id}: round {round_no} is already paired")
-    if round_no > loaded.state.total_rounds:
-        raise CommandError(
-            f"{tournament_id}: round {round_no} > {loaded.state.total_rounds} rounds"
-        )
-    event = new_event(
-        TeamRecord, tournament_id, code="240", kind=kind, round=round_no, teams=(team.number,)
+    append(
+        store, loaded, [decide.team_bye(loaded.state, teams_of(loaded), team_name, round_no, kind)]
     )
-    append(store, loaded, [event])
 
 
 @decided_again
 def forbid_teams(
     store: Store, tournament_id: str, names: list[str], first: int, last: int | None
 ) -> tuple[int, ...]:
-    """Teams that must not meet from round ``first`` to ``last`` (TRF ``260``)."""
+    """Teams that must not meet from round ``first`` to ``last`` (`decide.teams.forbid`, TRF
+    ``260``); their numbers."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    teams = teams_of(loaded)
-    numbers = tuple(_team(loaded, teams, n).number for n in names)
-    if len(set(numbers)) < 2:
-        raise CommandError(f"{tournament_id}: name at least two different teams")
-    event = new_event(
-        TeamRecord,
-        tournament_id,
-        code="260",
-        round=first,
-        last_round=last or loaded.state.total_rounds,
-        teams=numbers,
-    )
+    event = decide.forbid(loaded.state, teams_of(loaded), names, first, last)
     append(store, loaded, [event])
-    return numbers
+    return event.teams
 
 
 @decided_again
@@ -307,84 +218,21 @@ def accelerate_teams(
     match_points: float | None,
     game_points: float,
 ) -> tuple[int, ...]:
-    """Fictitious points for teams in rounds ``first..last`` (TRF ``250``, C.04.6 acceleration):
-    counted for pairing only, never in the standings. One record per team."""
+    """Fictitious points for teams in rounds ``first..last`` (`decide.teams.accelerate`, TRF
+    ``250``); the teams' numbers."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    teams = teams_of(loaded)
-    numbers = tuple(sorted({_team(loaded, teams, n).number for n in names}))
-    last = first if last is None else last
-    total = loaded.state.total_rounds
-    if not first <= last <= total:
-        raise CommandError(f"{tournament_id}: rounds {first}..{last} are not within 1..{total}")
-    paired = loaded.state.last_round
-    if first <= paired:
-        raise CommandError(
-            f"{tournament_id}: round {paired} is already paired; "
-            f"accelerate from round {paired + 1} on"
-        )
-    if game_points < 0 or (match_points is not None and match_points < 0):
-        raise CommandError(f"{tournament_id}: fictitious points cannot be negative")
-    events = [
-        new_event(
-            TeamRecord,
-            tournament_id,
-            code="250",
-            round=first,
-            last_round=last,
-            teams=(n, n),
-            match_points=match_points,
-            game_points=game_points,
-        )
-        for n in numbers
-    ]
+    events = decide.accelerate(
+        loaded.state, teams_of(loaded), names, first, last, match_points, game_points
+    )
     append(store, loaded, events)
-    return numbers
+    return tuple(e.teams[0] for e in events)
 
 
 @decided_again
 def forfeit_match(
     store: Store, tournament_id: str, round_no: int, match_no: int, kind: str
 ) -> None:
-    """A whole match forfeited (TRF ``330``): ``+-`` the team with White on board 1 wins,
-    ``-+`` the other, ``--`` both lose. Every board of the match gets the forfeit result."""
+    """A whole match forfeited (`decide.teams.forfeit_match`, TRF ``330``)."""
     loaded = load(store, tournament_id)
-    _team_event(loaded)
-    teams = teams_of(loaded)
-    paired = teams.rounds.get(round_no)
-    if paired is None:
-        raise CommandError(f"{tournament_id}: round {round_no} is not paired")
-    match = next((m for m in paired.matches if m.match == match_no), None)
-    if match is None:
-        raise CommandError(
-            f"{tournament_id}: round {round_no} has no match {match_no} "
-            f"(matches 1..{len(paired.matches)})"
-        )
-    if kind not in ("+-", "-+", "--"):
-        raise CommandError(f"bad forfeit '{kind}': white, black or none (the team that wins)")
-    events: list[EventBase] = [
-        new_event(
-            TeamRecord,
-            tournament_id,
-            code="330",
-            kind=kind,
-            round=round_no,
-            teams=(match.white, match.black),
-        )
-    ]
-    white_team = set(teams.teams[match.white].members)
-    for board in match_boards(loaded.state, teams, round_no, match_no) or ():
-        if board.black is None:
-            continue
-        white_side_won = kind == "+-" if board.white in white_team else kind == "-+"
-        outcome = (
-            Outcome.DOUBLE_FORFEIT
-            if kind == "--"
-            else Outcome.WHITE_WINS_FORFEIT
-            if white_side_won
-            else Outcome.BLACK_WINS_FORFEIT
-        )
-        known = board.outcome is not None and board.outcome.is_known
-        cls = ResultCorrected if known else ResultRecorded
-        events.append(cls(round=round_no, board=board.board, outcome=outcome))
+    events = decide.forfeit_match(loaded.state, teams_of(loaded), round_no, match_no, kind)
     append(store, loaded, events)

@@ -1,276 +1,106 @@
-"""Tournaments: creation (what it is, how it pairs, the event's data), the event's data edited,
-the tie-break chain."""
+"""Tournaments: creation, the event's data edited, the tie-break chain: the service around the
+deciders of `decide.tournaments` (read the stream, decide with the catalogues the settings are
+checked against, append with the version read)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
-from pydantic import ValidationError
-
+from decide import tournaments as decide
+from decide.inputs import EventChanges, TournamentInput
+from decide.tournaments import Catalogues
 from events.domain import Game, System
-from events.errors import UserError, braced
-from events.go import parse_rank
-from events.names import slugify
-from events.params import CarromSettings, ChessSettings, GoSettings, PairingParams, TeamSettings
 from events.provenance import current_origin
-from events.schema import TiebreaksChanged, TournamentCreated, TournamentEdited
-from events.scoring import Scoring
 from events.store import NewEvent, Store
 from events.validate import InvalidField
 from pipelines.commands.base import (
-    CommandError,
     append,
     checked_text,
     decided_again,
     load,
-    new_event,
     stream_of,
+    within_limits,
 )
-from pipelines.commands.inputs import EventChanges, EventData, TournamentInput, created_fields
-from projections.state import TournamentState
-from projections.tiebreaks import lookup as lookup_tiebreak
 
 __all__ = [
+    "CATALOGUES",
     "create",
-    "current_data",
-    "default_tiebreaks",
     "edit",
-    "pairing_settings",
     "set_tiebreaks",
 ]
 
 
-def _codes(text: str | None) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+def _rules(text: str, game: Game, system: System) -> str:
+    from pipelines.engines.chess_rules import dutch_rules
+
+    return dutch_rules(text, game, system)
 
 
-@decided_again
-def create(store: Store, tournament: TournamentInput | Mapping[str, Any]) -> str:
-    """Create a tournament stream; returns its id (a slug of the name, made unique)."""
-    t = TournamentInput.check(tournament)
-    data = t.data(t.game, t.total_rounds)
-    scoring, params = pairing_settings(t)
-    if data.rating_type is not None:
-        rating = params.rating.model_copy(update={"rating_type": data.rating_type})
-        params = params.model_copy(update={"rating": rating})
-    checked_text("name", t.name)
-    if t.id is not None:
-        checked_text("id", t.id)
-    tiebreaks = _codes(t.tiebreaks)
-    for code in tiebreaks:
-        _check_tiebreak(t.system, code)
-    base = t.id or slugify(t.name)
-    tid, n = base, 1
-    while store.stream_version(stream_of(tid)) >= 0:
-        if t.id is not None:
-            raise CommandError(f"tournament '{tid}' already exists")
-        n += 1
-        tid = f"{base}-{n}"
-    event = new_event(
-        TournamentCreated,
-        tid,
-        tournament_id=tid,
-        name=t.name,
-        game=t.game,
-        system=t.system,
-        rounds=t.rounds,
-        cycles=2 if t.double else 1,
-        scoring=scoring,
-        tiebreaks=tuple(tiebreaks) or default_tiebreaks(t.game, t.system),
-        pairing_params=params,
-        **created_fields(data),
-    )
-    store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
-    return tid
+def _acceleration(text: str, game: Game, system: System) -> str | None:
+    from pipelines.engines.chess_rules import acceleration
+
+    return acceleration(text, game, system)
 
 
-def _scoring(text: str | None, game: Game) -> Scoring:
-    if text is None:
-        return Scoring.for_game_kind(game)
-    wrong = InvalidField("scoring", f"wants win,draw,loss such as 3,1,0 (found '{text}')", sep=" ")
-    try:
-        parts = [float(x) for x in text.split(",")]
-    except ValueError:
-        raise wrong from None
-    if len(parts) != 3:
-        raise wrong
-    try:
-        return Scoring(win=parts[0], draw=parts[1], loss=parts[2])
-    except ValidationError as exc:
-        raise UserError.from_validation(exc, "scoring") from None
+_CARROM_METHODS = {
+    System.SWISS: "serial, dazed, staggered or all",
+    System.ROUNDROBIN: "seeds, circle or all",
+    System.KNOCKOUT: "seeds",
+}
 
 
-def pairing_settings(t: TournamentInput) -> tuple[Scoring, PairingParams]:
-    """The scoring and the system's settings a new tournament asks for, checked."""
-    from pipelines.engines.chess_rules import acceleration, dutch_rules
-
-    game, system = t.game, t.system
-    if t.handicaps is not None and t.handicaps.lower() not in ("max", "min"):
-        raise InvalidField(
-            "handicaps", f"'{t.handicaps}': expected max (handicap games) or min (even)", sep=" "
-        )
-    if game is Game.CARROM:
-        _check_carrom_method(system, t.pairing)
-    if t.seeding not in (None, "standard"):
-        seeding = braced(t.seeding)
-        raise InvalidField.naming(f"unknown {{0}} '{seeding}' (supported: standard)", "seeding")
-    try:
-        params = PairingParams(
-            chess=ChessSettings.model_validate(
-                {
-                    "initial_colour": t.initial_colour,
-                    "rules": None if t.rules is None else dutch_rules(t.rules, game, system),
-                    "acceleration": (
-                        None if t.accelerate is None else acceleration(t.accelerate, game, system)
-                    ),
-                }
-            ),
-            go=GoSettings(
-                komi=t.komi,
-                handicap_komi=t.handicap_komi,
-                mm_bar=None if t.bar is None else parse_rank(t.bar),
-                mm_floor=None if t.floor is None else parse_rank(t.floor),
-                gopair_handicaps=None if t.handicaps is None else t.handicaps.lower(),
-                gopair_early_adjustment=t.early_adjustment,
-            ),
-            carrom=CarromSettings(
-                couplings=t.pairing,
-                delaytoppairing=t.delay_top_players,
-                delaycompatriotpairing=t.delay_compatriots,
-                phantomscore=t.phantom_score,
-                draw_seed=t.draw_seed,
-            ),
-            team=team_settings(
-                t.boards or (4 if system.is_team else None),
-                t.match_points,
-                t.team_type,
-                t.board_colours,
-            ),
-        )
-    except ValidationError as exc:
-        raise UserError.from_validation(exc, "tournament settings") from None
-    return _scoring(t.scoring, game), params
-
-
-def _check_carrom_method(system: System, method: str | None) -> None:
+def _carrom_method(system: System, method: str) -> None:
     """Refuse a SoL method the carrom system does not have."""
     from pairing.sol.model import SolParams
 
-    allowed = {
-        System.SWISS: "serial, dazed, staggered or all",
-        System.ROUNDROBIN: "seeds, circle or all",
-        System.KNOCKOUT: "seeds",
-    }
-    if system not in allowed:
-        raise UserError.naming(
-            "carrom is paired by SoL: {0} swiss, roundrobin or knockout", "system"
-        )
-    if method is None:
-        return
     try:
         SolParams.model_validate({"system": system.value, "couplings": method})
     except ValueError:
         raise InvalidField(
             "pairing",
-            f"'{method}' is not a carrom {system.value} method ({allowed[system]})",
+            f"'{method}' is not a carrom {system.value} method ({_CARROM_METHODS[system]})",
             sep=" ",
         ) from None
 
 
-def team_settings(
-    boards: int | None, match_points: str | None, team_type: str | None, board_colours: str | None
-) -> TeamSettings:
-    """The settings of a team event, checked."""
-    if match_points is not None:
-        parts = match_points.replace(",", "/").split("/")
-        try:
-            values = [Decimal(p) for p in parts]
-        except ArithmeticError:
-            values = []
-        if len(values) != 3 or not values[0] >= values[1] >= values[2]:
-            raise InvalidField(
-                "match_points",
-                f"'{match_points}': give win/draw/loss, as 2/1/0 (win >= draw >= loss)",
-                sep=" ",
-            )
-        match_points = "/".join(str(v) for v in values)
-    if team_type is not None and team_type.upper() not in ("A", "B", "NONE"):
-        raise InvalidField("team_type", f"'{team_type}': A, B or none (C.04.6 1.7)", sep=" ")
-    if board_colours is not None and (not board_colours or set(board_colours.upper()) - {"W", "B"}):
-        raise InvalidField(
-            "board_colours", f"'{board_colours}': a sequence of W and B, as WBWB", sep=" "
-        )
-    return TeamSettings(
-        team_boards=boards,
-        team_match_points=match_points,
-        team_type=None if team_type is None else team_type.upper().replace("NONE", "none"),
-        team_board_colours=None if board_colours is None else board_colours.upper(),
+def _tiebreak(code: str) -> None:
+    from projections.tiebreaks import lookup
+
+    lookup(code)
+
+
+CATALOGUES = Catalogues(
+    rules=_rules, acceleration=_acceleration, carrom_method=_carrom_method, tiebreak=_tiebreak
+)
+"""The engine registry's Dutch editions, SoL's methods and the standings' tie-breaks, as the
+tournament deciders consult them."""
+
+
+@decided_again
+def create(store: Store, tournament: TournamentInput | Mapping[str, Any]) -> str:
+    """Create a tournament stream (`decide.tournaments.create`); returns its id (a slug of the
+    name, made unique)."""
+    given = TournamentInput.check(tournament)
+    checked_text("name", given.name)
+    if given.id is not None:
+        checked_text("id", given.id)
+    event = decide.create(
+        given,
+        exists=lambda tid: store.stream_version(stream_of(tid)) >= 0,
+        catalogues=CATALOGUES,
     )
-
-
-def _check_tiebreak(system: System, code: str) -> None:
-    if system.is_team:
-        from events.team_results import TEAM_TIEBREAKS
-
-        if code.upper() not in TEAM_TIEBREAKS:
-            raise CommandError(
-                f"unknown team tie-break '{code}' (known: {', '.join(TEAM_TIEBREAKS)})"
-            )
-        return
-    lookup_tiebreak(code)
-
-
-def default_tiebreaks(game: Game, system: System) -> tuple[str, ...]:
-    """The usual chain of each game and system (C.07 recommendations; OpenGotha's defaults)."""
-    if system.is_team:
-        from events.team_results import DEFAULT_CHAIN
-
-        return DEFAULT_CHAIN
-    if game is Game.GO:
-        if system is System.MACMAHON:
-            return ("MMS", "SOSM", "SOSOSM")
-        return ("NBW", "SOSW", "SOSOSW")
-    if game is Game.CARROM:
-        # SoL's ranking: Swiss by bucholz, net and total score; round robin by net and total
-        # score; a knockout by the bracket, showing SoL's three columns (ranks_by_bracket).
-        return {
-            System.SWISS: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
-            System.ROUNDROBIN: ("NETSCORE", "TOTSCORE"),
-            System.KNOCKOUT: ("BUCHOLZ", "NETSCORE", "TOTSCORE"),
-        }.get(system, ())
-    if game is Game.OTHELLO and system is not System.ROUNDROBIN:
-        return ("BQ", "DISCS")
-    if system is System.ROUNDROBIN:
-        return ("DE", "SB", "WIN")
-    if game is Game.CHESS:
-        return ("BH/C1", "BH", "SB")
-    return ("BH",)
+    tid = event.tournament_id
+    within_limits(tid, [event])
+    store.append(stream_of(tid), [NewEvent(event, metadata=current_origin().metadata())], -1)
+    return tid
 
 
 @decided_again
 def set_tiebreaks(store: Store, tournament_id: str, codes: Sequence[str]) -> None:
-    for code in codes:
-        lookup_tiebreak(code)
+    """Set the tie-break chain (`decide.tournaments.set_tiebreaks`)."""
     loaded = load(store, tournament_id)
-    append(store, loaded, [TiebreaksChanged(tiebreaks=tuple(codes))])
-
-
-def current_data(state: TournamentState) -> EventData:
-    """The event's data already set (what an edit is checked against)."""
-    s = state.settings
-    return EventData(
-        start_date=s.start_date,
-        end_date=s.end_date,
-        city=s.city,
-        federation=s.federation,
-        chief_arbiter=s.chief_arbiter,
-        deputy_arbiters=tuple(s.deputy_arbiters),
-        time_control=s.time_control,
-        rating_type=s.pairing_params.rating.rating_type,
-        round_dates=dict(s.round_dates),
-    )
+    append(store, loaded, decide.set_tiebreaks(loaded.state, codes, catalogues=CATALOGUES))
 
 
 _LABEL = {"city": "place", "start_date": "start", "end_date": "end"}
@@ -286,23 +116,11 @@ def _shown(value: Any) -> str:
 
 @decided_again
 def edit(store: Store, tournament_id: str, changes: EventChanges | Mapping[str, Any]) -> str:
-    """Change the event's data (and name); returns what changed, for the command to say."""
+    """Change the event's data and name (`decide.tournaments.edit`); returns what changed, for
+    the command to say."""
     loaded = load(store, tournament_id)
-    state = loaded.state
-    current = current_data(state)
-    checked = EventChanges.check(
-        changes, game=state.game, rounds=state.total_rounds, current=current
+    done = decide.edit(loaded.state, changes)
+    append(store, loaded, [done.event])
+    return ", ".join(
+        f"{_LABEL.get(k, k.replace('_', ' '))} {_shown(v)}" for k, v in done.fields.items()
     )
-    data = checked.data(state.game, state.total_rounds, current)
-    fields = created_fields(data)
-    if data.deputy_arbiters is not None:
-        fields["deputy_arbiters"] = data.deputy_arbiters
-    if data.rating_type is not None:
-        fields["rating_type"] = data.rating_type
-    if checked.name is not None:
-        fields["name"] = checked.name
-    fields |= checked.access_fields()
-    if not fields:
-        raise CommandError(f"{tournament_id}: nothing to change (give at least one option)")
-    append(store, loaded, [new_event(TournamentEdited, tournament_id, **fields)])
-    return ", ".join(f"{_LABEL.get(k, k.replace('_', ' '))} {_shown(v)}" for k, v in fields.items())

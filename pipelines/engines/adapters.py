@@ -18,10 +18,10 @@ from events.domain import Board
 from events.errors import PairingError
 
 if TYPE_CHECKING:
+    from decide.state import TournamentState
     from events.params import GoSettings
     from ingest.trf import TrfFile
     from pairing.contract import Engine, PairedRound
-    from projections.state import TournamentState
 
 __all__ = ["EngineEntry", "Lazy", "PairingUnavailable", "Prepared", "Replayed", "TrfReader"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
+from decide.state import Pairing, TournamentState
 from events.domain import Colour, Outcome
 from events.errors import UserError
 from events.result_codes import ResultCode
@@ -20,7 +21,6 @@ from pairing.swiss.acceleration import baku
 from pairing.swiss.colour import infer_initial_colour
 from pairing.swiss.model import HistoryEntry, Scoring, SwissInput, SwissPlayer
 from pipelines.engines.adapters import Prepared
-from projections.state import Pairing, TournamentState
 
 __all__ = [
     "MissingResult",

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from decide.state import BoardState, TournamentState
 from events.domain import Outcome, System
 from events.errors import UserError
 from pairing.sol.model import SolCompetitor, SolMatch, SolParams, SolSystem, SolTourney
 from pairing.sol.round import SolRequest
 from pipelines.engines.adapters import Prepared
 from pipelines.engines.live import stable_seed
-from projections.state import BoardState, TournamentState
 
 __all__ = ["sol", "sol_draw_seed", "sol_tourney"]
 

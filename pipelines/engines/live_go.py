@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from pydantic import ValidationError
 
+from decide.state import TournamentState
 from events.domain import Outcome
 from events.errors import UserError
 from events.go import parse_rank
@@ -22,7 +23,6 @@ from pairing.macmahon import GoBye, GoGame, GoPlayer, GoResult, GoTournament, Ma
 from pairing.macmahon.round import MacMahonRequest
 from pipelines.engines.adapters import Prepared
 from pipelines.engines.live import stable_seed
-from projections.state import TournamentState
 
 __all__ = [
     "MissingRank",

@@ -7,6 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from decide.state import TournamentState, project
 from events.domain import Game, System
 from events.store import RecordedEvent
 from ingest.opengotha import (
@@ -24,7 +25,6 @@ from pairing.macmahon.params import (
     SeedSystem,
 )
 from pipelines.engines.live_go import go_params
-from projections.state import TournamentState, project
 
 __all__ = [
     "go_sets",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from decide.state import TournamentState
 from events.domain import Board
 from pipelines.engines import registry
-from projections.state import TournamentState
 
 __all__ = ["Notes", "pair_next_round"]
 

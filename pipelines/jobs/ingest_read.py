@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from decide.state import project
 from events.domain import System
 from events.errors import UserError
 from events.names import slugify
@@ -59,7 +60,6 @@ from pipelines.engines import live
 from pipelines.engines.macmahon_from_opengotha import params_from_opengotha
 from pipelines.process.collector import tune_process
 from pipelines.process.orphans import die_with_parent
-from projections.state import project
 from projections.tiebreaks import REGISTRY as TIEBREAKS
 
 __all__ = [

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from decide.state import TournamentState
 from events.domain import Game
 from events.errors import UserError
 from events.results import jigo_possible
@@ -22,7 +23,6 @@ from projections import crosstable as xt
 from projections.game_terms import komi_text
 from projections.standings import as_of
 from projections.standings import standings as compute_standings
-from projections.state import TournamentState
 
 __all__ = [
     "Card",

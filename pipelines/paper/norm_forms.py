@@ -5,11 +5,11 @@ blank lines where the arbiters sign."""
 
 from __future__ import annotations
 
+from decide.state import TournamentState
 from events.errors import UserError
 from pipelines.paper.documents import Doc, Document, Table, details_of
 from projections.crosstable import format_value
 from projections.norms import PlayerNorms
-from projections.state import TournamentState
 
 __all__ = ["certificate", "report"]
 

@@ -14,8 +14,8 @@ from events.imported_lists import FIDE_LISTS, ListedPlayer, latest_list_import, 
 from projections.federation_checks import Finding, egd_findings, fide_findings
 
 if TYPE_CHECKING:
+    from decide.state import TournamentState
     from events.store import Store
-    from projections.state import TournamentState
 
 __all__ = ["Body", "CheckReport", "check"]
 

@@ -6,11 +6,11 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+from decide.state import TournamentState
 from projections import html
 from projections.norms import Check, NormResult, PlayerNorms
 from projections.norms.from_state import Ratings, norm_ratings
 from projections.norms.rules import UNRATED
-from projections.state import TournamentState
 from ratings.fide_tables import dp_for_percent
 
 __all__ = ["norms_html", "norms_rows", "norms_text_rows", "norms_title"]

@@ -7,12 +7,13 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from decide.prizes import event_year
+from decide.state import TournamentState
 from events.prizes import PrizeTable, Sharing
 from pipelines.commands.prizes import NoPrizeList
 from projections import html
-from projections.prizes import Award, allocate, entrants, event_year
+from projections.prizes import Award, allocate, entrants
 from projections.standings import StandingRow, standings
-from projections.state import TournamentState
 
 __all__ = ["awards", "prizes_html", "prizes_title", "prizes_view", "toml_text"]
 

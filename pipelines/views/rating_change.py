@@ -37,14 +37,14 @@ from typing import Any
 
 import polars as pl
 
+from decide.state import PlayerState, TournamentState
+from decide.tournaments import current_data
 from events.domain import Game, Outcome
 from events.imported_lists import FIDE_LISTS, ListedPlayer, latest_list_import, lookup
 from events.store import Store
 from pipelines.commands.base import STREAM_PREFIX, CommandError
-from pipelines.commands.tournaments import current_data
 from projections.games import project
 from projections.standings import StandingRow
-from projections.state import PlayerState, TournamentState
 from ratings.egf import CLASS_WEIGHTS, EgfParams, rate_events, rating_from_grade
 from ratings.fide import FideParams
 from ratings.fide_run import tournament_changes

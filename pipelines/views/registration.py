@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from decide.state import TournamentState
 from pipelines.commands.registration import window
-from projections.state import TournamentState
 
 __all__ = ["check_in_view", "requests_view"]
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from decide.state import TournamentState
 from events.team_results import TeamEntry
 from projections.standings import AsOf
-from projections.state import TournamentState
 from projections.team_standings import TeamStanding, team_standings
 from projections.teams import (
     BoardPrizeRow,

@@ -8,18 +8,18 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from decide.inputs import EventDataInput
+from decide.state import TournamentState
+from decide.tournaments import current_data
 from events.acceleration import baku_points
 from events.domain import ByeKind, Game
 from events.store import RecordedEvent, Store
 from pipelines.commands.base import STREAM_PREFIX
-from pipelines.commands.inputs import EventDataInput
 from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
-from pipelines.commands.tournaments import current_data
 from pipelines.views.output import Format
 from projections.crosstable import Crosstable, format_value
 from projections.game_terms import board_result, komi_text
 from projections.standings import StandingRow
-from projections.state import TournamentState
 
 
 def player_ref(state: TournamentState, pid: int, ranks: dict[int, int]) -> dict[str, Any]:

@@ -15,12 +15,7 @@ from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from events.validate import calendar_date
-from pipelines.commands import players, registration, results, rounds, tournaments
-from pipelines.commands import prizes as prize_commands
-from pipelines.commands import undo as undo_commands
-from pipelines.commands.files import BadLine
-from pipelines.commands.inputs import (
+from decide.inputs import (
     ByeInput,
     EventChanges,
     PlayerChanges,
@@ -29,6 +24,11 @@ from pipelines.commands.inputs import (
     ResultInput,
     TournamentInput,
 )
+from events.validate import calendar_date
+from pipelines.commands import players, registration, results, rounds, tournaments
+from pipelines.commands import prizes as prize_commands
+from pipelines.commands import undo as undo_commands
+from pipelines.commands.files import BadLine
 from pipelines.views import prizes as prize_views
 from pipelines.views.output import Format, render
 from pipelines.views.registration import check_in_view, requests_view
@@ -147,7 +147,7 @@ async def rating_lists(request: Request) -> Response:
 
 # ------------------------------------------------------------------ director writes
 #
-# The request bodies are the input models every door uses (`pipelines.commands.inputs`); the
+# The request bodies are the input models every door uses (`decide.inputs`); the
 # commands check them with the tournament's own rules, so the API refuses what the command line
 # refuses, naming the field (422), and what the tournament's state refuses (400).
 

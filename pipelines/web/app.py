@@ -16,9 +16,9 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from decide.inputs import refusal_of
 from events.errors import ArbiterError, NotFound, RetryableError
 from events.validate import InvalidField
-from pipelines.commands.inputs import refusal_of
 from pipelines.web import api, forms, public
 from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess

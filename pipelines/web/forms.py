@@ -18,13 +18,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from decide.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
 from events.domain import Outcome
 from events.errors import ArbiterError
 from events.validate import InvalidField
 from pipelines.commands import players, prizes, registration, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
 from pipelines.commands.base import CommandError
-from pipelines.commands.inputs import EventChanges, PlayerChanges, PlayerInput, TournamentInput
 from pipelines.views.prizes import toml_text
 from pipelines.views.registration import check_in_view, requests_view
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings

@@ -1,7 +1,7 @@
 """The server's projection cache, kept up to date from the log by one follower thread.
 
 The follower reads the log after the last position it applied and folds each event into the
-working state of its stream (`projections.state.evolve`, the same fold the commands use); after
+working state of its stream (`decide.state.evolve`, the same fold the commands use); after
 each batch every changed tournament is published as an immutable `TournamentView`, whose
 renderings (standings, pairings, crosstable, JSON bytes) are computed once per version on first
 use. A page read is therefore a dictionary lookup. When the log's epoch changes (an undo or a
@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from decide.state import TournamentState, evolve
 from events.errors import ArbiterError, UserError
 from events.schema import TEAM_EVENTS, Event, RatingListPublished
 from events.store import RecordedEvent, Store
@@ -41,7 +42,6 @@ from pipelines.views.output import Format, render
 from pipelines.web.accounts import ACCOUNTS_STREAM, Accounts
 from projections import crosstable as xt
 from projections.standings import AsOf, StandingRow, as_of, standings
-from projections.state import TournamentState, evolve
 from projections.teams import TeamsState, team_state
 
 log = logging.getLogger("arbiter.serve")

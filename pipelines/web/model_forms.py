@@ -1,4 +1,4 @@
-"""HTML forms made from the input models (`pipelines.commands.inputs`): a field of a model is
+"""HTML forms made from the input models (`decide.inputs`): a field of a model is
 one form field, labelled by its name and described by its help; a submitted form becomes the
 model's fields for the same command the other doors call.
 

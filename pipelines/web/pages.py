@@ -9,13 +9,13 @@ from typing import Any
 from fastapi import HTTPException
 from fastapi.templating import Jinja2Templates
 
+from decide.state import Pairing, TournamentState
 from events.domain import ByeKind, Game
 from pipelines.views import teams as team_views
 from pipelines.views.tournament import not_paired_view
 from pipelines.web.hub import TournamentView
 from projections.crosstable import format_value, own_result
 from projections.game_terms import board_result, komi_text
-from projections.state import Pairing, TournamentState
 
 __all__ = [
     "default_page",

@@ -8,11 +8,11 @@ written: they are the standings' job.
 
 from __future__ import annotations
 
+from decide.state import PlayerState
 from events.domain import ByeKind, Colour, Outcome
 from ingest.conversion import split_name
 from ingest.go_table.records import GameResult, GoCell
 from projections.exports.log_view import LogView
-from projections.state import PlayerState
 
 __all__ = ["go_cells", "name_tokens"]
 

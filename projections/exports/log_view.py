@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from decide.state import PlayerState, TournamentState, project
 from events.schema import PlayerRegistered, RoundPaired
 from events.store import RecordedEvent
-from projections.state import PlayerState, TournamentState, project
 
 __all__ = ["LogView", "view_of"]
 

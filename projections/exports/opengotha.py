@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from decide.state import BoardState, PlayerState, TournamentState
 from events.domain import ByeKind, Outcome
 from events.go import format_rank, parse_rank
 from events.store import RecordedEvent
@@ -41,7 +42,6 @@ from ingest.opengotha.records import (
     rating_from_rank,
 )
 from projections.exports.log_view import view_of
-from projections.state import BoardState, PlayerState, TournamentState
 
 __all__ = ["dump_opengotha", "opengotha_from_log", "opengotha_losses", "write_opengotha"]
 

@@ -24,6 +24,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import assert_never
 
+from decide.state import PlayerState, TournamentState
 from events.acceleration import baku_points
 from events.domain import ByeKind, Colour, System
 from events.result_codes import ResultCode
@@ -56,7 +57,6 @@ from ingest.trf.records import (
 )
 from projections.exports.log_view import LogView, view_of
 from projections.standings import standings
-from projections.state import PlayerState, TournamentState
 
 __all__ = [
     "format_points",

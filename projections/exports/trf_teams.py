@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from decide.state import TournamentState
 from events.schema import Event
 from events.team_results import TeamEntry
 from ingest.trf.records import (
@@ -21,7 +22,6 @@ from ingest.trf.records import (
     RawRecord,
     Record,
 )
-from projections.state import TournamentState
 from projections.team_standings import team_standings
 from projections.teams import TeamsState, match_scoring, team_entries, team_state
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from decide.state import Pairing, PlayerState, TournamentState
 from events.domain import ByeKind, Colour, Outcome, System
 from projections.norms.model import Applicant, CountedGame, EventFacts, Opponent, PlayerNorms
 from projections.norms.rules import NO_FEDERATION
 from projections.norms.search import best_subsets
-from projections.state import Pairing, PlayerState, TournamentState
 
 __all__ = [
     "Ratings",

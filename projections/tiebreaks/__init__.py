@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from projections.state import TournamentState
+from decide.state import TournamentState
 from projections.tiebreaks import buchholz, counts, encounter, go, performance, scores
 from projections.tiebreaks.context import TiebreakContext, TiebreakOptions, build_context
 from projections.tiebreaks.spec import TiebreakSpec, UnknownTiebreak, parse_code

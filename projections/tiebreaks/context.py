@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
+from decide.state import Pairing, TournamentState
 from events.domain import ByeKind, Colour, Outcome, System
 from events.scoring import Scoring
-from projections.state import Pairing, TournamentState
 
 
 class RoundKind(Enum):

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import TournamentState, project
 from events.domain import System
 from events.schema import Event, PlayerWithdrawn, RoundPaired
 from ingest.detect import FileFormat
 from pipelines.engines.pair import pair_next_round
 from pipelines.jobs.ingest import convert
-from projections.state import TournamentState, project
 from tests.cli.test_live_swiss_corpus import corpus
 from tests.conftest import TESTDATA, require_testdata
 from tests.pairing.test_dubov_corpus import AGREED

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import project
 from events.domain import System
 from events.schema import Event, PlayerWithdrawn, RoundPaired
 from ingest.detect import FileFormat
 from pipelines.engines.pair import pair_next_round
 from pipelines.jobs.ingest import convert
-from projections.state import project
 from tests.conftest import TESTDATA, require_testdata
 
 # Files small enough to pair every round quickly; the engines' own corpus tests cover all.

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import TournamentState
 from events.duckdb_store import DuckDBStore
 from pipelines.commands import base as commands
 from pipelines.commands import rounds, undo
 from pipelines.jobs.ingest import ingest
-from projections.state import TournamentState
 from tests.conftest import require_testdata
 
 FILES = {"simpleswiss": 7, "notsosimpleswiss": 10, "simplemm": 5, "notsimplemm": 5}

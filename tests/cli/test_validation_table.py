@@ -37,6 +37,10 @@ SETUP = (
     "tournament create --name G --id g --game go --system macmahon --rounds 3",
     'player add g --name "Sato, Ken" --rank 3d --seed 1',
     'player add g --name "Ito, Mai" --rank 1k',
+    "tournament edit g --check-in 2026-01-01T00:00/2099-12-31T23:59",
+    "tournament create --name W --id w --system team-swiss --rounds 5",
+    "team add w --name Oslo",
+    'team member add w Oslo --name "Lund, Siv"',
     "ratings import {fide_list} --date 2025-11-01",
     "tournament create --name R --id r --system dutch --rounds 2",
     'player add r --name "Aas, Per" --rating 2000',
@@ -47,10 +51,10 @@ SETUP = (
     "tournament create --name S --id s --system dutch --rounds 2",
     'player add s --name "Alm, Siv" --rating 1500',
 )
-"""The events every row is refused against: a chess event paired once, a go event; then FIDE's
-list of 2025-11-01 imported (two players: Carlsen 1503014 and Hou 8602980); a chess event of
-three players paired once (board 1 a game with its result 1-0, board 2 the bye), and one of a
-single player."""
+"""The events every row is refused against: a chess event paired once, a go event with a
+check-in window, a team Swiss with one team of one member; then FIDE's list of 2025-11-01
+imported (two players: Carlsen 1503014 and Hou 8602980); a chess event of three players paired
+once (board 1 a game with its result 1-0, board 2 the bye), and one of a single player."""
 
 
 def setup(folder: Path) -> list[str]:
@@ -81,7 +85,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def versions(store: Path) -> tuple[int, ...]:
     s = DuckDBStore(str(store))
     try:
-        return tuple(s.stream_version(f"tournament-{t}") for t in "tgrs")
+        return tuple(s.stream_version(f"tournament-{t}") for t in "tgwrs")
     finally:
         s.close()
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from decide.state import project
 from events import schema
 from events.domain import Board, ByeKind, Game, Outcome, System
 from events.duckdb_store import DuckDBStore
@@ -28,7 +29,6 @@ from events.schema import (
 from events.scoring import Scoring
 from events.store import NewEvent
 from pairing.roundrobin import pair_round_robin
-from projections.state import project
 
 
 def season(seed: int, players: int = 6) -> list[Event]:

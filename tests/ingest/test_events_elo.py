@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import project
 from events.domain import Outcome
 from events.schema import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
 from ingest.elo import ANONYMOUS, elo_to_events, parse_elo
 from ingest.errors import IngestError
-from projections.state import project
 
 HEADER = "%%Tournament: Test Open\n%%Country: NL\n%%Date: 05/01/2019\n%%Sender: Someone\n\n"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from decide.state import project
 from events.domain import ByeKind, Outcome
 from events.schema import ByeGranted, ResultRecorded, RoundPaired
 from ingest.h9 import h9_to_events, parse_h9
 from ingest.opengotha import opengotha_to_events, read_opengotha
 from ingest.tou import parse_tou, tou_to_events
-from projections.state import project
 from tests.conftest import require_testdata
 
 H9 = (

@@ -280,3 +280,27 @@ def test_the_rating_type_of_a_tournament_reaches_the_games_table(tmp_path: Path)
                 None,
                 "rapid",
             ]
+
+
+def test_a_correction_to_rating_0_leaves_no_rating(store: DuckDBStore) -> None:
+    """docs/validation.md, rating: 0 is unrated, so a `PlayerUpdated` rating of 0 takes the
+    registered rating away (and a later rating gives one again)."""
+    events = _club()
+    events[1:3] = [
+        PlayerRegistered(
+            player=1, name="Alpha, A", federation="FRA", ids={"wof": "101"}, rating=1700
+        ),
+        PlayerRegistered(
+            player=2, name="Beta, B", federation="FRA", ids={"wof": "102"}, rating=1600
+        ),
+    ]
+    events += [
+        PlayerUpdated(player=1, rating=0),
+        PlayerUpdated(player=2, rating=0),
+        PlayerUpdated(player=2, rating=1650),
+    ]
+    append_tournament(store, events)
+    cache = GamesCache()
+    cache.sync(store)
+    ratings = dict(cache.players().select("player_id", "rating").rows())
+    assert (ratings["wof:101"], ratings["wof:102"]) == (None, 1650.0)

@@ -6,6 +6,7 @@ counts 32 + 6 x the player's own points.
 
 from __future__ import annotations
 
+from decide.state import project
 from events.domain import Board, Game, Outcome, System
 from events.schema import (
     Event,
@@ -16,7 +17,6 @@ from events.schema import (
     TournamentCreated,
 )
 from projections.standings import standings
-from projections.state import project
 
 
 def tournament(withdraw_b: bool = False) -> list[Event]:

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from decide.state import project
 from events.domain import Board, Game, Outcome, System
 from events.schema import Event, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
 from events.scoring import Scoring
 from projections.standings import standings
-from projections.state import project
 from projections.tiebreaks import TiebreakOptions
 from projections.tiebreaks.context import CarromParams
 from tests.conftest import TESTDATA, require_testdata

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import TournamentState, project
 from events.domain import Board, Game, Outcome, System
 from events.schema import Event, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated
 from projections.crosstable import as_rows, crosstable, to_csv, to_text
 from projections.html import crosstable_html, standings_html
 from projections.standings import standings
-from projections.state import TournamentState, project
 
 EVIL = "<script>document.title='pwned'</script>"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from decide.state import project
 from events.domain import Game, System
 from events.imported_lists import Kind, ListedPlayer
 from events.params import PairingParams
 from events.schema import PlayerRegistered, TournamentCreated
 from projections.federation_checks import Finding, fide_findings
-from projections.state import project
 
 
 def test_an_unknown_federation_and_names_that_differ_only_in_spacing() -> None:

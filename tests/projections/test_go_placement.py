@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from decide.state import project
 from events.domain import Board, ByeKind, Game, Outcome, System
 from events.domain import Colour as StoneColour
 from events.schema import (
@@ -17,7 +18,6 @@ from events.schema import (
 from ingest.go_table import GameResult, GoCell
 from ingest.h9 import H9File, parse_h9
 from projections.standings import standings
-from projections.state import project
 from projections.tiebreaks import TiebreakOptions, build_context, lookup
 from tests.conftest import require_testdata
 

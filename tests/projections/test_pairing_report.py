@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decide.state import project
 from events.domain import Board, Game, Outcome, System
 from events.params import PairingParams
 from events.schema import (
@@ -12,7 +13,6 @@ from events.schema import (
     TournamentCreated,
 )
 from projections.pairing_report import pairing_report
-from projections.state import project
 
 
 def events() -> list[Event]:

@@ -28,8 +28,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from decide.prizes import PrizeError
 from events.prizes import PrizeTable
-from projections.prizes import Award, Entrant, PrizeError, allocate
+from projections.prizes import Award, Entrant, allocate
 
 
 def table(**data: Any) -> PrizeTable:

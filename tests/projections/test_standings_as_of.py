@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import TournamentState, evolve, project
 from events.schema import Event, ResultCorrected, ResultRecorded, RoundPaired, TournamentCreated
 from ingest.trf import parse_trf, trf_to_events
 from projections.standings import as_of, standings
-from projections.state import TournamentState, evolve, project
 from tests.conftest import TESTDATA, require_testdata
 
 CHAIN = ("BH", "BH/C1", "SB", "PS", "ARO", "FB", "AOB", "WIN", "REP", "KS", "DE")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from decide.state import TournamentState, project
 from events.domain import Board, Game, Outcome, System
 from events.schema import (
     Event,
@@ -14,7 +15,6 @@ from events.schema import (
     TournamentCreated,
 )
 from events.scoring import Scoring
-from projections.state import TournamentState, project
 from projections.tiebreaks import TiebreakOptions, UnknownTiebreak, lookup
 from projections.tiebreaks.context import CarromParams
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from decide.state import TournamentState, project
 from ingest.trf import parse_trf, trf_to_events
 from projections.standings import standings
-from projections.state import TournamentState, project
 from projections.tiebreaks import build_context, lookup
 from tests.conftest import TESTDATA, require_testdata
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from decide.state import project
 from events.domain import ByeKind, Outcome, System
 from events.schema import (
     ByeGranted,
@@ -16,7 +17,6 @@ from events.schema import (
     TournamentCreated,
 )
 from ingest.trf import parse_trf, trf_to_events
-from projections.state import project
 from tests.conftest import TESTDATA, require_testdata
 
 

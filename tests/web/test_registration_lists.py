@@ -195,3 +195,44 @@ def test_a_rating_of_0_is_no_rating_at_every_door(site: tuple[Served, str, Path]
     assert ratings == dict.fromkeys(names)
     log = cli(store, "log", "t")
     assert "'rating': 0" not in log
+
+
+def test_an_edit_to_rating_0_takes_the_rating_away_at_every_door(
+    site: tuple[Served, str, Path],
+) -> None:
+    """docs/validation.md, rating: 0 is unrated, so `player edit --rating 0` (the command, a
+    `batch` line, the director's API, the manage form) leaves the player with no rating, as a
+    blank registration has."""
+    from tests.web.test_validation_doors import _login
+
+    served, token, folder = site
+    store = served.store
+    names = ("Zero, Cli", "Zero, Batch", "Zero, Api", "Zero, Form")
+    for name in names:
+        cli(store, "player", "add", "t", "--name", name, "--rating", "1900")
+    listed = json.loads(cli(store, "player", "list", "t", "-f", "json"))
+    ids = {p["name"]: p["id"] for p in listed}
+    assert {p["name"]: p["rating"] for p in listed if p["name"] in names} == dict.fromkeys(
+        names, 1900
+    )
+    done = run(store, "player", "edit", "t", str(ids["Zero, Cli"]), "--rating", "0")
+    assert (done.returncode, done.stderr) == (0, f"player {ids['Zero, Cli']}: set rating none\n")
+    batch = folder / "zero.txt"
+    batch.write_text(f"player edit t {ids['Zero, Batch']} --rating 0\n", encoding="utf-8")
+    assert run(store, "batch", str(batch)).returncode == 0
+    r = httpx.patch(
+        f"{served.url}/api/tournaments/t/players/{ids['Zero, Api']}",
+        json={"rating": 0},
+        headers={"authorization": f"Bearer {token}"},
+    )
+    changed = {"player": ids["Zero, Api"], "changed": "rating none"}
+    assert (r.status_code, r.json()) == (200, changed)
+    jar = _login(served.url, "kari", "kari-secret-1")
+    r = httpx.post(
+        served.url + "/t/t/manage/edit-player",
+        data={"player": ids["Zero, Form"], "rating": "0", "csrf_token": jar["arbiter_csrf"]},
+        headers={"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())},
+    )
+    assert r.status_code in (200, 303), r.text[:300]
+    listed = json.loads(cli(store, "player", "list", "t", "-f", "json"))
+    assert {p["name"]: p["rating"] for p in listed if p["name"] in names} == dict.fromkeys(names)

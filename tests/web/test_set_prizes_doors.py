@@ -124,3 +124,39 @@ def test_only_the_director_sets_it(site: tuple[Served, dict[str, str]]) -> None:
     other = add_user(served.store, "elsewhere", "director", "bergen")
     r = httpx.put(url, json=HORT, headers={"authorization": f"Bearer {other}"}, timeout=30)
     assert r.status_code == 403
+
+
+AGED_TOML = '[[category]]\nname = "U12"\nunder = 12\n[[prize]]\nplace = 1\namount = 10\n' \
+    'category = "U12"\n'  # fmt: skip
+AGED = {"category": [{"name": "U12", "under": 12}],
+        "prize": [{"place": 1, "amount": 10, "category": "U12"}]}  # fmt: skip
+NO_YEAR = (
+    "category 'U12' counts ages ('under'), which needs the event's year: set the start date "
+    "(tournament edit T --start DATE) or use born_min"
+)
+"""docs/prizes.md, `under`: an age category counts from the event's year, so an event with
+no date refuses it (`decide.prizes.set_prizes`)."""
+
+
+def test_every_door_refuses_an_age_category_without_the_events_year(
+    site: tuple[Served, dict[str, str]], tmp_path: Path
+) -> None:
+    served, jar = site
+    before = _sets(served)
+    path = tmp_path / "aged.toml"
+    path.write_text(AGED_TOML, encoding="utf-8")
+    done = arbiter_run(served.store, "prizes", "oslo", "set", str(path))
+    assert (done.returncode, done.stderr) == (1, f"error: {NO_YEAR}\n")
+
+    token = add_user(served.store, "api-td3", "director", "oslo")
+    r = httpx.put(served.url + "/api/tournaments/oslo/prizes", json=AGED,
+                  headers={"authorization": f"Bearer {token}"}, timeout=30)  # fmt: skip
+    assert (r.status_code, r.json()) == (400, {"error": NO_YEAR})
+
+    r = httpx.post(served.url + "/t/oslo/manage/prizes", headers=cookie_header(jar),
+                   data={"prizes": AGED_TOML, "csrf_token": jar["arbiter_csrf"]})  # fmt: skip
+    error = ERROR.search(r.text)
+    assert r.status_code == 400
+    assert error is not None
+    assert html.unescape(error.group(1)) == NO_YEAR
+    assert _sets(served) == before

@@ -97,7 +97,7 @@ class Site:
         s = DuckDBStore(self.store)
         try:
             return (
-                *(s.stream_version(f"tournament-{t}") for t in "tgrs"),
+                *(s.stream_version(f"tournament-{t}") for t in "tgwrs"),
                 len(s.streams("tournament-")),
             )
         finally:
@@ -178,6 +178,13 @@ def api(site: Site, c: Command) -> tuple[int, str] | None:
         case ("undo",):
             body = {"round": c.options["round"], "confirm": True}
             r = httpx.post(f"{url}/{c.args[0]}/undo", json=body, headers=auth)
+        case ("registrations",):
+            tid, verb, number = c.args
+            r = httpx.post(f"{url}/{tid}/registrations/{number}/{verb}", json={}, headers=auth)
+        case ("check-in",):
+            tid, player = c.args
+            body = {"player": int(player)}
+            r = httpx.post(f"{url}/{tid}/check-ins", json=body, headers=auth)
         case _:
             return None
     return r.status_code, r.json().get("error", r.text)
@@ -223,6 +230,12 @@ def form(site: Site, c: Command) -> tuple[int, str] | None:
         case ("undo",):
             data = {"round": c.options["round"], "confirm": "true"}
             return _form(site, c, f"/t/{c.args[0]}/manage/undo", data)
+        case ("registrations",):
+            tid, verb, number = c.args
+            return _form(site, c, f"/t/{tid}/manage/{verb}", {"request": number})
+        case ("check-in",):
+            tid, player = c.args
+            return _form(site, c, f"/t/{tid}/manage/check-in", {"player": player})
     return None
 
 
@@ -310,4 +323,33 @@ def test_the_files_refuse_as_the_command_line(
         f"players-{number}.csv" if c.words == ("player", "add") else f"results-{number}.txt"
     )
     assert stderr == f"error: {path}:{2 if c.words == ('player', 'add') else 1}:{column}: {text}\n"
+    assert site.state() == before
+
+
+WRONG_CODE = "g: player 1: missing or wrong check-in code (given at registration; ask the director)"
+"""docs/validation.md, "A player's own check-in": a code that is not the player's."""
+
+
+def test_a_wrong_check_in_code_is_refused_at_the_api(site: Site) -> None:
+    before = site.state()
+    url = site.served.url + "/api/tournaments/g/check-ins"
+    for body in ({"player": 1, "code": "AAAAAA"}, {"player": 1}):
+        r = httpx.post(url, json=body)
+        assert (r.status_code, r.json()) == (400, {"error": WRONG_CODE})
+    assert site.state() == before
+
+
+def test_a_wrong_check_in_code_is_refused_on_the_check_in_page(site: Site) -> None:
+    before = site.state()
+    page = httpx.get(site.served.url + "/t/g/check-in")
+    csrf = page.cookies["arbiter_csrf"]
+    r = httpx.post(
+        site.served.url + "/t/g/check-in",
+        data={"player": "1", "code": "AAAAAA", "csrf_token": csrf},
+        headers={"cookie": f"arbiter_csrf={csrf}"},
+    )
+    found = ERROR.search(r.text)
+    assert r.status_code == 400, r.text[:300]
+    assert found is not None
+    assert html.unescape(found.group(1)) == WRONG_CODE
     assert site.state() == before
