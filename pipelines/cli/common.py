@@ -7,24 +7,42 @@ import functools
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 import typer
-from rich.console import Console
 
-from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
 from pipelines.cli import STATE
-from pipelines.commands.inputs import option_name
 from pipelines.process.exits import report
 from pipelines.views.output import Format
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from events.store import Store
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+@functools.cache
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    # emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+class _Stderr:
+    """The stderr console, made when a command first prints on it (rich would cost every
+    command a tenth of its start-up, and most print nothing there)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_stderr_console(), name)
+
+
+err = cast("Console", _Stderr())
 
 
 def codes(text: str | None) -> list[str]:
@@ -79,6 +97,8 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # typer's own exits and usage errors (exit 2)
         except (Exception, KeyboardInterrupt) as exc:
+            from pipelines.commands.inputs import option_name  # the input models: on failure
+
             raise typer.Exit(report(exc, naming=option_name)) from None
 
     return wrapper
