@@ -41,7 +41,7 @@ class TournamentCreated(EventBase):
     system: System
     rounds: int = Field(ge=1)
     cycles: int = Field(1, ge=1, le=2, description="round robin: single (1) or double (2)")
-    scoring: Scoring = Scoring()
+    scoring: Scoring = Field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()
     start_date: dt.date | None = None
     end_date: dt.date | None = None
