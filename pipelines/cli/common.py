@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
@@ -35,8 +36,17 @@ def _stderr_console() -> Console:
 
 
 class _Stderr:
-    """The stderr console, made when a command first prints on it (rich would cost every
-    command a tenth of its start-up, and most print nothing there)."""
+    """The stderr console, made when a command first needs rich: a line of printable text
+    without markup (what most commands say there) is written as rich would write it, without
+    loading rich (a tenth of a light command's start-up)."""
+
+    def print(self, *objects: Any, markup: bool | None = None, **options: Any) -> None:
+        if markup is False and not options and len(objects) == 1:
+            text = objects[0]
+            if isinstance(text, str) and text.isprintable():
+                sys.stderr.write(text + "\n")
+                return
+        _stderr_console().print(*objects, markup=markup, **options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(_stderr_console(), name)
