@@ -91,9 +91,10 @@ def _game(info: ValidationInfo) -> Game | None:
 
 
 class Input(BaseModel):
-    """Base of the input models: unknown fields refused, values as entered until checked."""
+    """Base of the input models: unknown fields refused, values as entered until checked
+    (each model's validator built when it first checks: a command uses one or two)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @classmethod
     def check(cls, raw: Mapping[str, Any] | BaseModel, **context: Any) -> Self:

@@ -166,11 +166,11 @@ class PairingParams(Frozen):
     {'initial_colour': 'black', 'komi': 7.5, 'mm_bar': 3}
     """
 
-    chess: ChessSettings = ChessSettings()
-    go: GoSettings = GoSettings()
-    carrom: CarromSettings = CarromSettings()
-    rating: RatingSettings = RatingSettings()
-    team: TeamSettings = TeamSettings()
+    chess: ChessSettings = Field(default_factory=ChessSettings)
+    go: GoSettings = Field(default_factory=GoSettings)
+    carrom: CarromSettings = Field(default_factory=CarromSettings)
+    rating: RatingSettings = Field(default_factory=RatingSettings)
+    team: TeamSettings = Field(default_factory=TeamSettings)
 
     @model_validator(mode="before")
     @classmethod

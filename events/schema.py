@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import Field, JsonValue, TypeAdapter, model_validator
 
@@ -46,7 +46,7 @@ class TournamentCreated(EventBase):
     system: System
     rounds: int = Field(ge=1)
     cycles: int = Field(1, ge=1, le=2, description="round robin: single (1) or double (2)")
-    scoring: Scoring = Scoring()
+    scoring: Scoring = Field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()
     start_date: dt.date | None = None
     end_date: dt.date | None = None
@@ -496,8 +496,8 @@ Event = Annotated[
     | TeamRecord,
     Field(discriminator="type"),
 ]
-
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+"""Any event. A stored one is decoded by its row's type (`decode`): a model is built when
+its first event is read (`events.frozen.Frozen`), not all of them at start-up."""
 
 EVENT_TYPES: dict[str, type[EventBase]] = {
     cls.model_fields["type"].default: cls
@@ -569,7 +569,7 @@ def decode(event_type: str, version: int, payload: str) -> Event:
     """Validate a stored payload, upcasting it first when it was written by an older schema."""
     current = schema_version(event_type)
     if version == current:
-        return EVENT_ADAPTER.validate_json(payload)
+        return cast("Event", EVENT_TYPES[event_type].model_validate_json(payload))
     if version > current:
         raise NewerSchemaVersion(
             f"event type {event_type} has schema version {version}, newer than this "
@@ -582,4 +582,4 @@ def decode(event_type: str, version: int, payload: str) -> Event:
             raise ValueError(f"no upcaster for {event_type} schema version {version}")
         data = step(data)
         version += 1
-    return EVENT_ADAPTER.validate_python(data)
+    return cast("Event", EVENT_TYPES[event_type].model_validate(data))

@@ -117,12 +117,23 @@ CREATE TABLE IF NOT EXISTS rating_list_rows (
 SCHEMA_VERSION = _MIGRATIONS[-1][0]
 
 
+def _version_table(con: duckdb.DuckDBPyConnection) -> int | None:
+    """The version ``schema_migrations`` records, None when the file has no such table."""
+    try:
+        rows = con.execute("SELECT max(version) FROM schema_migrations").fetchall()
+    except duckdb.CatalogException:
+        return None
+    return int(rows[0][0] or 0)
+
+
 def migrate(con: duckdb.DuckDBPyConnection, path: str) -> tuple[int, int]:
     """Create or bring the schema up to date; (version before, version now)."""
+    recorded = _version_table(con)
+    if recorded == SCHEMA_VERSION:  # the usual open: one query, no scan of the catalog
+        return recorded, recorded
     tables = {str(r[0]) for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-    if "schema_migrations" in tables:
-        rows = con.execute("SELECT max(version) FROM schema_migrations").fetchall()
-        found = int(rows[0][0] or 0)
+    if recorded is not None:
+        found = recorded
     else:
         found = 1 if "truncations" in tables else 0
         columns = con.execute(

@@ -102,22 +102,38 @@ STATE: dict[str, str] = {}
 """What the global options set: the store (``--store``)."""
 
 
+@functools.cache
 def command_of(name: str) -> _click.Command:
-    """The click command ``name``, its module imported now."""
-    command: _click.Command = _group(COMMANDS[name].module).commands[name]
+    """The click command ``name``, its module imported now: only that command is built
+    (typer reads the signature of each command it builds; `arbiter batch` runs many
+    commands, each built once)."""
+    from pipelines.cli.help import tidy
+
+    app = importlib.import_module(f"pipelines.cli.{COMMANDS[name].module}").app
+    command = _built(app, name)
+    tidy(command)
     return command
 
 
-@functools.cache
-def _group(module_name: str) -> TyperGroup:
-    """A `pipelines.cli` module's commands, built once a process (typer reads every command's
-    signature to build them; `arbiter batch` runs many commands)."""
-    from pipelines.cli.help import tidy
-
-    module = importlib.import_module(f"pipelines.cli.{module_name}")
-    group = typer.main.get_group(module.app)
-    tidy(group)
-    return group
+def _built(app: typer.Typer, name: str) -> _click.Command:
+    """The command or command group ``name`` of a module's ``app``, as `typer.main.get_group`
+    builds it inside the module's group."""
+    short, markup = app.pretty_exceptions_short, app.rich_markup_mode
+    for info in app.registered_commands:
+        assert info.callback is not None
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
+            return typer.main.get_command_from_info(
+                info, pretty_exceptions_short=short, rich_markup_mode=markup
+            )
+    for group in app.registered_groups:
+        if group.name == name:
+            return typer.main.get_group_from_info(
+                group,
+                pretty_exceptions_short=short,
+                rich_markup_mode=markup,
+                suggest_commands=app.suggest_commands,
+            )
+    raise KeyError(name)
 
 
 class _Listed(TyperCommand):

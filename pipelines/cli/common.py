@@ -5,26 +5,54 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 import typer
-from rich.console import Console
 
-from decide.inputs import option_name
-from events.store import Store
 from events.stores import default_store_url
 from events.stores import open_store as open_store_at
 from pipelines.cli import STATE
 from pipelines.process.exits import report
 from pipelines.views.output import Format
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from events.store import Store
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+@functools.cache
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    # emoji=False: a place such as "file.ELO:100:1" must not print as an emoji (":100:").
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+class _Stderr:
+    """The stderr console, made when a command first needs rich: a line of printable text
+    without markup (what most commands say there) is written as rich would write it, without
+    loading rich (a tenth of a light command's start-up)."""
+
+    def print(self, *objects: Any, markup: bool | None = None, **options: Any) -> None:
+        if markup is False and not options and len(objects) == 1:
+            text = objects[0]
+            if isinstance(text, str) and text.isprintable():
+                sys.stderr.write(text + "\n")
+                return
+        _stderr_console().print(*objects, markup=markup, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_stderr_console(), name)
+
+
+err = cast("Console", _Stderr())
 
 
 def codes(text: str | None) -> list[str]:
@@ -79,6 +107,8 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # typer's own exits and usage errors (exit 2)
         except (Exception, KeyboardInterrupt) as exc:
+            from decide.inputs import option_name  # the input models: on failure
+
             raise typer.Exit(report(exc, naming=option_name)) from None
 
     return wrapper

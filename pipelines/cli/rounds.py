@@ -1,5 +1,6 @@
 """Rounds on the command line: pair, the pairings (and board swaps), results, byes, forbidden
-pairs, undo and restore."""
+pairs, undo and restore. Each command imports the service it calls (`arbiter result` does
+not load the pairing, undo or file services)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from pipelines.cli.common import (
     player_of,
     user_errors,
 )
-from pipelines.commands import files, results, rounds, undo
 from pipelines.commands.base import CommandError, load
 from pipelines.views.output import Format, emit
 from pipelines.views.tournament import named_notes, not_paired_view, pairings_rows
@@ -80,6 +80,8 @@ def pair(
 ) -> None:
     """Pair the next round with the tournament's system (or --boards) and print it."""
     notes: list[str] | None = [] if explain else None
+    from pipelines.commands import rounds
+
     with open_store() as store:
         if boards is not None:
             event, broken = rounds.pair_by_hand(store, tournament, boards, force=force)
@@ -114,6 +116,8 @@ def pairings(
     """Show a round's boards and results (--swap: exchange two boards first)."""
     with open_store() as store:
         if swap is not None:
+            from pipelines.commands import rounds
+
             rnd = round_no or load(store, tournament).state.last_round
             rounds.swap_boards(store, tournament, rnd, swap[0], swap[1])
             err.print(f"round {rnd}: boards {swap[0]} and {swap[1]} exchanged", markup=False)
@@ -159,6 +163,8 @@ def result(
 ) -> None:
     """Enter (or --correct) the result of a board."""
     entry = {"round": round_no, "board": board, "result": outcome, "correct": correct}
+    from pipelines.commands import results
+
     with open_store() as store:
         event = results.record_one(store, tournament, entry)
         game = load(store, tournament).state.game
@@ -184,6 +190,8 @@ def results_from_file(
     correct: Annotated[bool, typer.Option(help="Replace results already entered.")] = False,
 ) -> None:
     """Enter a round's results from a file (one bad line refuses the file)."""
+    from pipelines.commands import files
+
     with open_store() as store:
         count = files.record_results(store, tournament, round_no, file, correct=correct)
     err.print(f"round {round_no}: {count} result(s) entered from {file}", markup=False)
@@ -198,6 +206,8 @@ def bye(
     kind: Annotated[ByeKind, typer.Option(help="half, zero or full point bye.")] = ByeKind.HALF,
 ) -> None:
     """Give a player a requested bye (or record an absence) for a round not yet paired."""
+    from pipelines.commands import rounds
+
     with open_store() as store:
         pid, said = player_of(store, tournament, player)
         rounds.grant_bye(store, tournament, {"player": pid, "round": round_no, "kind": kind})
@@ -208,6 +218,8 @@ def bye(
 @user_errors
 def forbid(tournament: TournamentArg, first: PlayerArg, second: PlayerArg) -> None:
     """Never pair two players together (siblings, team mates), from the next round on."""
+    from pipelines.commands import rounds
+
     with open_store() as store:
         one, said_one = player_of(store, tournament, first)
         two, said_two = player_of(store, tournament, second)
@@ -229,6 +241,8 @@ def undo_command(
     reason: Annotated[str | None, typer.Option(help="Why, for the archive record.")] = None,
 ) -> None:
     """Archive the log back to before a round was paired (restore brings it back)."""
+    from pipelines.commands import undo
+
     with open_store() as store:
         t = undo.undo(store, tournament, round_no, reason)
     err.print(
@@ -250,6 +264,8 @@ def restore(
 ) -> None:
     """Bring back the events of an undo (the latest, or --truncation N) whose cut point is
     the stream's head."""
+    from pipelines.commands import undo
+
     with open_store() as store:
         t = undo.restore(store, tournament, truncation)
     err.print(f"restored {t.event_count} event(s) of truncation {t.truncation_id}", markup=False)
@@ -259,6 +275,8 @@ def restore(
 @user_errors
 def truncations(tournament: TournamentArg, fmt: FormatOpt = Format.TEXT) -> None:
     """Every undo of a tournament: id, versions and rounds it archived, restorable or not."""
+    from pipelines.commands import undo
+
     with open_store() as store:
         rows = undo.truncations(store, tournament)
     if not rows:

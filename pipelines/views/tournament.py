@@ -6,20 +6,20 @@ import json
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from decide.inputs import EventDataInput
 from decide.state import TournamentState
-from decide.tournaments import current_data
 from events.acceleration import baku_points
 from events.domain import ByeKind, Game
-from events.store import RecordedEvent, Store
-from pipelines.commands.base import STREAM_PREFIX
-from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
+from events.schema import TOURNAMENT_STREAM as STREAM_PREFIX
 from pipelines.views.output import Format
 from projections.crosstable import Crosstable, format_value
 from projections.game_terms import board_result, komi_text
 from projections.standings import StandingRow
+
+if TYPE_CHECKING:
+    from events.store import RecordedEvent, Store
 
 
 def player_ref(state: TournamentState, pid: int, ranks: dict[int, int]) -> dict[str, Any]:
@@ -181,6 +181,9 @@ _NOT_PAIRED = {"half": "half-point bye", "full": "full-point bye", "zero": "zero
 def not_paired_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
     """The players a round does not pair, and why: requested byes, absences, withdrawals,
     late entries not yet entered (so that a round's list shows every player)."""
+    # The registration commands (and the write side they import) only when a round is listed.
+    from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
+
     ranks = state.start_ranks()
     paired = state.rounds[round_no].by_player
     rows = []
@@ -358,6 +361,8 @@ def tournament_summaries(store: Store) -> list[dict[str, Any]]:
 def event_data_row(state: TournamentState) -> dict[str, Any]:
     """`tournament show`: what the tournament is, and its event's data by the input fields'
     names (what `tournament create` and `tournament edit` take)."""
+    from pipelines.commands.tournaments import current_data
+
     s = state.settings
     data = current_data(state)
     shown: dict[str, Any] = {

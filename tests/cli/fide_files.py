@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,20 +191,24 @@ def officer_run(
 ) -> tuple[Path, Path]:
     """As an officer works, through the CLI: a new store, the lists imported, the events'
     TRF files ingested, one ``ratings run --method fide --as-of AS_OF -o OUT`` (``extra``
-    appended); the store and OUT."""
+    appended); the store and OUT. The commands run in order in one `arbiter batch` (one
+    process: each would load polars again on its own; no test here is about a single call)."""
     store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
+    lines = [["store", "init"]]
     for day, rows in sorted(lists.items()):
         path = write_list(tmp_path / f"list-{day:%Y-%m}.xml", rows)
-        arbiter(store, "ratings", "import", str(path), "--date", day.isoformat())
+        lines.append(["ratings", "import", str(path), "--date", day.isoformat()])
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for name, start, end, players in events:
         write_trf(inbox / f"{name}.trf", name, start, end, players)
-    arbiter(store, "ingest", str(inbox))
+    lines.append(["ingest", str(inbox)])
     out = tmp_path / "list"
-    arbiter(
-        store, "ratings", "run", "--method", "fide", "--as-of", as_of.isoformat(),
-        "-o", str(out), *extra,
+    lines.append(
+        ["ratings", "run", "--method", "fide", "--as-of", as_of.isoformat(), "-o", str(out),
+         *extra]
     )  # fmt: skip
+    script = tmp_path / "officer.txt"
+    script.write_text("".join(shlex.join(line) + "\n" for line in lines), encoding="utf-8")
+    arbiter(store, "batch", str(script))
     return store, out

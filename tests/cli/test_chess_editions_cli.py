@@ -123,9 +123,10 @@ def test_director_creates_and_pairs_dutch_2017_and_dubov(tmp_path: Path) -> None
             "--system", system, "--rounds", "5", "--initial-colour", "white", *extra,
         )  # fmt: skip
         tid = created.stdout.split()[-1]
-        for i in range(1, 6):
-            run("arbiter", "--store", store, "player", "add", tid, "--name", f"P{i}",
-                "--rating", str(2400 - 50 * i))  # fmt: skip
+        field = tmp_path / f"{tid}.txt"  # the five players in one `arbiter batch` (set-up)
+        lines = [f"player add {tid} --name P{i} --rating {2400 - 50 * i}" for i in range(1, 6)]
+        field.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        run("arbiter", "--store", store, "batch", str(field))
         paired = run("arbiter", "--store", store, "pair", tid, "--explain", "-f", "json")
         rows = json.loads(paired.stdout)
         # Round 1 in both systems: top half against bottom half, colours alternating from

@@ -125,8 +125,15 @@ def _round_robin(cli: Cli, tid: str, rnd: int) -> None:
 def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> None:
     cli = Cli(tmp_path / "s.duckdb")
     tid = cli("tournament create --name H --system dutch --rounds 4").strip()
-    for i in range(1, 7):
-        cli(f'player add {tid} --name "P{i}, X" --rating {2500 - 10 * i} --birth 1990')
+    field = tmp_path / "field.txt"  # the six players in one `arbiter batch` (set-up)
+    field.write_text(
+        "".join(
+            f'player add {tid} --name "P{i}, X" --rating {2500 - 10 * i} --birth 1990\n'
+            for i in range(1, 7)
+        ),
+        encoding="utf-8",
+    )
+    cli(f"batch {field}")
     # a registration mistake: corrected, another taken back before any pairing
     assert cli.said(f"player edit {tid} 6 --rating 2111 --federation swe") == (
         "player 6: set rating 2111, federation SWE"

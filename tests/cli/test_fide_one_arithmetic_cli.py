@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,6 +34,7 @@ from tests.cli.fide_files import (
     published_case,
     read_reference,
 )
+from tests.cli.games_cli import json_outputs
 from tests.cli.test_rating_list_import_cli import arbiter
 
 pytestmark = pytest.mark.golden
@@ -68,11 +68,18 @@ def _views(
         }
     with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
         listing = {int(r["fide_id"]): r for r in csv.DictReader(f)}
+    # Every event's `standings --rating-change -f json`, in order, in one `arbiter batch`.
+    script = tmp_path / "standings.txt"
+    script.write_text(
+        "".join(f"standings {name} --rating-change -f json\n" for name, *_ in events),
+        encoding="utf-8",
+    )
+    printed = json_outputs(arbiter(store, "batch", str(script)).stdout)
+    assert len(printed) == len(events)
     standings: dict[Key, dict[str, Any]] = {}
-    for name, _, _, players in events:
+    for (name, _, _, players), rows in zip(events, printed, strict=True):
         ids = {f"Player {p.fide_id}": p.fide_id for p in players}
-        done = arbiter(store, "standings", name, "--rating-change", "-f", "json")
-        for row in json.loads(done.stdout):
+        for row in rows:
             standings[ids[row["player"]["name"]], name] = row
     return Views(run, standings, listing)
 

@@ -18,9 +18,12 @@ def test_hash_n_is_the_pairing_number(tmp_path: Path) -> None:
     store = tmp_path / "s.duckdb"
     assert _run(store, "tournament", "create", "--name", "PN", "--id", "pn", "--system",
                 "dutch", "--rounds", "3").returncode == 0  # fmt: skip
-    for rating in (1500, 2100, 1800, 2300):
-        assert _run(store, "player", "add", "pn", "--name", f"R{rating}, X",
-                    "--rating", str(rating)).returncode == 0  # fmt: skip
+    field = tmp_path / "field.txt"  # registered in one `arbiter batch` (set-up)
+    field.write_text(
+        "".join(f"player add pn --name 'R{r}, X' --rating {r}\n" for r in (1500, 2100, 1800, 2300)),
+        encoding="utf-8",
+    )
+    assert _run(store, "batch", str(field)).returncode == 0
     listed = json.loads(_run(store, "player", "list", "pn", "-f", "json").stdout)
     number = {p["name"]: p["start_rank"] for p in listed}
     ident = {p["name"]: p["id"] for p in listed}

@@ -69,6 +69,43 @@ def test_a_result_loads_neither_polars_nor_networkx(tmp_path: Path) -> None:
     assert modules.isdisjoint(HEAVY), modules & set(HEAVY)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["standings", "t"],
+        ["pairings", "t"],
+        ["result", "t", "1", "2", "0-1"],
+        ["player", "add", "t", "--name", "Late, Entry"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_a_light_command_loads_neither_rich_nor_what_it_does_not_run(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Issue 47's light commands (their budget: 1.5x the bare imports, benchmarks/
+    bench_startup.py): the one-line messages they print on stderr need no rich, the standings
+    none of the write side's input models, and none of them the pairing or undo services."""
+    store = str(tmp_path / "store.duckdb")
+    script = tmp_path / "setup.txt"
+    script.write_text(
+        "tournament create --name T --id t --system dutch\n"
+        "player add t --name 'A, One'\nplayer add t --name 'B, Two'\n"
+        "player add t --name 'C, Three'\nplayer add t --name 'D, Four'\n"
+        "pair t\nresult t 1 1 1-0\n",
+        encoding="utf-8",
+    )
+    assert loaded("arbiter", "--store", store, "batch", str(script))[0] == 0
+    code, names = loaded_modules("arbiter", "--store", store, *command)
+    assert code == 0
+    assert "rich" not in {m.split(".")[0] for m in names}
+    not_run = {"pipelines.commands.rounds", "pipelines.commands.undo"}
+    if command[0] != "player":  # `player import` is the file service's, in the same module
+        not_run.add("pipelines.commands.files")
+    if command[0] == "standings":
+        not_run |= {"decide.inputs"}
+    assert names.isdisjoint(not_run), names & not_run
+
+
 def test_pairing_a_round_loads_no_heavy_library_and_no_pydantic(tmp_path: Path) -> None:
     """The engine's input from a TRF file is plain dataclasses, and a 100-player round's
     brackets narrow on Python ints: neither pydantic nor numpy is imported."""

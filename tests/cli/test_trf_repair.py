@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -69,12 +70,15 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--time-control", "90'+30''", "--round-date", "1=2026-03-01",
         "--round-date", "6=2026-03-06",
     ).strip().splitlines()[-1]  # fmt: skip
-    ids = {}
+    # the field registered in one `arbiter batch` (one process): each line prints its id
+    lines = []
     for name, rating, fed, title in FIELD:
-        args = ["--name", name, "--rating", str(rating), "--federation", fed]
-        if title:
-            args += ["--title", title]
-        ids[name] = int(arbiter(store, "player", "add", tid, *args).strip())
+        args = ["player", "add", tid, "--name", name, "--rating", str(rating), "--federation", fed]
+        lines.append(shlex.join([*args, "--title", title] if title else args))
+    script = folder / "field.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    printed = arbiter(store, "batch", str(script)).split()
+    ids = {name: int(pid) for (name, *_), pid in zip(FIELD, printed, strict=True)}
     # start ranks 1 and 8 would meet on board 1 of round 1: kept apart (an XXP record)
     arbiter(store, "forbid", tid, str(ids["Svensson, Erik"]), str(ids["Jensen, Ole"]))
     for rnd in range(1, ROUNDS + 1):

@@ -27,13 +27,15 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
         "carrom": (["--game", "carrom", "--system", "swiss"], []),
         "chess": (["--game", "chess", "--system", "dutch"], ["--rating", "2000"]),
     }
+    lines = []  # the set-up in one `arbiter batch` (one process); the rows run one by one
     for tid, (options, extra) in setups.items():
-        cli("tournament", "create", "--name", tid, "--id", tid, "--rounds", "3", *options)
+        lines.append(["tournament", "create", "--name", tid, "--id", tid, "--rounds", "3",
+                      *options])  # fmt: skip
         players = ["Ito, Aki", "Kim, Bo"] + (["Lee, Cy"] if tid == "chess" else [])
-        for name in players:
-            cli("player", "add", tid, "--name", name, *extra)
+        lines += [["player", "add", tid, "--name", name, *extra] for name in players]
         if tid != "chess":
-            cli("pair", tid)
+            lines.append(["pair", tid])
+    cli.batch(Path(cli.store).with_name("setup.txt"), [shlex.join(line) for line in lines])
     return cli
 
 

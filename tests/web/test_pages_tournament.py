@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import httpx
@@ -21,12 +22,17 @@ PLAYERS = [("Berg, Anna", "2410"), ("Dahl, Ola", "2300"), ("Lie, Kari", "2150"),
            ("Moe, Per", "2050"), ("Ek, Siv", "1900")]  # fmt: skip
 
 
+def _batch(store: str, *lines: str) -> None:
+    """Director's commands in one `arbiter batch` (one process; set-up, not the door tested)."""
+    script = Path(store).with_name("batch.txt")
+    script.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    cli(store, "batch", str(script))
+
+
 def _results(store: str, tid: str, round_no: int) -> None:
     """White wins every board of the round (a bye has no result to enter)."""
     boards = json.loads(cli(store, "pairings", tid, "--round", str(round_no), "-f", "json"))
-    for b in boards:
-        if b["black"] is not None:
-            cli(store, "result", tid, str(round_no), str(b["board"]), "1-0")
+    _batch(store, *(f"result {tid} {round_no} {b['board']} 1-0" for b in boards if b["black"]))
 
 
 def _order(page: str, *ids: str) -> list[str]:
@@ -39,22 +45,23 @@ def test_finished_event_opens_on_standings_and_rounds_list_who_is_not_paired(
     tmp_path: Path,
 ) -> None:
     store = str(tmp_path / "s.duckdb")
-    cli(store, "tournament", "create", "--name", "Oslo", "--id", "oslo", "--system", "dutch",
-        "--rounds", "3")  # fmt: skip
-    for name, rating in PLAYERS:
-        cli(store, "player", "add", "oslo", "--name", name, "--rating", rating)
-    cli(store, "bye", "oslo", "5", "1", "--kind", "half")  # Ek asks for round 1 off
-    cli(store, "pair", "oslo")
+    _batch(
+        store,
+        "tournament create --name Oslo --id oslo --system dutch --rounds 3",
+        *(f"player add oslo --name {shlex.quote(name)} --rating {r}" for name, r in PLAYERS),
+        "bye oslo 5 1 --kind half",  # Ek asks for round 1 off
+        "pair oslo",
+    )
     late = cli(store, "player", "add", "oslo", "--name", "Nes, Tor", "--rating", "1800").strip()
     _results(store, "oslo", 1)
-    cli(store, "player", "withdraw", "oslo", "4", "--from-round", "2")  # Moe leaves
-    cli(store, "pair", "oslo")
+    _batch(store, "player withdraw oslo 4 --from-round 2", "pair oslo")  # Moe leaves
     _results(store, "oslo", 2)
-    cli(store, "tournament", "create", "--name", "Live", "--id", "live", "--system", "dutch",
-        "--rounds", "3")  # fmt: skip
-    for name, rating in PLAYERS[:4]:
-        cli(store, "player", "add", "live", "--name", name, "--rating", rating)
-    cli(store, "pair", "live")
+    _batch(
+        store,
+        "tournament create --name Live --id live --system dutch --rounds 3",
+        *(f"player add live --name {shlex.quote(name)} --rating {r}" for name, r in PLAYERS[:4]),
+        "pair live",
+    )
     in_play = serve(store, tmp_path)
     try:
         oslo_in_play = httpx.get(in_play.url + "/t/oslo", timeout=60).text

@@ -12,14 +12,16 @@ from __future__ import annotations
 import select
 import socket
 import time
-from pathlib import Path
+from collections.abc import Iterator
 
 import httpx
+import pytest
 
 from tests.web.serving import Served, new_event, serve
 
 TIMEOUT = 2.0
 SOCKETS = 300
+TID = "oslo"
 
 
 def _closed_by_server(sock: socket.socket, until: float) -> bool:
@@ -42,10 +44,20 @@ def _host_port(served: Served) -> tuple[str, int]:
     return host, int(port)
 
 
-def test_partial_request_lines_are_closed(tmp_path: Path) -> None:
-    store = str(tmp_path / "s.duckdb")
-    new_event(store, ["A", "B"])
-    served = serve(store, tmp_path, "--header-timeout", str(TIMEOUT))
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's tests (each closes every socket it opened)."""
+    folder = tmp_path_factory.mktemp("slow_headers")
+    store = str(folder / "s.duckdb")
+    new_event(store, ["A", "B"], tid=TID)
+    server = serve(store, folder, "--header-timeout", str(TIMEOUT))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_partial_request_lines_are_closed(served: Served) -> None:
     socks: list[socket.socket] = []
     try:
         opened = time.monotonic()
@@ -62,26 +74,19 @@ def test_partial_request_lines_are_closed(tmp_path: Path) -> None:
     finally:
         for sock in socks:
             sock.close()
-        served.stop()
 
 
-def test_stalled_second_request_closed_live_stream_kept(tmp_path: Path) -> None:
-    store = str(tmp_path / "s.duckdb")
-    tid = new_event(store, ["A", "B"])
-    served = serve(store, tmp_path, "--header-timeout", str(TIMEOUT))
+def test_stalled_second_request_closed_live_stream_kept(served: Served) -> None:
     address = _host_port(served)
-    try:
-        with (
-            socket.create_connection(address) as keep_alive,
-            socket.create_connection(address) as live,
-        ):
-            keep_alive.sendall(b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert keep_alive.recv(4096).startswith(b"HTTP/1.1 200")
-            live.sendall(f"GET /t/{tid}/live HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-            assert live.recv(4096).startswith(b"HTTP/1.1 200")
-            keep_alive.sendall(b"GET /api/tourn")  # the next request, stalled
-            started = time.monotonic()
-            assert _closed_by_server(keep_alive, started + TIMEOUT + 2)
-            assert not _closed_by_server(live, started + TIMEOUT + 2.5)
-    finally:
-        served.stop()
+    with (
+        socket.create_connection(address) as keep_alive,
+        socket.create_connection(address) as live,
+    ):
+        keep_alive.sendall(b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert keep_alive.recv(4096).startswith(b"HTTP/1.1 200")
+        live.sendall(f"GET /t/{TID}/live HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert live.recv(4096).startswith(b"HTTP/1.1 200")
+        keep_alive.sendall(b"GET /api/tourn")  # the next request, stalled
+        started = time.monotonic()
+        assert _closed_by_server(keep_alive, started + TIMEOUT + 2)
+        assert not _closed_by_server(live, started + TIMEOUT + 2.5)
