@@ -241,7 +241,15 @@ def _may_rate(
     position ``entered``) may rate: those that end on or after ``since`` (rated in a period of
     the run), those recorded after the list entered the log (late by the log), those the
     officer names. The others ended before that list and are in it: their games are not read,
-    so a run reads the games of its period, not the log's history."""
+    so a run reads the games of its period, not the log's history.
+
+    >>> day = dt.date
+    >>> marks = pl.DataFrame({"event": ["history", "reported", "named", "december"],
+    ...     "last_day": [day(2025, 10, 9), day(2025, 11, 20), day(2025, 9, 3), day(2025, 12, 9)],
+    ...     "last_position": [40, 900, 30, 950]})
+    >>> _may_rate(marks, since=day(2025, 12, 1), entered=500, named=["named"])
+    ['reported', 'named', 'december']
+    """
     chosen = (
         (pl.col("last_day") >= since)
         | (pl.col("last_position").fill_null(0) > entered)
