@@ -15,6 +15,23 @@ only it):
 
 Targets: 10 s, 20 s and 15 s, each at most 2 GB. The machine's load average is recorded
 beside the figures: on the shared 2-core machine the wall time follows it.
+
+Where the time goes (CPU seconds at full size, each step's functions timed in one process, 8 Dec
+2026 at load average 17-26; CPU time too is inflated at such a load):
+
+* import (17.5 before, 14.0 after the array reader): reading the XML 11.3 before (of it the
+  column checks 1.7, the SHA-256 and the decoding about 1), the rows into DuckDB 3.3, the rows'
+  digest 0.9, the table shape 0.5. The reader cuts a 16 MiB block of players as FIDE writes
+  them into columns with numpy (`ingest.lists.fide_xml_scan`): 100 ms instead of 150 for the
+  regular expression, the transposition and the Python strings.
+* run (26.6 before; 27.5 measured after at load 26, against 30.3 before at load 17-26): the
+  games table projected from the month's events 4.7 (a fresh store: the first run builds the
+  cache), the FIDE arithmetic 3.7, the list shaped twice (new and previous, 1.2 million rows)
+  3.3, the files 10.5 (96,000 chart files 3.6, ``fide.txt`` 1.4, the CSVs 1.3, the calculation
+  pages 1.9, Parquet 0.7, ``fide.xml`` written in parts), the diff 1.5. The run reads only
+  the games of the tournaments it may rate (`pipelines.jobs.fide_lists._may_rate`), and a sync
+  reads again only the tournament streams begun before the cache's checkpoint: with a year of
+  history in the log, the month's run reads the month's games.
 """
 
 from __future__ import annotations

@@ -161,14 +161,24 @@ class TableCache:
                 )
 
     def read(
-        self, table: str, columns: Sequence[str] | None = None, order_by: Sequence[str] = ()
+        self,
+        table: str,
+        columns: Sequence[str] | None = None,
+        order_by: Sequence[str] = (),
+        *,
+        where: str = "",
+        params: Mapping[str, object] | None = None,
     ) -> pl.DataFrame:
-        """A table (or some of its columns) with the table's schema, optionally sorted."""
+        """A table (or some of its columns) with the table's schema, optionally sorted; only
+        the rows of the SQL condition ``where`` (its ``$name`` parameters in ``params``)."""
         schema = self.tables[table]
         wanted = list(columns) if columns is not None else list(schema)
         select = ", ".join(f'"{c}"' for c in wanted)
         order = f" ORDER BY {', '.join(order_by)}" if order_by else ""
-        frame: pl.DataFrame = self._con.sql(f"SELECT {select} FROM {table}{order}").pl()
+        condition = f" WHERE {where}" if where else ""
+        frame: pl.DataFrame = self._con.sql(
+            f"SELECT {select} FROM {table}{condition}{order}", params=dict(params or {})
+        ).pl()
         return frame.cast(pl.Schema({c: schema[c] for c in wanted}))
 
     def count(self, table: str) -> int:

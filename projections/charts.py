@@ -67,15 +67,21 @@ def history_svg(points: Sequence[HistoryPoint], title: str) -> str:
     >>> svg.startswith("<svg") and "A &lt;b&gt;" in svg
     True
     """
-    points = sorted(points, key=lambda p: p.as_of)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
         f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="sans-serif" font-size="11">'
         f'<rect width="{_WIDTH}" height="{_HEIGHT}" fill="#fff"/>'
         f'<text x="{_LEFT}" y="20" font-size="13" font-weight="bold">{escape(title)}</text>'
     )
+    return head + _body(tuple(sorted(points, key=lambda p: p.as_of)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _body(points: tuple[HistoryPoint, ...]) -> str:
+    """The chart below the title: the same for every player of the same history (a list's
+    hundred thousand charts of one point share a few thousand)."""
     if not points:
-        return head + f'<text x="{_LEFT}" y="{_HEIGHT // 2}">no published rating</text></svg>\n'
+        return f'<text x="{_LEFT}" y="{_HEIGHT // 2}">no published rating</text></svg>\n'
     lows = [p.rating - (p.margin or 0.0) for p in points]
     highs = [p.rating + (p.margin or 0.0) for p in points]
     step = _nice_step(max(highs) - min(lows))
@@ -93,7 +99,7 @@ def history_svg(points: Sequence[HistoryPoint], title: str) -> str:
     def y(value: float) -> float:
         return _TOP + plot_h * (y_max - value) / (y_max - y_min)
 
-    parts = [head, _ticks(y_min, y_max, step)]
+    parts = [_ticks(y_min, y_max, step)]
     if any(p.margin for p in points):
         upper = [f"{x(d):.1f},{y(h):.1f}" for d, h in zip(days, highs, strict=True)]
         lower = [f"{x(d):.1f},{y(lo):.1f}" for d, lo in zip(days, lows, strict=True)]

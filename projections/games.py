@@ -25,10 +25,11 @@ started (:mod:`ratings.fide_run`).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,10 +45,12 @@ __all__ = [
     "CACHE_TABLES",
     "CLASS_WEIGHTS",
     "GAMES_TABLE_SCHEMA",
+    "TOURNAMENT_MARKS",
     "GamesCache",
     "Projection",
     "SyncReport",
     "project",
+    "tournament_marks",
 ]
 
 TOURNAMENT_PREFIX = TOURNAMENT_STREAM
@@ -387,6 +390,41 @@ def players_table(registrations: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
     )
 
 
+TOURNAMENT_MARKS: dict[str, pl.DataType] = {
+    "event": pl.Utf8(),
+    "last_day": pl.Date(),
+    "last_position": pl.Int64(),
+}
+"""Per tournament of a games table: the latest of its games' dates and its stated last day,
+and the log position of its latest game (:func:`tournament_marks`)."""
+
+_MARKED = ("event", "date", "event_end", "position")
+
+
+def tournament_marks(games: pl.DataFrame) -> pl.DataFrame:
+    """:data:`TOURNAMENT_MARKS` of ``games`` (a table with ``event``, ``date``, ``event_end``
+    and ``position``), sorted by event: enough to tell the tournaments a FIDE run may rate
+    without reading their games (a tournament ends no later than ``last_day``, and its first
+    result was recorded no later than ``last_position``).
+
+    >>> day = dt.date
+    >>> games = pl.DataFrame({"event": ["A", "A", "B"], "date": [day(2026, 1, 2),
+    ...     day(2026, 1, 9), day(2026, 2, 1)], "event_end": [day(2026, 1, 10)] * 2 + [None],
+    ...     "position": [5, 7, 3]})
+    >>> tournament_marks(games).rows()
+    [('A', datetime.date(2026, 1, 10), 7), ('B', datetime.date(2026, 2, 1), 3)]
+    """
+    return (
+        games.group_by("event")
+        .agg(
+            pl.max_horizontal(pl.col("date").max(), pl.col("event_end").max()).alias("last_day"),
+            pl.col("position").max().alias("last_position"),
+        )
+        .sort("event")
+        .cast(pl.Schema(TOURNAMENT_MARKS))
+    )
+
+
 # ---------------------------------------------------------------------------- materialised
 
 
@@ -537,18 +575,29 @@ class GamesCache:
         if fresh and relevant.height == 0:
             pass  # nothing the tables depend on: only the checkpoint moves
         elif fresh and touched:
-            # Re-project touched streams whole: results join pairings and registrations.
-            if len(touched) > self.incremental_limit:
-                events = store.read_frame(stream_prefix=TOURNAMENT_PREFIX)
+            # Re-project touched streams whole: results join pairings and registrations. A
+            # stream begun after the checkpoint is whole in what was just read; only the
+            # others are read again (a month of new tournaments reads none of the history).
+            arrived = relevant.filter(pl.col("stream_id").str.starts_with(TOURNAMENT_PREFIX))
+            began = (
+                arrived.group_by("stream_id")
+                .agg(pl.col("stream_version").min())
+                .filter(pl.col("stream_version") == 0)
+                .get_column("stream_id")
+            )
+            older = sorted(set(touched) - set(began.to_list()))
+            parts = [arrived.filter(pl.col("stream_id").is_in(began.implode()))]
+            if len(older) > self.incremental_limit:
+                parts.append(store.read_frame(stream_prefix=TOURNAMENT_PREFIX))
             else:
-                events = pl.concat(
-                    [
-                        store.read_frame(stream_prefix=s).filter(pl.col("stream_id") == s)
-                        for s in touched
-                    ],
-                    how="vertical",
-                )
-            events = events.filter(pl.col("stream_id").is_in(touched))
+                parts += [
+                    store.read_frame(stream_prefix=s).filter(pl.col("stream_id") == s)
+                    for s in older
+                ]
+            events = pl.concat(
+                [parts[0], *(p.filter(pl.col("stream_id").is_in(older)) for p in parts[1:])],
+                how="vertical",
+            ).sort("global_position")
             registry_events = relevant.filter(pl.col("stream_id").str.starts_with(REGISTRY_PREFIX))
             projection = project(pl.concat([events, registry_events], how="vertical"))
         else:
@@ -591,6 +640,25 @@ class GamesCache:
         columns = GAMES_TABLE_SCHEMA if full else GAMES_SCHEMA
         return self._cache.read(
             "games", list(columns), order_by=["date", "event", "round", "board"]
+        )
+
+    def tournaments(self, before: dt.date) -> pl.DataFrame:
+        """:func:`tournament_marks` of the games dated before ``before``: four columns of the
+        table read, one row per tournament given."""
+        games = self._cache.read(
+            "games", list(_MARKED), where="date < $before", params={"before": before}
+        )
+        return tournament_marks(games)
+
+    def games_of(self, events: Sequence[str], before: dt.date) -> pl.DataFrame:
+        """The games of the tournaments ``events`` dated before ``before`` (the full table's
+        columns, in :meth:`games`' order): only their rows are read."""
+        return self._cache.read(
+            "games",
+            list(GAMES_TABLE_SCHEMA),
+            order_by=["date", "event", "round", "board"],
+            where="date < $before AND event IN (SELECT unnest($events))",
+            params={"before": before, "events": list(events)},
         )
 
     def players(self) -> pl.DataFrame:

@@ -28,11 +28,13 @@ The file, as FIDE serves it (element names as FIDE writes them)::
     ...
     </playerslist>
 
-About 1.2 million players and a gigabyte: the file is read in blocks of `BLOCK` bytes. Players
-written as above (any whitespace between the elements) are cut out of a block with one regular
-expression (`_RECORDS`); a block with anything else in it (a comment, attributes, the elements
-in another order, a CDATA section, the end of the list) is read player by player, and a player
-the expression does not fit is parsed by expat on its own. Nothing is let through unread: text
+About 1.2 million players and a gigabyte: the file is read in blocks of `BLOCK` bytes. A UTF-8
+block of players written as above (ASCII white space between the elements) is cut into columns
+by array operations (`ingest.lists.fide_xml_scan`); another block of such players (other white
+space, another encoding) with one regular expression (`_RECORDS`); a block with anything else in
+it (a comment, attributes, the elements in another order, a CDATA section, the end of the list)
+is read player by player, and a player the expression does not fit is parsed by expat on its
+own. Nothing is let through unread: text
 between players, an element other than ``<player>`` in ``<playerslist>``, a truncated file, a
 DTD (``<!DOCTYPE``, hence no entity of a DTD and no entity expansion) are errors naming
 ``FILE:LINE:COL``. Each block's values are checked column by column (`ingest.lists.check`).
@@ -57,33 +59,11 @@ from ingest.limits import file_kind
 from ingest.lists.check import Bad, check
 from ingest.lists.errors import ListRowError
 from ingest.lists.fide import RATING_FIELDS, SPECS, fide_lists
+from ingest.lists.fide_xml_scan import FIELDS, scan_block
 from ingest.lists.limits import MAX_ELEMENT_BYTES, MAX_LIST_BYTES, MAX_LIST_PLAYERS
 from ingest.lists.records import ListFile, Progress, SourceFormat
 
 __all__ = ["BLOCK", "FIELDS", "read_fide_xml"]
-
-FIELDS = (
-    "fideid",
-    "name",
-    "country",
-    "sex",
-    "title",
-    "w_title",
-    "o_title",
-    "foa_title",
-    "rating",
-    "games",
-    "k",
-    "rapid_rating",
-    "rapid_games",
-    "rapid_k",
-    "blitz_rating",
-    "blitz_games",
-    "blitz_k",
-    "birthday",
-    "flag",
-)
-"""A player's elements, in FIDE's order."""
 
 BLOCK = 16 * 1024 * 1024
 """Bytes read at a time."""
@@ -349,6 +329,11 @@ class _Reader:
                 expected=f"{self.encoding.upper()}, as the XML declaration says",
             ) from None
         line, column = self._place(pos)
+        scanned = scan_block(data) if self.encoding == "utf-8" else None
+        if scanned is not None:  # only players as FIDE writes them: read as arrays
+            block = _Block(self.base + pos, len(data), line, column - 1, None)
+            self._block(block, text, scanned)
+            return limit, False
         rows = _RECORDS.findall(text)
         columns = list(zip(*rows, strict=True)) or [()] * (len(FIELDS) + 1)
         other = columns[-1]
@@ -360,13 +345,14 @@ class _Reader:
                 drop = set(pieces)
                 columns = [tuple(v for n, v in enumerate(c) if n not in drop) for c in columns]
             block = _Block(self.base + pos, len(data), line, column - 1, None)
-            self._block(block, text, columns[:-1])
+            self._block(block, text, _raw(columns[:-1]))
             return limit, False
         block = _Block(self.base + pos, 0, line, column - 1, [])
         players, stop, ended = self._careful(text, block, final=final)
         stop_bytes = len(text[:stop].encode(self.encoding))
         block.length = stop_bytes
-        self._block(block, text[:stop], list(zip(*players, strict=True)) or [()] * len(FIELDS))
+        columns = list(zip(*players, strict=True)) or [()] * len(FIELDS)
+        self._block(block, text[:stop], _raw(columns))
         return pos + stop_bytes, ended
 
     def _careful(
@@ -501,20 +487,17 @@ class _Reader:
 
     # ------------------------------------------------------------------ values
 
-    def _block(self, block: _Block, text: str, columns: list[tuple[str, ...]]) -> None:
-        """Check a block's players, given as columns (`FIELDS`' order)."""
+    def _block(self, block: _Block, text: str, raw: pl.DataFrame) -> None:
+        """Check a block's players, given as raw text columns (`FIELDS`)."""
         self.state.blocks.append(block)
-        if not columns[0]:
+        if not raw.height:
             return
-        self.state.players += len(columns[0])
+        self.state.players += raw.height
         if self.state.players > MAX_LIST_PLAYERS:
             line, column = block.line, block.column + 1
             raise IngestError(
                 self.shown, line, column, f"more than {MAX_LIST_PLAYERS} players: not a list"
             )
-        raw = pl.DataFrame(
-            [pl.Series(n, c, dtype=pl.String) for n, c in zip(FIELDS, columns, strict=True)]
-        )
         raw, broken = _resolved(raw) if "&" in text else (raw, [])
         typed, bad = check(raw, [SPECS[f] for f in FIELDS])
         bad = sorted([*broken, *bad], key=lambda b: b.row)
@@ -580,6 +563,13 @@ class _Reader:
                     raise errors[0]
         self.state.skipped.extend(errors)
         return typed.join(later.select("_at"), on="_at", how="anti").drop("_at")
+
+
+def _raw(columns: list[tuple[str, ...]]) -> pl.DataFrame:
+    """Players given as columns (`FIELDS`' order) as raw text columns."""
+    return pl.DataFrame(
+        [pl.Series(n, c, dtype=pl.String) for n, c in zip(FIELDS, columns, strict=True)]
+    )
 
 
 def _too_long(what: str) -> tuple[str, None, str]:

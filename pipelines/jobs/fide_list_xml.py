@@ -13,23 +13,25 @@ run leaves unrated has an empty rating (the import takes him as not on the list)
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
+import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from ingest.lists.fide import RATING_FIELDS
 from ingest.lists.fide_txt import HEADER_FIELDS
 from ingest.lists.fide_xml import FIELDS
 from ratings.methods import RatingType
 
-__all__ = ["fide_txt_bytes", "fide_xml_bytes"]
+__all__ = ["fide_txt_bytes", "fide_xml_bytes", "fide_xml_parts"]
 
 
 def _escaped(column: str, dtype: pl.DataType) -> pl.Expr:
     """A column as XML text: null as nothing, in a text column ``&``, ``<`` and ``>`` escaped."""
     text = pl.col(column).cast(pl.Utf8).fill_null("")
     if dtype == pl.Utf8:
-        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-            text = text.str.replace_all(raw, entity, literal=True)
+        text = text.str.replace_many(["&", "<", ">"], ["&amp;", "&lt;", "&gt;"])
     return text
 
 
@@ -80,9 +82,12 @@ def fide_txt_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> byt
     return out.getvalue()
 
 
-def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+def fide_xml_parts(
+    listing: pl.DataFrame, rating_type: RatingType | None, rows_per_part: int = 65_536
+) -> Iterator[bytes | memoryview]:
     """``listing`` (:data:`pipelines.jobs.fide_lists.OUTPUT_COLUMNS` with sex, title and
-    birth_year) as FIDE's XML list."""
+    birth_year) as FIDE's XML list, in parts to write one after the other: a million players'
+    half gigabyte is never held whole."""
     values = _values(rating_type)
     rows = listing.filter(pl.col("fide_id").is_not_null())
     cells: list[pl.Expr] = []
@@ -93,10 +98,27 @@ def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> byt
             cells += [pl.lit(text), _escaped(values[name], rows.schema[values[name]])]
             text = ""
         text += f"</{name}>\n"
-    cells.append(pl.lit(text + "</player>"))
-    players = rows.select(pl.concat_str(cells).alias("player"))
-    out = io.BytesIO()
-    out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
-    players.write_csv(out, include_header=False, quote_style="never", line_terminator="\n")
-    out.write(b"</playerslist>\n")
-    return out.getvalue()
+    cells.append(pl.lit(text + "</player>\n"))
+    yield b'<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n'
+    for start in range(0, rows.height, rows_per_part):
+        part = rows.slice(start, rows_per_part).select(pl.concat_str(cells).alias("player"))
+        yield _joined(part.get_column("player"))
+    yield b"</playerslist>\n"
+
+
+def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+    """:func:`fide_xml_parts` as one ``bytes``."""
+    return b"".join(fide_xml_parts(listing, rating_type))
+
+
+def _joined(texts: pl.Series) -> memoryview:
+    """The UTF-8 bytes of ``texts`` (no null) one after the other: Arrow's data buffer of the
+    column, the span its offsets give."""
+    array = texts.to_arrow()
+    if array.type != pa.large_string():
+        array = array.cast(pa.large_string())
+    if len(array) == 0:
+        return memoryview(b"")
+    offsets = np.frombuffer(array.buffers()[1], dtype=np.int64)
+    data = array.buffers()[2]
+    return memoryview(data)[int(offsets[array.offset]) : int(offsets[array.offset + len(array)])]

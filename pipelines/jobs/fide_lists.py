@@ -18,9 +18,9 @@ charts for the players who played, ``manifest.json``) and FIDE's calculation pag
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import polars as pl
 from pydantic import JsonValue
@@ -28,6 +28,7 @@ from pydantic import JsonValue
 from events.errors import braced
 from events.imported_lists import FIDE_LISTS, Kind, current_imports, from_table, imported_lists
 from projections.csv_safe import neutralise_frame
+from projections.games import tournament_marks
 from ratings.fide_run import (
     FIDE_ID_PREFIX,
     LIST_SCHEMA,
@@ -51,7 +52,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OUTPUT_COLUMNS",
+    "FrameGames",
     "FromLists",
+    "GamesSource",
     "audit_frames",
     "fide_imports",
     "fide_list_name",
@@ -171,7 +174,10 @@ def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) 
             .otherwise(pl.col("fide_id"))
             .alias("fide_id")
         )
-        .sort(["official", "rating", "player_id"], descending=[True, True, False], nulls_last=True)
+        # By id, then (stable) by official and rating: the order of one sort by the three,
+        # without comparing ids of a million players at each rating.
+        .sort("player_id")
+        .sort(["official", "rating"], descending=[True, True], nulls_last=True, maintain_order=True)
         .with_columns(pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).alias("rank"))
         .select(
             [pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()]
@@ -195,6 +201,63 @@ def _list_entered(
     return min(found, default=item.position)
 
 
+class GamesSource(Protocol):
+    """Where a run reads its games: the tournaments' marks first, then the games of those it
+    may rate (`projections.games.GamesCache` reads only their rows from the cache)."""
+
+    def tournaments(self, before: dt.date) -> pl.DataFrame:
+        """:data:`projections.games.TOURNAMENT_MARKS` of the games dated before ``before``."""
+        ...
+
+    def games_of(self, events: Sequence[str], before: dt.date) -> pl.DataFrame:
+        """The games (with their log columns) of ``events`` dated before ``before``."""
+        ...
+
+
+@dataclass(frozen=True)
+class FrameGames:
+    """A games table in memory as a `GamesSource`."""
+
+    games: pl.DataFrame
+
+    def all(self) -> pl.DataFrame:
+        return self.games
+
+    def tournaments(self, before: dt.date) -> pl.DataFrame:
+        marked = self.games.filter(pl.col("date") < before)
+        for column in ("event_end", "position"):  # a table without them: none stated, 0
+            if column not in marked.columns:
+                marked = marked.with_columns(pl.lit(None, dtype=pl.Int64).alias(column))
+        return tournament_marks(marked.with_columns(pl.col("event_end").cast(pl.Date)))
+
+    def games_of(self, events: Sequence[str], before: dt.date) -> pl.DataFrame:
+        return self.games.filter((pl.col("date") < before) & pl.col("event").is_in(list(events)))
+
+
+def _may_rate(
+    marks: pl.DataFrame, *, since: dt.date, entered: int, named: Collection[str]
+) -> list[str]:
+    """The tournaments of ``marks`` a run updating the list of ``since`` (entered the log at
+    position ``entered``) may rate: those that end on or after ``since`` (rated in a period of
+    the run), those recorded after the list entered the log (late by the log), those the
+    officer names. The others ended before that list and are in it: their games are not read,
+    so a run reads the games of its period, not the log's history.
+
+    >>> day = dt.date
+    >>> marks = pl.DataFrame({"event": ["history", "reported", "named", "december"],
+    ...     "last_day": [day(2025, 10, 9), day(2025, 11, 20), day(2025, 9, 3), day(2025, 12, 9)],
+    ...     "last_position": [40, 900, 30, 950]})
+    >>> _may_rate(marks, since=day(2025, 12, 1), entered=500, named=["named"])
+    ['reported', 'named', 'december']
+    """
+    chosen = (
+        (pl.col("last_day") >= since)
+        | (pl.col("last_position").fill_null(0) > entered)
+        | pl.col("event").is_in(list(named))
+    )
+    return marks.filter(chosen).get_column("event").to_list()
+
+
 def _recorded(games: pl.DataFrame) -> list[RecordedTournament]:
     """Every tournament of ``games``: its days, and the log position of its first rated
     result (a games table without positions: all recorded at 0, none is late by the log)."""
@@ -215,7 +278,7 @@ def _recorded(games: pl.DataFrame) -> list[RecordedTournament]:
 def run_from_lists(
     store: Store,
     kind: ListKind,
-    games: pl.DataFrame,
+    games: pl.DataFrame | GamesSource,
     players: pl.DataFrame,
     *,
     as_of: dt.date,
@@ -266,7 +329,6 @@ def run_from_lists(
         )
     previous_date = max(earlier)
     first = months_before(previous_date, -1)
-    mine = method_games(games, kind).filter(pl.col("date") < list_date)
     in_force = ListEntered(
         previous_date,
         _list_entered(
@@ -274,6 +336,14 @@ def run_from_lists(
         ),
         min(earlier),
     )
+    source = FrameGames(games) if isinstance(games, pl.DataFrame) else games
+    chosen = _may_rate(
+        source.tournaments(list_date),
+        since=previous_date,
+        entered=in_force.position,
+        named=[*late, *not_late],
+    )
+    mine = method_games(source.games_of(chosen, list_date), kind)
     reports = late_reports(_recorded(mine), in_force=in_force, late=late, not_late=not_late)
     rated_late = [r.event for r in reports]
     needed = lists_needed(mine, list(earlier), first=first, last=list_date, late=rated_late)

@@ -29,9 +29,10 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,9 +42,11 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import TOURNAMENT_STREAM, RatingListPublished
 from events.store import NewEvent, Store
-from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_bytes
+from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_parts
 from pipelines.jobs.fide_lists import (
+    FrameGames,
     FromLists,
+    GamesSource,
     list_diff,
     manifest_extra,
     played_ids,
@@ -116,12 +119,13 @@ class RunRequest(BaseModel):
     that list took them (never rated late)."""
 
 
-def request_kind(request: RunRequest, games: pl.DataFrame) -> ListKind:
-    """The list a request asks for, over the games table ``games``.
+def request_kind(request: RunRequest, games: pl.DataFrame | None) -> ListKind:
+    """The list a request asks for, over the games table ``games`` (None: a method of one
+    game, FIDE's, that needs no table to know it).
 
     :raises ListRequestError: see :func:`ratings.lists.list_kind`.
     """
-    present = games.get_column("game").unique().to_list()
+    present = games.get_column("game").unique().to_list() if games is not None else []
     return list_kind(request.method, request.game, request.rating_type, present)
 
 
@@ -222,14 +226,38 @@ def read_published(pub: Publication) -> pl.DataFrame | None:
         return None
 
 
+class _Games(GamesSource, Protocol):
+    """The games of a run: the whole table, or (a FIDE run from imported lists) only those
+    of the tournaments it may rate."""
+
+    def all(self) -> pl.DataFrame: ...
+
+
+@dataclass(frozen=True)
+class _CachedGames:
+    """The games cache as `_Games`: a FIDE list reads the table with its rating_type column
+    (the wide table: with the log columns)."""
+
+    cache: GamesCache
+    full: bool
+
+    def all(self) -> pl.DataFrame:
+        return self.cache.games(full=self.full)
+
+    def tournaments(self, before: dt.date) -> pl.DataFrame:
+        return self.cache.tournaments(before)
+
+    def games_of(self, events: Sequence[str], before: dt.date) -> pl.DataFrame:
+        return self.cache.games_of(events, before)
+
+
 def _tables(
     store: Store, cache: GamesCache, request: RunRequest, at_position: int | None
-) -> tuple[pl.DataFrame, pl.DataFrame, int]:
-    """(games table, players, last log position they depend on). A FIDE list reads the
-    games table with its rating_type column (the wide table: with the log columns)."""
+) -> tuple[_Games, pl.DataFrame, int]:
+    """(games, players, last log position they depend on): the games read when asked."""
     if at_position is None:
         report = cache.sync(store)
-        games = cache.games(full=request.method is Method.FIDE)
+        games = _CachedGames(cache, full=request.method is Method.FIDE)
         return games, cache.players(), report.source_position
     events = store.read_frame().filter(pl.col("global_position") <= at_position)
     projection = project(events)
@@ -244,14 +272,20 @@ def _tables(
             .select(pl.col("global_position").max())
             .item()
         )
-    return projection.games, players_table(projection.registrations, projection.registry), position
+    players = players_table(projection.registrations, projection.registry)
+    return FrameGames(projection.games), players, position
 
 
 # ------------------------------------------------------------------------------ writing
 
 
+_PLAIN_ID = re.compile(r"[A-Za-z0-9.:-]*")
+
+
 def chart_file(player_id: str) -> str:
     """A player's chart file name: ``wof:123`` → ``wof-123.svg``; other characters escaped."""
+    if _PLAIN_ID.fullmatch(player_id):  # nothing to escape: a hundred thousand charts
+        return f"{player_id.replace(':', '-')}.svg"
     safe = re.sub(r"[^A-Za-z0-9.-]", lambda m: f"_{ord(m.group()):x}_", player_id.replace(":", "-"))
     return f"{safe}.svg"
 
@@ -314,8 +348,10 @@ def _write_files(
     chain: ChainHead | None = None,
     from_lists: FromLists | None = None,
     publication: RatingListPublished | None = None,
+    listing_csv: bytes | None = None,
 ) -> None:
-    """The list's folder: charts, ratings.parquet/.csv, diff.csv, index.html, manifest.json.
+    """The list's folder: charts, ratings.parquet/.csv (``listing_csv``: its bytes, when the
+    caller made them already), diff.csv, index.html, manifest.json.
 
     Built in a staging folder beside ``out`` and swapped in with one rename
     (:func:`pipelines.process.files.folder_swap`): a reader, or the next run after a kill, finds the
@@ -335,15 +371,17 @@ def _write_files(
         crash_point("list:charts")
         staging.joinpath("ratings.parquet").write_bytes(_parquet(listing, meta, staging))
         crash_point("list:parquet")
-        staging.joinpath("ratings.csv").write_bytes(_csv(listing))
+        staging.joinpath("ratings.csv").write_bytes(
+            listing_csv if listing_csv is not None else _csv(listing)
+        )
         crash_point("list:csv")
         staging.joinpath("diff.csv").write_bytes(_csv(diff))
         staging.joinpath("people.csv").write_bytes(_csv(people))
         if from_lists is not None:
             write_audit(staging, from_lists)
-            staging.joinpath("fide.xml").write_bytes(
-                fide_xml_bytes(from_lists.identity, kind.rating_type)
-            )
+            with staging.joinpath("fide.xml").open("wb") as xml:
+                for part in fide_xml_parts(from_lists.identity, kind.rating_type):
+                    xml.write(part)
             staging.joinpath("fide.txt").write_bytes(
                 fide_txt_bytes(from_lists.identity, kind.rating_type)
             )
@@ -393,7 +431,9 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         f"{d.folder}: the list a killed run had swapped in is now recorded as published"
         for d in reconcile_all(store, request.output)
     ]
-    games, players, position = _tables(store, cache, request, request.at_position)
+    source, players, position = _tables(store, cache, request, request.at_position)
+    # A FIDE run from imported lists reads only the games of the tournaments it may rate.
+    games = None if request.method is Method.FIDE else source.all()
     kind = request_kind(request, games)
     from_lists = None
     pubs = publications(store, kind.name)
@@ -404,7 +444,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         from_lists = run_from_lists(
             store,
             kind,
-            games,
+            source,
             players,
             as_of=request.as_of,
             at_position=request.at_position,
@@ -419,6 +459,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
                 option,
             )
     if from_lists is None:
+        games = source.all() if games is None else games
         computed = _compute(request, kind, games, players)
         listing = shape(computed.listing, players)
     else:
@@ -438,7 +479,8 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         diff = diff_lists(previous_list, listing)
 
     out = request.output
-    digest = _sha256(_csv(listing))
+    listing_csv = _csv(listing)
+    digest = _sha256(listing_csv)
     meta = {
         "method": request.method.value,
         "as_of": request.as_of.isoformat(),
@@ -459,7 +501,7 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
     event = _event(request, digest, position, listing.height, computed)
     _write_files(
         out, request, kind, listing, computed.people, diff, meta, histories, counts, head,
-        from_lists, event if request.publish else None,
+        from_lists, event if request.publish else None, listing_csv,
     )  # fmt: skip
     was_published = request.publish and not _published(store, kind, event)
     if was_published:
@@ -473,9 +515,11 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
         players=listing.height,
         official=int(listing.get_column("official").sum()),
         games=(
-            method_games(games, kind).filter(pl.col("date") < request.as_of).height
-            if from_lists is None
-            else from_lists.games
+            from_lists.games
+            if from_lists is not None
+            else method_games(source.all() if games is None else games, kind)
+            .filter(pl.col("date") < request.as_of)
+            .height
         ),
         previous=previous,
         diff_counts=counts,
@@ -488,7 +532,8 @@ def run_list(store: Store, cache: GamesCache, request: RunRequest) -> RunResult:
 
 
 def _reproduce(store: Store, request: RunRequest, kind: ListKind, pub: Publication) -> pl.DataFrame:
-    games, players, _ = _tables(store, GamesCache(), request, pub.as_of_position)
+    source, players, _ = _tables(store, GamesCache(), request, pub.as_of_position)
+    games = source.all()
     again = request.model_copy(update={"as_of": pub.as_of, "at_position": pub.as_of_position})
     return shape(_compute(again, kind, games, players).listing, players)
 
