@@ -90,7 +90,7 @@ class Difference:
     boards_per_match: int = 0
     """Team tournaments: boards per match (``players`` counts the teams)."""
     why: str = ""
-    """Team tournaments: the class of the difference (`classify_team`)."""
+    """The class of the difference (`classify_team`, `benchmarks.compare_dubov.classify`)."""
 
 
 @dataclass
@@ -112,17 +112,21 @@ class Tally:
     """Team: tournaments whose every round the fork's ``-p`` pairs as ours did."""
     reference_paired_differ: int = 0
     rounds_compared: int = 0
+    rounds_identical: int = 0
+    """Rounds compared and paired alike (each direction's rounds are counted)."""
+    classes: dict[str, int] = field(default_factory=dict)
+    """Dubov: every differing round by its class (``new: ...`` is not yet explained)."""
     players_max: int = 0
     differences: list[Difference] = field(default_factory=list)
 
 
-def _fields(count: int, seed: int) -> list[tuple[int, int, int]]:
-    """``count`` (players, rounds, seed): players log-uniform in 8-300, rounds 5-13 (at most
-    players - 1), sorted by players: smaller fields first."""
+def _fields(count: int, seed: int, least: int = 8, most: int = 300) -> list[tuple[int, int, int]]:
+    """``count`` (players, rounds, seed): players log-uniform in ``least``-``most`` (8-300),
+    rounds 5-13 (at most players - 1), sorted by players: smaller fields first."""
     rng = random.Random(seed)
     drawn = []
     for i in range(count):
-        players = round(math.exp(rng.uniform(math.log(8), math.log(300))))
+        players = round(math.exp(rng.uniform(math.log(least), math.log(most))))
         rounds = min(rng.randint(5, 13), players - 1)
         drawn.append((players, rounds, seed + i))
     return sorted(drawn)
@@ -180,6 +184,20 @@ def _first_difference(text: str) -> tuple[int, list[str]] | None:
 
 def _rounds_checked(text: str) -> int:
     return len(_ROUND.findall(text))
+
+
+def _rounds_differing(text: str) -> int:
+    """Rounds of a checker's output that show a difference (a ``Checker pairings`` table or
+    ``No valid pairing exists``); both checkers go on to the next round after one."""
+    differing: set[int] = set()
+    current = 0
+    for line in text.splitlines():
+        found = _ROUND.search(line)
+        if found:
+            current = int(found.group(1))
+        elif "Checker pairings" in line or line.lstrip().startswith("No valid pairing exists"):
+            differing.add(current)
+    return len(differing)
 
 
 def _start(tally: Tally, folder: Path, size: int, config: str) -> Path:
@@ -495,6 +513,7 @@ def compare_team(
         cut.write_text(cut_team_file(trf, k))
         code, text = _reference(exe, "--team", str(cut), "-p")
         tally.rounds_compared += 1
+        tally.rounds_identical += 1  # taken back below for the round that differs
         if code != 0:
             tally.reference_failed += 1
             _keep(keep, ours)
@@ -518,6 +537,7 @@ def compare_team(
     if first is None:
         tally.reference_paired_agree += 1
     else:
+        tally.rounds_identical -= 1
         tally.reference_paired_differ += 1
         tally.differences.append(first)
     code, text = _reference(exe, "--team", str(ours), "-c")
@@ -551,19 +571,22 @@ def compare_dubov(
         return
     checked = check_tournament(ours, exe)
     tally.rounds_compared += checked.rounds
+    tally.rounds_identical += checked.identical
+    for d in checked.differing:
+        tally.classes[d.why] = tally.classes.get(d.why, 0) + 1
+        tally.differences.append(
+            Difference("arbiter-generated", seed, players, rounds, d.round, d.boards, why=d.why)
+        )
     if checked.failed is not None:
         tally.reference_failed += 1
         tally.differences.append(
             Difference("arbiter-generated", seed, players, rounds, 0, [checked.failed])
         )
         _keep(keep, ours)
-    elif checked.first is None:
+    elif not checked.differing:
         tally.arbiter_generated_agree += 1
     else:
         tally.arbiter_generated_differ += 1
-        tally.differences.append(
-            Difference("arbiter-generated", seed, players, rounds, *checked.first)
-        )
         _keep(keep, ours)
 
 
@@ -576,7 +599,9 @@ def _keep(keep: Path | None, trf: Path) -> None:
 
 def _record(tally: Tally, direction: str, seed: int, players: int, rounds: int, text: str) -> bool:
     """Count one checked tournament; True when it differs."""
-    tally.rounds_compared += _rounds_checked(text)
+    checked = _rounds_checked(text)
+    tally.rounds_compared += checked
+    tally.rounds_identical += checked - _rounds_differing(text)
     first = _first_difference(text)
     if direction == "reference-generated":
         if first is None:
@@ -605,8 +630,31 @@ def _write(
     output.write_text(json.dumps(record, indent=2) + "\n")
 
 
+def table(tallies: dict[str, Tally]) -> str:
+    """One row per system: tournaments compared (each direction counts) and identical in every
+    round, rounds compared and identical, and the differing rounds explained by a known class
+    (``new: ...`` classes are not)."""
+    rows = [
+        "| system | tournaments compared | identical | rounds compared | identical "
+        "| differing rounds explained |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, t in tallies.items():
+        agree = t.reference_generated_agree + t.arbiter_generated_agree + t.reference_paired_agree
+        compared = agree + (
+            t.reference_generated_differ + t.arbiter_generated_differ + t.reference_paired_differ
+        )
+        differing = t.rounds_compared - t.rounds_identical
+        explained = sum(n for why, n in t.classes.items() if not why.startswith("new"))
+        rows.append(
+            f"| {name} | {compared} | {agree} | {t.rounds_compared} | {t.rounds_identical} "
+            f"| {explained if t.classes else '-'} of {differing} |"
+        )
+    return "\n".join(rows)
+
+
 def _summary(tallies: dict[str, Tally]) -> str:
-    lines = []
+    lines = [table(tallies), ""]
     for name, t in tallies.items():
         lines.append(
             f"{name}: {t.tournaments} tournaments (up to {t.players_max} players), "
@@ -624,7 +672,7 @@ def _summary(tallies: dict[str, Tally]) -> str:
         )
         classes = Counter(d.why for d in t.differences if d.why)
         if classes:
-            lines.append(f"  classes (first difference, fork -p): {dict(classes.most_common())}")
+            lines.append(f"  classes: {dict(classes.most_common())}")
         for d in t.differences[:20]:
             lines.append(
                 f"  {d.direction} seed {d.seed} ({d.players} players, {d.rounds} rounds): "
@@ -639,6 +687,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("-n", type=int, default=500, help="tournaments per system (500)")
     parser.add_argument("--seed", type=int, default=1, help="the first seed (1)")
+    parser.add_argument(
+        "--players",
+        default="8-300",
+        metavar="MIN-MAX",
+        help="players per tournament, log-uniform (8-300; teams keep 8-120)",
+    )
     parser.add_argument("--budget", type=float, help="stop after this many seconds")
     parser.add_argument(
         "--from",
@@ -672,7 +726,16 @@ def main(argv: list[str]) -> int:
     team = tallies.get("team")
     if not 1 <= args.start <= args.n:
         parser.error(f"--from {args.start}: expected 1..{args.n} (-n)")
-    fields = list(zip(_fields(args.n, args.seed), _team_fields(args.n, args.seed), strict=True))
+    least, _, most = args.players.partition("-")
+    if not (least.isdigit() and most.isdigit() and 2 <= int(least) <= int(most)):
+        parser.error(f"--players {args.players}: expected MIN-MAX, e.g. 8-200")
+    fields = list(
+        zip(
+            _fields(args.n, args.seed, int(least), int(most)),
+            _team_fields(args.n, args.seed),
+            strict=True,
+        )
+    )
     fields = fields[args.start - 1 :]
     with tempfile.TemporaryDirectory(prefix="arbiter-compare-") as tmp:
         for fixture, team_fixture in fields:
