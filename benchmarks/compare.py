@@ -660,7 +660,7 @@ def _summary(tallies: dict[str, Tally]) -> str:
             f"{name}: {t.tournaments} tournaments (up to {t.players_max} players), "
             f"{t.rounds_compared} rounds; reference-generated {t.reference_generated_agree} "
             f"agree / {t.reference_generated_differ} differ; arbiter-generated "
-            f"{t.arbiter_generated_agree} agree / {t.arbiter_generated_differ} differ; "
+            f"{t.arbiter_generated_agree} agree / {t.arbiter_generated_differ} differ"
             + (
                 f"; fork -p on each round: {t.reference_paired_agree} agree / "
                 f"{t.reference_paired_differ} differ"
