@@ -704,6 +704,14 @@ def main(argv: list[str]) -> int:
         "budget stopped; the tournaments are the same as in a run from 1",
     )
     parser.add_argument(
+        "--to",
+        dest="stop",
+        type=int,
+        metavar="L",
+        help="end with the L-th tournament of that order (-n): runs side by side take "
+        "--from K --to L each",
+    )
+    parser.add_argument(
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
     )
     parser.add_argument("--keep", type=Path, help="copy each differing tournament here")
@@ -736,7 +744,10 @@ def main(argv: list[str]) -> int:
             strict=True,
         )
     )
-    fields = fields[args.start - 1 :]
+    stop = args.n if args.stop is None else args.stop
+    if not args.start <= stop <= args.n:
+        parser.error(f"--to {stop}: expected {args.start}..{args.n} (--from .. -n)")
+    fields = fields[args.start - 1 : stop]
     with tempfile.TemporaryDirectory(prefix="arbiter-compare-") as tmp:
         for fixture, team_fixture in fields:
             if args.budget is not None and time.perf_counter() - started > args.budget:
