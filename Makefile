@@ -45,8 +45,10 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
 
 # Agreement with the reference engines (docs/generator.md); not in `make test`: it needs
-# $BBP_PAIRINGS (bbpPairings v6) and/or $BBP_PAIRINGS_V5 and runs for COMPARE_ARGS' --budget.
-COMPARE_ARGS ?= -n 500
+# $BBP_PAIRINGS (bbpPairings v6), $BBP_PAIRINGS_V5, $DUBOV_REFERENCE (py4swiss) and/or
+# $BBP_TEAM_PAIRINGS, runs for COMPARE_ARGS' --budget and prints a table of the systems'
+# tournaments and rounds compared and identical.
+COMPARE_ARGS ?= -n 200 --players 8-200
 compare: $(STAMP)
 	nice -n 10 $(BIN)/python -m benchmarks.compare $(COMPARE_ARGS)
 

@@ -91,7 +91,7 @@ class Difference:
     boards_per_match: int = 0
     """Team tournaments: boards per match (``players`` counts the teams)."""
     why: str = ""
-    """Team tournaments: the class of the difference (`classify_team`)."""
+    """The class of the difference (`classify_team`, `benchmarks.compare_dubov.classify`)."""
 
 
 @dataclass
@@ -121,13 +121,13 @@ class Tally:
     differences: list[Difference] = field(default_factory=list)
 
 
-def _fields(count: int, seed: int) -> list[tuple[int, int, int]]:
-    """``count`` (players, rounds, seed): players log-uniform in 8-300, rounds 5-13 (at most
-    players - 1), sorted by players: smaller fields first."""
+def _fields(count: int, seed: int, least: int = 8, most: int = 300) -> list[tuple[int, int, int]]:
+    """``count`` (players, rounds, seed): players log-uniform in ``least``-``most`` (8-300),
+    rounds 5-13 (at most players - 1), sorted by players: smaller fields first."""
     rng = random.Random(seed)
     drawn = []
     for i in range(count):
-        players = round(math.exp(rng.uniform(math.log(8), math.log(300))))
+        players = round(math.exp(rng.uniform(math.log(least), math.log(most))))
         rounds = min(rng.randint(5, 13), players - 1)
         drawn.append((players, rounds, seed + i))
     return sorted(drawn)
@@ -185,6 +185,20 @@ def _first_difference(text: str) -> tuple[int, list[str]] | None:
 
 def _rounds_checked(text: str) -> int:
     return len(_ROUND.findall(text))
+
+
+def _rounds_differing(text: str) -> int:
+    """Rounds of a checker's output that show a difference (a ``Checker pairings`` table or
+    ``No valid pairing exists``); both checkers go on to the next round after one."""
+    differing: set[int] = set()
+    current = 0
+    for line in text.splitlines():
+        found = _ROUND.search(line)
+        if found:
+            current = int(found.group(1))
+        elif "Checker pairings" in line or line.lstrip().startswith("No valid pairing exists"):
+            differing.add(current)
+    return len(differing)
 
 
 def _start(tally: Tally, folder: Path, size: int, config: str) -> Path:
@@ -632,19 +646,22 @@ def compare_dubov(
         return
     checked = check_tournament(ours, exe)
     tally.rounds_compared += checked.rounds
+    tally.rounds_identical += checked.identical
+    for d in checked.differing:
+        tally.classes[d.why] = tally.classes.get(d.why, 0) + 1
+        tally.differences.append(
+            Difference("arbiter-generated", seed, players, rounds, d.round, d.boards, why=d.why)
+        )
     if checked.failed is not None:
         tally.reference_failed += 1
         tally.differences.append(
             Difference("arbiter-generated", seed, players, rounds, 0, [checked.failed])
         )
         _keep(keep, ours)
-    elif checked.first is None:
+    elif not checked.differing:
         tally.arbiter_generated_agree += 1
     else:
         tally.arbiter_generated_differ += 1
-        tally.differences.append(
-            Difference("arbiter-generated", seed, players, rounds, *checked.first)
-        )
         _keep(keep, ours)
 
 
@@ -657,7 +674,9 @@ def _keep(keep: Path | None, trf: Path) -> None:
 
 def _record(tally: Tally, direction: str, seed: int, players: int, rounds: int, text: str) -> bool:
     """Count one checked tournament; True when it differs."""
-    tally.rounds_compared += _rounds_checked(text)
+    checked = _rounds_checked(text)
+    tally.rounds_compared += checked
+    tally.rounds_identical += checked - _rounds_differing(text)
     first = _first_difference(text)
     if direction == "reference-generated":
         if first is None:
@@ -686,14 +705,37 @@ def _write(
     output.write_text(json.dumps(record, indent=2) + "\n")
 
 
+def table(tallies: dict[str, Tally]) -> str:
+    """One row per system: tournaments compared (each direction counts) and identical in every
+    round, rounds compared and identical, and the differing rounds explained by a known class
+    (``new: ...`` classes are not)."""
+    rows = [
+        "| system | tournaments compared | identical | rounds compared | identical "
+        "| differing rounds explained |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, t in tallies.items():
+        agree = t.reference_generated_agree + t.arbiter_generated_agree + t.reference_paired_agree
+        compared = agree + (
+            t.reference_generated_differ + t.arbiter_generated_differ + t.reference_paired_differ
+        )
+        differing = t.rounds_compared - t.rounds_identical
+        explained = sum(n for why, n in t.classes.items() if not why.startswith("new"))
+        rows.append(
+            f"| {name} | {compared} | {agree} | {t.rounds_compared} | {t.rounds_identical} "
+            f"| {explained if t.classes else '-'} of {differing} |"
+        )
+    return "\n".join(rows)
+
+
 def _summary(tallies: dict[str, Tally]) -> str:
-    lines = []
+    lines = [table(tallies), ""]
     for name, t in tallies.items():
         lines.append(
             f"{name}: {t.tournaments} tournaments (up to {t.players_max} players), "
             f"{t.rounds_compared} rounds; reference-generated {t.reference_generated_agree} "
             f"agree / {t.reference_generated_differ} differ; arbiter-generated "
-            f"{t.arbiter_generated_agree} agree / {t.arbiter_generated_differ} differ; "
+            f"{t.arbiter_generated_agree} agree / {t.arbiter_generated_differ} differ"
             + (
                 f"; fork -p on each round: {t.reference_paired_agree} agree / "
                 f"{t.reference_paired_differ} differ"
@@ -720,6 +762,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("-n", type=int, default=500, help="tournaments per system (500)")
     parser.add_argument("--seed", type=int, default=1, help="the first seed (1)")
+    parser.add_argument(
+        "--players",
+        default="8-300",
+        metavar="MIN-MAX",
+        help="players per tournament, log-uniform (8-300; teams keep 8-100)",
+    )
     parser.add_argument("--budget", type=float, help="stop after this many seconds")
     parser.add_argument(
         "--from",
@@ -729,6 +777,14 @@ def main(argv: list[str]) -> int:
         metavar="K",
         help="begin at the K-th tournament of the smaller-first order (1): resumes a run a "
         "budget stopped; the tournaments are the same as in a run from 1",
+    )
+    parser.add_argument(
+        "--to",
+        dest="stop",
+        type=int,
+        metavar="L",
+        help="end with the L-th tournament of that order (-n): runs side by side take "
+        "--from K --to L each",
     )
     parser.add_argument(
         "--systems", default=",".join(REFERENCES), help="comma-separated (all with a reference)"
@@ -753,8 +809,20 @@ def main(argv: list[str]) -> int:
     team = tallies.get("team")
     if not 1 <= args.start <= args.n:
         parser.error(f"--from {args.start}: expected 1..{args.n} (-n)")
-    fields = list(zip(_fields(args.n, args.seed), _team_fields(args.n, args.seed), strict=True))
-    fields = fields[args.start - 1 :]
+    least, _, most = args.players.partition("-")
+    if not (least.isdigit() and most.isdigit() and 2 <= int(least) <= int(most)):
+        parser.error(f"--players {args.players}: expected MIN-MAX, e.g. 8-200")
+    fields = list(
+        zip(
+            _fields(args.n, args.seed, int(least), int(most)),
+            _team_fields(args.n, args.seed),
+            strict=True,
+        )
+    )
+    stop = args.n if args.stop is None else args.stop
+    if not args.start <= stop <= args.n:
+        parser.error(f"--to {stop}: expected {args.start}..{args.n} (--from .. -n)")
+    fields = fields[args.start - 1 : stop]
     with tempfile.TemporaryDirectory(prefix="arbiter-compare-") as tmp:
         for fixture, team_fixture in fields:
             if args.budget is not None and time.perf_counter() - started > args.budget:
