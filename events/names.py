@@ -8,6 +8,7 @@ ratings show`` (pipelines); and `slugify`, a tournament's id made from its name 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -53,7 +54,15 @@ def same_name(a: str, b: str) -> bool:
     >>> same_name("Müller, Jan", "MULLER JAN"), same_name("Иванов, Иван", "иванов иван")
     (True, True)
     """
-    return sorted(_letters(a).split()) == sorted(_letters(b).split())
+    return a == b or _name_key(a) == _name_key(b)
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_key(name: str) -> tuple[str, ...]:
+    """What `same_name` compares, kept for the names met last: a registration compares its
+    name with every player's of the tournament, a file's registrations each with those before
+    it."""
+    return tuple(sorted(_letters(name).split()))
 
 
 def matches(query: str, name: str) -> bool:

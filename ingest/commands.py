@@ -1,0 +1,155 @@
+"""The file door: a converted file's records as commands, each decided as a live one would be.
+
+A converter (``ingest.<format>.to_events``) reads what the file says happened; `decided` then
+replays it through the write side, on one state folded as it goes (once per file, no re-fold
+per record, no store read): each registration is a `decide.inputs.PlayerInput` given to
+`decide.players.register`, each result to `decide_result`. The other records (the event's
+data, byes, the pairings the file states, withdrawals) are facts of the file: folded, not
+decided.
+
+Each record a decider refuses is listed (`Accepted`, naming the file, the line and the
+column of the record); `taken` then applies the mode, always given: strict, the first refuses
+the file in one line; lenient, the file is taken as the organiser wrote it and each is kept
+(`FileIngested.accepted`, and the event's metadata under ``accepted``) and printed, one line
+each. What a lenient ingest lets a file override is what these deciders refuse, and nothing
+else:
+
+- a second player of the same name and birth date (the decider's ``force``);
+- a FIDE id, a federation id or a seed that another player of the file holds;
+- a field the input model refuses (a title, a federation, a birth date ... as the file wrote
+  it);
+- a result a live event would refuse (`decide_result`).
+
+A fault of the file itself (a record that cannot be read, an opponent with no record, a text
+over the limits) is never overridden: the reader refuses it before any decision.
+
+Three things are the file's in both modes, as a file is a record of an event already played:
+an allowed record is stored as the file wrote it (the input model's spelling is not imposed:
+an export writes the file back byte for byte); a player keeps the number the file gives him
+(his pairing number, which its rounds name); and no imported rating list is consulted
+(``Lists.none()``: the ratings are as the organiser had them; a rating run reads the list in
+force itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from decide.errors import CommandError
+from decide.inputs import PlayerInput
+from decide.lists import Lists
+from decide.players import register
+from decide.state import TournamentState, evolve
+from events.errors import UserError
+from events.schema import Event, PlayerRegistered, ResultRecorded
+from ingest.conversion import Conversion
+from ingest.errors import Accepted, DecisionRefused
+
+__all__ = ["decide_result", "decided", "player_command", "taken"]
+
+_IDS = {key: name for name, key in PlayerInput.EVENT_IDS.items()}
+"""``PlayerRegistered.ids`` key -> the input field that gives it (``aga`` -> ``aga_id``)."""
+
+
+def player_command(event: PlayerRegistered) -> dict[str, Any]:
+    """The registration a file's player record asks for, as `PlayerInput`'s fields: what the
+    file gives, his number as his seed (the file's pairing number)."""
+    fields = event.model_dump(
+        exclude_none=True, exclude={"type", "player", "ids", "pairing_number"}
+    )
+    for key, value in event.ids.items():
+        if key in _IDS:
+            fields[_IDS[key]] = value
+    fields["seed"] = event.pairing_number or event.player
+    return fields
+
+
+def decide_result(state: TournamentState, event: ResultRecorded) -> None:
+    """Refuse a result a live event would refuse: its round not paired, no such board, the
+    board a bye, a result already entered (a live event would need a correction).
+
+    The stand-in for ``decide.results`` (helper ``results`` writes it): at the merge this
+    calls that decider, and the checks below go.
+    """
+    rnd = state.rounds.get(event.round)
+    if rnd is None:
+        raise CommandError(f"{state.id}: round {event.round} is not paired")
+    board = rnd.board(event.board)
+    if board is None:
+        raise CommandError(f"{state.id}: round {event.round} has no board {event.board}")
+    if board.black is None:
+        raise CommandError(f"{state.id}: round {event.round} board {event.board} is a bye")
+    if board.outcome is not None and board.outcome.is_known:
+        raise CommandError(
+            f"{state.id}: round {event.round} board {event.board} already has a result"
+        )
+
+
+def decided(conversion: Conversion, *, path: str) -> tuple[Conversion, TournamentState]:
+    """``conversion`` with every registration and result decided (see the module's text):
+    each record a decider refuses listed in `Conversion.accepted` (naming the player's record,
+    `Conversion.lines`; a result its white player's), for `taken` to refuse or keep; and the
+    state the records were decided on (folded once, as they are decided: each registration
+    as the decider gave it, so that the next ones meet the rule's spelling of the names,
+    dates and ids before them)."""
+    lines = conversion.lines
+    state: TournamentState | None = None
+    accepted: list[Accepted] = []
+    metadata = dict(conversion.metadata)
+    for index, event in enumerate(conversion.events):
+        ruled: Event = event
+        if state is not None and isinstance(event, PlayerRegistered | ResultRecorded):
+            try:
+                ruled = _decide(state, event)
+            except UserError as exc:
+                line, column = _place(state, event, lines)
+                note = Accepted(path, line, column, str(exc))
+                accepted.append(note)
+                metadata[index] = {**metadata.get(index, {}), "accepted": note.reason}
+        state = evolve(state, ruled)
+    assert state is not None  # a conversion starts with its TournamentCreated
+    if not accepted:
+        return conversion, state
+    return replace(conversion, metadata=metadata, accepted=accepted), state
+
+
+def _decide(state: TournamentState, event: PlayerRegistered | ResultRecorded) -> Event:
+    """Refuse the file's record as the live command would be refused; else the event the
+    decider gives, under the file's number, for the state the next records are decided on
+    (the file's own spelling is what is stored: see the module's text)."""
+    if isinstance(event, ResultRecorded):
+        decide_result(state, event)
+        return event
+    decision = register(
+        state, player_command(event), lists=Lists.none(), force=False, not_on_list=True
+    )
+    return decision.event.model_copy(update={"player": event.player})
+
+
+def taken(conversion: Conversion, *, lenient: bool) -> Conversion:
+    """``conversion`` as the mode takes it: lenient, with what it accepts listed; strict,
+    refused when a decider refused a record.
+
+    :raises DecisionRefused: strict, the first record a decider refused (FILE:LINE:COL).
+    """
+    if conversion.accepted and not lenient:
+        first = conversion.accepted[0]
+        raise DecisionRefused(first.path, first.line, first.column, first.reason)
+    return conversion
+
+
+def _place(state: TournamentState, event: Event, lines: Mapping[int, int]) -> tuple[int, int]:
+    """Where the record of ``event`` is in the file: the player's line (the white player's for
+    a result), column 1; 0:0 when the format has no lines."""
+    if isinstance(event, PlayerRegistered):
+        player: int | None = event.player
+    elif isinstance(event, ResultRecorded):
+        rnd = state.rounds.get(event.round)
+        board = rnd.board(event.board) if rnd is not None else None
+        player = board.white if board is not None else None
+    else:
+        player = None
+    line = lines.get(player, 0) if player is not None else 0
+    return line, 1 if line else 0
