@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,10 +48,10 @@ def trf_player(
     return f"{head:<89}  {opponent:4d} {colour} {result}"
 
 
-def trf(first: dict[str, str | int], second: dict[str, str | int]) -> str:
+def trf(first: Mapping[str, Any], second: Mapping[str, Any]) -> str:
     """A one-round TRF: player 1 (line 5) beat player 2 (line 6) with white."""
-    one = trf_player(1, opponent=2, colour="w", result="1", points="1.0", **first)  # type: ignore[arg-type]
-    two = trf_player(2, opponent=1, colour="b", result="0", points="0.0", **second)  # type: ignore[arg-type]
+    one = trf_player(1, opponent=2, colour="w", result="1", points="1.0", **first)
+    two = trf_player(2, opponent=1, colour="b", result="0", points="0.0", **second)
     return HEADER + one + "\n" + two + "\n"
 
 
