@@ -21,13 +21,22 @@ from typing import Any, TypeVar
 
 from decide.errors import CommandError
 from decide.inputs import ResultInput
-from decide.state import TournamentState
+from decide.state import BoardState, TournamentState
+from events.domain import Outcome
 from events.errors import UserError, braced
 from events.results import Result, check_result, entered_result
 from events.schema import ResultCorrected, ResultRecorded
 from events.validate import InvalidField
 
-__all__ = ["Entered", "TeamMatches", "board_number", "result", "results"]
+__all__ = [
+    "Entered",
+    "TeamMatches",
+    "already_entered",
+    "board_number",
+    "open_board",
+    "result",
+    "results",
+]
 
 Entered = ResultRecorded | ResultCorrected
 W = TypeVar("W")
@@ -90,6 +99,50 @@ def board_number(
     return found[board_no - 1]
 
 
+def open_board(state: TournamentState, round_no: int, number: int) -> BoardState:
+    """Board ``number`` of round ``round_no``, where a result may be entered: the round is
+    paired, the board is one of its boards and not a bye (else the refusal)."""
+    tid = state.id
+    rnd = state.rounds.get(round_no)
+    if rnd is None:
+        raise CommandError(
+            f"{tid}: round {round_no} is not paired yet "
+            f"(last paired round: {state.last_round or 'none'})"
+        )
+    board = rnd.board(number)
+    if board is None:
+        raise CommandError(
+            f"{tid}: round {round_no} has no board {number} (boards 1..{len(rnd.boards)})"
+        )
+    if board.black is None:
+        raise CommandError(f"{tid}: round {round_no} board {number} is a bye")
+    return board
+
+
+def already_entered(
+    state: TournamentState, round_no: int, number: int, *, correct: bool
+) -> Outcome | None:
+    """The result board ``number`` already has (None for none): one entered needs
+    ``correct``, and ``correct`` needs one entered (else the refusal)."""
+    tid = state.id
+    board = open_board(state, round_no, number)
+    entered = board.outcome if board.outcome is not None and board.outcome.is_known else None
+    if entered is not None and not correct:
+        shown = entered_result(state.game, entered, board.white_score, board.black_score, board.how)
+        raise CommandError.naming(
+            f"{braced(tid)}: round {round_no} board {number} already has result "
+            f"{braced(shown)}; use {{0}} to change it",
+            "correct",
+        )
+    if entered is None and correct:
+        raise CommandError.naming(
+            f"{braced(tid)}: round {round_no} board {number} has no result to correct; "
+            "enter it without {0}",
+            "correct",
+        )
+    return entered
+
+
 def result(
     state: TournamentState,
     command: ResultInput | Mapping[str, Any],
@@ -102,38 +155,13 @@ def result(
     entry = ResultInput.check(command)
     tid = state.id
     number = board_number(state, entry.round, entry.board, matches=matches)
-    rnd = state.rounds.get(entry.round)
-    if rnd is None:
-        raise CommandError(
-            f"{tid}: round {entry.round} is not paired yet "
-            f"(last paired round: {state.last_round or 'none'})"
-        )
-    board = rnd.board(number)
-    if board is None:
-        raise CommandError(
-            f"{tid}: round {entry.round} has no board {number} (boards 1..{len(rnd.boards)})"
-        )
-    if board.black is None:
-        raise CommandError(f"{tid}: round {entry.round} board {number} is a bye")
+    board = open_board(state, entry.round, number)
     try:
         parsed = Result.parse(entry.result, state.game)
         check_result(state.game, parsed, board.komi, entry.result)
     except UserError as exc:
         raise exc.within(tid) from None
-    entered = board.outcome if board.outcome is not None and board.outcome.is_known else None
-    if entered is not None and not entry.correct:
-        shown = entered_result(state.game, entered, board.white_score, board.black_score, board.how)
-        raise CommandError.naming(
-            f"{braced(tid)}: round {entry.round} board {number} already has result "
-            f"{braced(shown)}; use {{0}} to change it",
-            "correct",
-        )
-    if entered is None and entry.correct:
-        raise CommandError.naming(
-            f"{braced(tid)}: round {entry.round} board {number} has no result to correct; "
-            "enter it without {0}",
-            "correct",
-        )
+    entered = already_entered(state, entry.round, number, correct=entry.correct)
     kind = ResultRecorded if entered is None else ResultCorrected
     return [
         kind(

@@ -8,10 +8,11 @@ ratings show`` (pipelines); and `slugify`, a tournament's id made from its name 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
-__all__ = ["fold", "matches", "normalise_name", "same_name", "slugify"]
+__all__ = ["fold", "matches", "name_key", "normalise_name", "same_name", "slugify"]
 
 
 def fold(text: str) -> str:
@@ -53,7 +54,15 @@ def same_name(a: str, b: str) -> bool:
     >>> same_name("Müller, Jan", "MULLER JAN"), same_name("Иванов, Иван", "иванов иван")
     (True, True)
     """
-    return sorted(_letters(a).split()) == sorted(_letters(b).split())
+    return a == b or name_key(a) == name_key(b)
+
+
+@functools.lru_cache(maxsize=8192)
+def name_key(name: str) -> tuple[str, ...]:
+    """What `same_name` compares (two names are the same when their keys are), kept for the
+    names met last: a registration compares its name with every player's of the tournament;
+    a file's registrations are indexed by it (`ingest.commands`)."""
+    return tuple(sorted(_letters(name).split()))
 
 
 def matches(query: str, name: str) -> bool:

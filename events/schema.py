@@ -289,6 +289,9 @@ class FileIngested(EventBase):
     players: int = Field(0, ge=0)
     games: int = Field(0, ge=0)
     warnings: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()
+    """Records taken as the file wrote them although the write side refuses them (a lenient
+    ingest, `ingest.commands`): ``FILE:LINE:COL: accepted as written: why``, one each."""
 
 
 class FederationPlayerRegistered(EventBase):

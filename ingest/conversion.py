@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from events.schema import Event, PlayerRegistered, TournamentCreated
-from ingest.errors import IngestError, IngestWarning
+from ingest.errors import Accepted, IngestError, IngestWarning
 
 __all__ = [
     "ID_SCHEMES",
@@ -39,6 +39,12 @@ class Conversion:
     games: int = 0
     skipped: list[IngestError] = field(default_factory=list)
     """Result records left out (``--skip-bad-lines``), each with its place in the file."""
+    lines: dict[int, int] = field(default_factory=dict)
+    """Each player's record in the file, by his number (a refusal names it); empty when the
+    format has no lines."""
+    accepted: list[Accepted] = field(default_factory=list)
+    """Records a lenient ingest took as written although a decider refuses them
+    (`ingest.commands.decided`)."""
 
     @property
     def created(self) -> TournamentCreated:

@@ -9,6 +9,8 @@ from events.text import MAX_EXCERPT, excerpt
 
 __all__ = [
     "MAX_EXCERPT",
+    "Accepted",
+    "DecisionRefused",
     "IngestError",
     "IngestWarning",
     "ResultRecordError",
@@ -94,6 +96,27 @@ class ResultRecordError(IngestError):
     """An error in one result record: a game line of an .ELO file, a result cell of an h9 or
     .tou table. ``arbiter ingest --skip-bad-lines`` leaves such records out and takes the rest
     of the file; an error anywhere else refuses the file whole."""
+
+
+class DecisionRefused(IngestError):
+    """A record of the file that the write side's decider refuses (a second player of the same
+    name, an id another player holds, a field out of its rule, a result a live event would
+    refuse): ``arbiter ingest --lenient`` takes it as the file wrote it and says so
+    (`Accepted`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A record a lenient ingest took as the file wrote it, which the strict decider refuses."""
+
+    path: str
+    line: int
+    column: int
+    reason: str
+
+    def __str__(self) -> str:
+        where = format_location(self.path, self.line, self.column)
+        return one_line(f"{where}: accepted as written: {self.reason}")
 
 
 @dataclass(frozen=True, slots=True)

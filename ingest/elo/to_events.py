@@ -66,6 +66,8 @@ class _Players:
         self.metadata: dict[int, dict[str, object]] = {}
         self.by_key: dict[int, int] = {}
         self.anonymous: list[int] = []
+        self.lines: dict[int, int] = {}
+        """Each listed player's line in the file, by number."""
         unnamed = [p for p in listed if p.wof_id is None]
         for p in listed:
             number = self._register(p)
@@ -91,6 +93,8 @@ class _Players:
         )
         if p.new:
             self.metadata[number - 1] = {"wof_new": True}
+        if p.line:
+            self.lines[number] = p.line
         return number
 
     def _unlisted(self, name: str, ids: dict[str, str]) -> int:
@@ -255,4 +259,4 @@ def elo_to_events(elo: EloFile, *, strict: bool = False) -> Conversion:
     offset = len(events)
     metadata.update({offset + i: m for i, m in round_meta.items()})
     events.extend(round_events)
-    return Conversion(events, metadata, warnings, games=len(games))
+    return Conversion(events, metadata, warnings, games=len(games), lines=players.lines)

@@ -50,6 +50,8 @@ class GoRow:
     club: str | None
     cells: tuple[GoCell, ...]
     ids: dict[str, str] = field(default_factory=dict)
+    line: int = 0
+    """The row's line in the file (0: not known)."""
 
 
 def cell_flags(cell: GoCell) -> str:
@@ -186,4 +188,5 @@ def go_table_to_events(
     events.extend(
         PlayerWithdrawn(player=p, from_round=r) for p, r in withdrawn.items() if r > rounds
     )
-    return Conversion(events, metadata, games=games)
+    lines = {row.number: row.line for row in rows if row.line}
+    return Conversion(events, metadata, games=games, lines=lines)

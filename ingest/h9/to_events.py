@@ -52,6 +52,7 @@ def h9_to_events(table: H9File) -> Conversion:
             country=p.country,
             club=p.club,
             cells=p.results,
+            line=p.line,
             ids={"egd_pin": p.pin} if p.pin else {},
         )
         for p in table.players

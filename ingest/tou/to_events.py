@@ -30,6 +30,7 @@ def tou_to_events(table: TouFile) -> Conversion:
             country=None,
             club=p.club,
             cells=p.results,
+            line=p.line,
             ids={"ffg": p.licence} if p.licence else {},
         )
         for p in table.players

@@ -62,6 +62,8 @@ def _print_report(report: IngestReport, as_json: bool) -> None:
     for f in report.files:
         for record in f.skipped:
             err.print(f"{record} (left out)", markup=False)
+        for record in f.accepted:
+            err.print(record, markup=False)
     if as_json:
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
         return
@@ -77,6 +79,11 @@ def _print_report(report: IngestReport, as_json: bool) -> None:
     if s["skipped_records"]:
         sys.stdout.write(
             f"{s['skipped_records']} bad result record(s) left out (listed on stderr)\n"
+        )
+    if s["accepted_records"]:
+        sys.stdout.write(
+            f"{s['accepted_records']} record(s) a live command would refuse taken as written "
+            "(listed on stderr; --strict refuses them)\n"
         )
     if s["new_players_without_id"]:
         sys.stdout.write(
@@ -103,7 +110,12 @@ def ingest_command(
     ] = None,
     strict: Annotated[
         bool,
-        typer.Option(help="Fail a file whose points column disagrees with its results."),
+        typer.Option(
+            help="Fail a file whose points column disagrees with its results, or with a "
+            "record a live command would refuse (a second player of the same name, an id "
+            "another player holds, a field out of its rule, a result on a bye). Without it "
+            "each such record is taken as written and listed FILE:LINE:COL on stderr."
+        ),
     ] = False,
     skip_bad_lines: Annotated[
         bool,

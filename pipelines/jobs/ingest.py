@@ -84,6 +84,8 @@ class FileResult:
     """Identity findings to report: players without an id registered as new."""
     skipped: tuple[str, ...] = ()
     """Result records left out (``--skip-bad-lines``): ``FILE:LINE:COL: why``."""
+    accepted: tuple[str, ...] = ()
+    """Records taken as written although a decider refuses them (not ``strict``)."""
     skippable: bool = False
     """Failed for bad result records alone: ``skip_bad_lines`` would take the rest."""
 
@@ -99,6 +101,7 @@ class FileResult:
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "skipped": list(self.skipped),
+            "accepted": list(self.accepted),
         }
 
 
@@ -126,6 +129,7 @@ class IngestReport:
             "new_players_without_id": sum(len(f.notes) for f in done),
             "warnings": sum(len(f.warnings) for f in done),
             "skipped_records": sum(len(f.skipped) for f in done),
+            "accepted_records": sum(len(f.accepted) for f in done),
             "seconds": round(self.seconds, 3),
         }
 
@@ -138,7 +142,9 @@ class IngestOptions:
     format: FileFormat | None = None
     """Read every file as this format instead of detecting it."""
     strict: bool = False
-    """A points column that disagrees with the results fails the file (else a warning)."""
+    """A points column that disagrees with the results, or a record a decider refuses, fails
+    the file (else a warning, or the record taken as written and listed:
+    `ingest.commands`)."""
     skip_bad_lines: bool = False
     """Leave out unreadable or contradictory result records instead of refusing the file."""
     actor: str | None = None
@@ -313,6 +319,7 @@ class _Job:
                 players=players,
                 games=read.games,
                 warnings=read.warnings,
+                accepted=read.accepted,
             ),
             meta,
         )
@@ -326,6 +333,7 @@ class _Job:
             warnings=read.warnings,
             notes=tuple(resolution.notes),
             skipped=read.skipped,
+            accepted=read.accepted,
         )
         pack.pending.append((path, result, read))
         return None

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from decide.state import project
+from decide.state import TournamentState, project
 from events.domain import System
 from events.errors import UserError
 from events.names import slugify
@@ -45,6 +45,7 @@ from events.schema import (
     type_name,
 )
 from ingest.bad_lines import elo_without_bad_records, repair_cross_table, repair_trf
+from ingest.commands import decided, taken
 from ingest.conversion import Conversion, PointsCheck, check_points
 from ingest.detect import FileFormat, detect_format
 from ingest.elo import elo_to_events, parse_elo
@@ -82,11 +83,17 @@ def convert(
     *,
     strict: bool = False,
     skip_bad_lines: bool = False,
+    lenient: bool | None = None,
 ) -> Conversion:
-    """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events.
+    """Parse ``data`` (the contents of ``path``) as ``fmt`` and turn it into events, each
+    registration and result decided by the write side (`ingest.commands.decided`): a record
+    a decider refuses refuses the file, or, ``lenient``, is taken as written and listed in
+    `Conversion.accepted`. ``lenient`` None: as ``strict`` says (lenient unless strict).
 
-    ``skip_bad_lines``: leave out the result records that cannot be read or contradict the
-    file (:mod:`ingest.bad_lines`), listed in :attr:`Conversion.skipped`.
+    ``strict``: a TRF's or .ELO file's points column that disagrees with its results
+    refuses the file (else a warning). ``skip_bad_lines``: leave out the result records that
+    cannot be read or contradict the file (:mod:`ingest.bad_lines`), listed in
+    :attr:`Conversion.skipped`.
 
     :raises IngestError: for anything wrong with the file, always one line naming the place.
         Any other exception is a bug in a reader or converter and is not disguised as one.
@@ -104,7 +111,7 @@ def convert(
                 conversion = elo_to_events(elo, strict=strict)
             case FileFormat.TRF:
                 trf = parse_trf(path, data)
-                conversion = with_swiss_colour(trf_file_to_events(trf, strict=strict))
+                conversion = trf_file_to_events(trf)
             case FileFormat.H9:
                 conversion = h9_to_events(parse_h9(path, data))
             case FileFormat.TOU:
@@ -112,6 +119,13 @@ def convert(
             case FileFormat.OPENGOTHA:
                 og = read_opengotha_bytes(data, str(path))
                 conversion = with_go_pairing(opengotha_to_events(og), og, str(path))
+        # An OpenGotha file says it is a tournament (its root element), even one without
+        # players yet; a line format read into no player at all was no result file.
+        check_conversion(path, conversion.events, require_players=fmt is not FileFormat.OPENGOTHA)
+        conversion, state = decided(conversion, path=str(path))
+        if fmt is FileFormat.TRF:  # the file's own faults before the rules it breaks
+            conversion = with_swiss_colour(with_points_checked(trf, conversion, state, strict))
+        conversion = taken(conversion, lenient=not strict if lenient is None else lenient)
     except IngestError:
         raise
     except ValidationError as exc:  # a record the file gave that an event refuses
@@ -122,9 +136,6 @@ def convert(
         ) from None
     except UserError as exc:  # a value of the file that a domain type refuses
         raise IngestError(str(path), 0, 0, str(exc)) from None
-    # An OpenGotha file says it is a tournament (its root element), even one without players
-    # yet; a line format read into no player at all was no result file.
-    check_conversion(path, conversion.events, require_players=fmt is not FileFormat.OPENGOTHA)
     return replace(conversion, skipped=skipped)
 
 
@@ -146,7 +157,12 @@ def _repair_tou(path: Path, data: bytes, _: bool) -> tuple[bytes, list[IngestErr
 
 def _repair_trf(path: Path, data: bytes, strict: bool) -> tuple[bytes, list[IngestError]]:
     return repair_trf(
-        path, data, lambda b: _first_error(lambda: convert(path, b, FileFormat.TRF, strict=strict))
+        path,
+        data,
+        # the records a decider refuses are not bad lines: the conversion that follows says
+        lambda b: _first_error(
+            lambda: convert(path, b, FileFormat.TRF, strict=strict, lenient=True)
+        ),
     )
 
 
@@ -161,18 +177,27 @@ _REPAIRS: dict[FileFormat, Callable[[Path, bytes, bool], tuple[bytes, list[Inges
 _TRF_POINTS_COLUMN = 81
 
 
-def trf_file_to_events(trf: TrfFile, *, strict: bool = False) -> Conversion:
-    """The tournament stream of a parsed TRF, with its ``001`` points column checked.
+def trf_file_to_events(trf: TrfFile) -> Conversion:
+    """The tournament stream of a parsed TRF, each player's record line kept."""
+    events = trf_to_events(trf)
+    games = sum(1 for e in events if isinstance(e, ResultRecorded))
+    lines = {p.number: p.line for p in trf.players}
+    return Conversion(list(events), {}, list(trf.warnings), games=games, lines=lines)
+
+
+def with_points_checked(
+    trf: TrfFile, conversion: Conversion, state: TournamentState, strict: bool
+) -> Conversion:
+    """``conversion`` with the TRF's ``001`` points column checked against ``state`` (the
+    file's events folded).
 
     The column must equal the sum of the player's results under the file's scoring
     (formats.md §1.3), as the tournament's projection counts them; real files break the rule
     (Bunratty byes written without a code), so a difference is a warning, or an error in
     strict mode.
 
-    :raises IngestError: an unknown opponent, or ``strict`` and a points column that differs.
+    :raises IngestError: ``strict`` and a points column that differs.
     """
-    events = trf_to_events(trf)
-    state = project(events)
     checks = []
     for p in trf.players:
         if p.points is None or p.number not in state.players:
@@ -180,9 +205,8 @@ def trf_file_to_events(trf: TrfFile, *, strict: bool = False) -> Conversion:
         computed = Decimal(str(state.points(p.number)))
         if computed != p.points:
             checks.append(PointsCheck(p.line, _TRF_POINTS_COLUMN, p.name, p.points, computed))
-    warnings = list(trf.warnings) + check_points(trf.path, checks, strict=strict)
-    games = sum(1 for e in events if isinstance(e, ResultRecorded))
-    return Conversion(list(events), {}, warnings, games=games)
+    found = check_points(trf.path, checks, strict=strict)
+    return replace(conversion, warnings=[*conversion.warnings, *found]) if found else conversion
 
 
 def with_swiss_colour(conversion: Conversion) -> Conversion:
@@ -300,6 +324,8 @@ class FileRead:
     """Extra metadata by stream version (the conversion's)."""
     warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()
+    """Records taken as written although a decider refuses them (`Conversion.accepted`)."""
     games: int = 0
     skippable: bool = False
     """Refused for bad result records alone: ``skip_bad_lines`` would take the rest."""
@@ -365,6 +391,7 @@ def read_file(
             metadata=conversion.metadata,
             warnings=tuple(str(w) for w in conversion.warnings),
             skipped=tuple(str(e) for e in conversion.skipped),
+            accepted=tuple(str(a) for a in conversion.accepted),
             games=conversion.games or _game_count(events),
         )
     except IngestError as exc:  # unreadable (no digest then), or a fault of the file
