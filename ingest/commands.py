@@ -4,8 +4,8 @@ A converter (``ingest.<format>.to_events``) reads what the file says happened; `
 replays it through the write side, on one state folded as it goes (once per file, no re-fold
 per record, no store read): each registration is a `decide.inputs.PlayerInput` given to
 `decide.players.register`, each result to `decide_result` (`decide.results.already_entered`).
-The other records (the event's data, byes, the pairings the file states, withdrawals) are facts of the file: folded, not
-decided.
+The other records (the event's data, byes, the pairings the file states, withdrawals) are facts
+of the file: folded, not decided.
 
 Each record a decider refuses is listed (`Accepted`, naming the file, the line and the
 column of the record); `taken` then applies the mode, always given: strict, the first refuses
