@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from decide.inputs import EventDataInput
 from decide.state import TournamentState
 from events.acceleration import baku_points
 from events.domain import ByeKind, Game
@@ -361,7 +360,8 @@ def tournament_summaries(store: Store) -> list[dict[str, Any]]:
 def event_data_row(state: TournamentState) -> dict[str, Any]:
     """`tournament show`: what the tournament is, and its event's data by the input fields'
     names (what `tournament create` and `tournament edit` take)."""
-    from pipelines.commands.tournaments import current_data
+    from decide.inputs import EventDataInput  # the input models: only `tournament show`
+    from decide.tournaments import current_data
 
     s = state.settings
     data = current_data(state)
