@@ -209,10 +209,7 @@ def player_named(state: TournamentState, text: str) -> int:
         for pid, rank in state.start_ranks().items():
             if rank == wanted:
                 return pid
-        raise UnknownPlayer(
-            f"{state.id}: no player has pairing number {wanted} "
-            f"(the numbers are 1..{len(state.players)})"
-        )
+        raise UnknownPlayer(f"{state.id}: no player {wanted}")  # as the API's ids: one row
     marked = written[3:].strip() if written[:3].lower() == "id:" else ""
     if marked.isdigit():
         return int(marked)

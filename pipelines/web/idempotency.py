@@ -8,11 +8,11 @@ cookie, else its CSRF cookie (a visitor's own entry or check-in; hashed), so two
 never meet. The answer (status, content type, the Location and Retry-After headers, body) is
 kept with a fingerprint of the request (method, path, query, body); the same key again with the
 same request gets that answer, with ``Idempotency-Replayed: true``, and nothing is run; with
-another request 422; while the first is still running 409. An answer of 5xx is not kept (the
-request may be sent again and run). Answers are kept `KEEP_SECONDS` (24 h): in the shared log's
-database with a PostgreSQL store (every server sees them), in a DuckDB file beside a DuckDB
-store's (`FileKeys`: a restart keeps them; the store's own file is the CLI's too, and is held
-only for a request).
+another request 422; while the first is still running 409. An answer of 5xx or 429 is not
+kept (the request may be sent again and run). Answers are kept `KEEP_SECONDS` (24 h): in the
+shared log's database with a PostgreSQL store (every server sees them), in a DuckDB file beside
+a DuckDB store's (`FileKeys`: a restart keeps them; the store's own file is the CLI's too, and
+is held only for a request).
 
 The middleware sits inside the `pipelines.web.gate.Gate`, so the request was admitted and its
 body bounded before it is read here; the answer is kept before it is sent, so a client gone
@@ -345,7 +345,7 @@ class Idempotency:
             return
         status = int(start["status"])
         answer = b"".join(chunks)
-        if status >= 500:
+        if status >= 500 or status == 429:  # busy or too many: worth sending again
             await asyncio.to_thread(keys.release, owner, key)
         else:
             said = [(k.decode("latin-1").lower(), v.decode("latin-1"))
