@@ -159,7 +159,8 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     r = post(url + "/check-ins", json={"player": 4})
     assert r.status_code == 400
     assert r.json()["error"] == (
-        "oslo: player 4: missing or wrong check-in code (given at registration; ask the director)"
+        "oslo: player No. 4: missing or wrong check-in code (given at registration; ask the "
+        "director)"
     )
     r = post(url + "/check-ins", json={"player": 4, "code": code})
     assert r.status_code == 400

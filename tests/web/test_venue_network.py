@@ -114,7 +114,8 @@ def test_a_player_registers_and_checks_in_over_plain_http_in_a_browser(
     row.locator("input[name=code]").fill("WRONG1")
     row.locator("button").click()
     expect(phone.locator("#error")).to_have_text(
-        "oslo: player 4: missing or wrong check-in code (given at registration; ask the director)"
+        "oslo: player No. 4: missing or wrong check-in code (given at registration; ask the "
+        "director)"
     )
     row = phone.locator("#check-in tbody tr", has_text="Nyberg, Eva")
     row.locator("input[name=code]").fill(code)
@@ -207,7 +208,7 @@ def test_a_check_in_needs_the_director_or_the_players_code(venue: tuple[Served, 
     ola = r.json()["check_in_code"]
     assert eva != ola
 
-    refused = "oslo: player 3: missing or wrong check-in code (given at registration; ask the "
+    refused = "oslo: player No. 3: missing or wrong check-in code (given at registration; ask the "
     for body in ({"player": 3}, {"player": 3, "code": "ABCDEF"}, {"player": 3, "code": eva}):
         r = post(url + "/check-ins", json=body)
         assert (r.status_code, r.json()["error"]) == (400, refused + "director)")
