@@ -139,8 +139,8 @@ def check_in(
         given = "".join((code or "").split()).upper()
         if not hmac.compare_digest(given.encode(), code_of(state.id, player).encode()):
             raise CommandError(
-                f"{state.id}: player {player}: missing or wrong check-in code (given at "
-                "registration; ask the director)"
+                f"{state.id}: player No. {state.start_ranks()[player]}: missing or wrong "
+                "check-in code (given at registration; ask the director)"
             )
         if now < span[0]:
             raise CommandError(f"{state.id}: check-in opens at {span[0]:%Y-%m-%d %H:%M}")

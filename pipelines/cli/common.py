@@ -64,21 +64,22 @@ PlayerArg = Annotated[
     str,
     typer.Argument(
         metavar="PLAYER",
-        help="Player id, or #N: the pairing number (start rank) the listings show.",
+        help="The player's pairing number (start rank), as the listings show it; id:N names "
+        "him by his id. Before round 1 is paired the numbers follow the field as it stands "
+        "(by rating) and change as players are added.",
     ),
 ]
 
 
 def player_of(store: Store, tournament: str, text: str) -> tuple[int, str]:
     """The id of the player PLAYER names (`pipelines.commands.base.player_named`), and how to
-    say him in a message: ``4`` or ``4 (#1)``."""
+    say him in a message: by his pairing number, ``No. 4``."""
     from pipelines.commands.base import load, player_named
 
-    written = text.strip()
-    if written.isdigit():
-        return int(written), written
-    pid = player_named(load(store, tournament).state, written)
-    return pid, f"{pid} ({written})"
+    state = load(store, tournament).state
+    pid = player_named(state, text)
+    rank = state.start_ranks().get(pid)
+    return pid, f"No. {rank}" if rank is not None else f"id:{pid}"
 
 
 RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")]

@@ -40,7 +40,8 @@ def norms(
         typer.Option(
             "--certificate",
             metavar="PLAYER",
-            help="Write FIDE form IT1 (the norm certificate) of this player (id, or #N).",
+            help="Write FIDE form IT1 (the norm certificate) of this player (his pairing "
+            "number; id:N his id).",
         ),
     ] = None,
     title: Annotated[

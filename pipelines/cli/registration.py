@@ -53,8 +53,9 @@ def registrations(
                 store, tournament, number, force=force, not_on_list=not_on_list
             )
             code = registration.check_in_code(tournament, pid)
+            rank = load(store, tournament).state.start_ranks()[pid]
             err.print(
-                f"{tournament}: request {number} registered as player {pid} (check-in code {code})",
+                f"{tournament}: request {number} registered as No. {rank} (check-in code {code})",
                 markup=False,
             )
         else:
@@ -70,7 +71,7 @@ def check_in(
         list[str] | None,
         typer.Argument(
             metavar="[PLAYER ...]",
-            help="Players to tick in (id, or #N the pairing number); none: list who is in.",
+            help="Players to tick in (pairing numbers; id:N an id); none: list who is in.",
         ),
     ] = None,
     fmt: FormatOpt = Format.TEXT,

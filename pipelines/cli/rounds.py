@@ -64,8 +64,12 @@ def pair(
         bool, typer.Option(help="Say, board by board, what decided the pairing (on stderr).")
     ] = False,
     bye: Annotated[
-        int | None,
-        typer.Option(help="Go gopair: the player who gets the bye of an odd field (-bye)."),
+        str | None,
+        typer.Option(
+            metavar="PLAYER",
+            help="Go gopair: the player who gets the bye of an odd field (-bye): his pairing "
+            "number (id:N his id).",
+        ),
     ] = None,
     boards: Annotated[
         Path | None,
@@ -88,7 +92,8 @@ def pair(
             for line in broken:
                 err.print(f"warning: {line}", markup=False)
         else:
-            event = rounds.pair(store, tournament, notes, bye=bye)
+            given = None if bye is None else player_of(store, tournament, bye)[0]
+            event = rounds.pair(store, tournament, notes, bye=given)
         loaded = load(store, tournament)
     state = loaded.state
     err.print(f"round {event.round} paired", markup=False)

@@ -200,24 +200,26 @@ def within_limits(context: str, events: Sequence[EventBase]) -> None:
 
 
 def player_named(state: TournamentState, text: str) -> int:
-    """The id of the player a user names as ``text``: ``#N`` is the pairing number (start
-    rank) that every listing shows, a plain number is the player's id (the two agree when the
-    players were registered in rating order).
+    """The id of the player a user names as ``text``: his pairing number (start rank), the
+    number every page, printout and listing calls him by (``14``, or ``#14``), or his id where
+    it is marked as such (``id:7``, the API's stable id). Before round 1 is paired the numbers
+    follow the field's order as it stands (rating, then name) and change as players are added;
+    from round 1 on they are fixed (a late entry takes the next free number).
 
     :raises UserError: ``text`` is neither, or no player has that pairing number.
     """
     written = text.strip()
-    if written.isdigit():
-        return int(written)
-    if written.startswith("#") and written[1:].isdigit():
-        number = int(written[1:])
+    number = written.removeprefix("#")
+    if number.isdigit():
+        wanted = int(number)
         for pid, rank in state.start_ranks().items():
-            if rank == number:
+            if rank == wanted:
                 return pid
-        raise UnknownPlayer(
-            f"{state.id}: no player has pairing number {written} "
-            f"(the numbers are #1..#{len(state.players)})"
-        )
+        raise UnknownPlayer(f"{state.id}: no player {wanted}")  # as the API's ids: one row
+    marked = written[3:].strip() if written[:3].lower() == "id:" else ""
+    if marked.isdigit():
+        return int(marked)
     raise UserError(
-        f"PLAYER: '{text}' is neither a player id nor #N, a pairing number (such as #14)"
+        f"PLAYER: '{text}' is neither a pairing number (such as 14) nor a player id marked "
+        "as such (id:7)"
     )

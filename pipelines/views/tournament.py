@@ -405,8 +405,15 @@ def event_settings_row(state: TournamentState) -> dict[str, str]:
     }
     opens, closes = s.check_in_opens, s.check_in_closes
     params = s.pairing_params.model_dump()
+    komi: dict[str, str] = {}
+    if state.game is Game.GO:  # the boards' komi, by `GoSettings.komi_for` (the one rule)
+        go = s.pairing_params.go
+        even, handicap = komi_text(go.komi_for(0)), komi_text(go.komi_for(1))
+        komi["komi"] = f"{even or '(none)'} even games, {handicap} handicap games"
+        params = {k: v for k, v in params.items() if k not in ("komi", "handicap_komi")}
     return {
         "cycles": "double round robin" if s.cycles == 2 else "",
+        **komi,
         "scoring": ", ".join(f"{k} {format_value(v)}" for k, v in points.items()),
         "tiebreaks": ", ".join(state.tiebreaks) or "(none)",
         "pairing": ", ".join(f"{k}={_setting(v)}" for k, v in params.items()),

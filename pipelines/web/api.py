@@ -487,7 +487,13 @@ def api_register(request: Request, tournament_id: str, body: dict[str, Any]) -> 
     with server_of(request).public_writing(request, f"register:{tournament_id}") as store:
         done = registration.request(store, tournament_id, body)
     status = "registered" if done.player is not None else "waiting"
-    body = {"request": done.request, "player": done.player, "status": status}
+    ranks = tournament_view(request, tournament_id).state.start_ranks()
+    body = {
+        "request": done.request,
+        "player": done.player,
+        "start_rank": None if done.player is None else ranks.get(done.player),
+        "status": status,
+    }
     return _json({**body, "check_in_code": done.code}, 201)
 
 
@@ -524,7 +530,8 @@ def api_approve(
             store, tournament_id, number, force=force, not_on_list=not_on_list
         )
     code = registration.check_in_code(tournament_id, pid)
-    return _json({"request": number, "player": pid, "check_in_code": code})
+    rank = tournament_view(request, tournament_id).state.start_ranks().get(pid)
+    return _json({"request": number, "player": pid, "start_rank": rank, "check_in_code": code})
 
 
 @router.post(

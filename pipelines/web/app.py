@@ -22,7 +22,14 @@ from events.validate import InvalidField
 from pipelines.web import api, forms, public
 from pipelines.web.gate import BodyLimits, Gate
 from pipelines.web.hub import StoreAccess
-from pipelines.web.idempotency import Idempotency, MemoryKeys, SharedKeys
+from pipelines.web.idempotency import (
+    FileKeys,
+    Idempotency,
+    Keys,
+    MemoryKeys,
+    SharedKeys,
+    keys_file,
+)
 from pipelines.web.replay import Replay
 from pipelines.web.server import Server, server_of
 from pipelines.web.warmup import WarmingUp
@@ -106,6 +113,16 @@ def _started(server: Server) -> None:
         os._exit(1)
 
 
+def _keys(server: Server) -> Keys:
+    """Where the Idempotency-Key answers are kept: the shared database (PostgreSQL), a file
+    beside a DuckDB store's, memory for a store in memory."""
+    if server.shared is not None:
+        return SharedKeys(server.shared.pool)
+    if server.access.url in ("", ":memory:"):
+        return MemoryKeys()
+    return FileKeys(keys_file(server.access.url))
+
+
 def create_app(
     store_url: str,
     *,
@@ -128,6 +145,8 @@ def create_app(
         yield
         await warming
         await asyncio.to_thread(server.stop)
+        if isinstance(keys, FileKeys):
+            keys.close()
 
     # Swagger UI from the package's own copy (fastapi-offline): /api/docs works without the
     # internet and within the pages' Content-Security-Policy ('self' scripts only).
@@ -141,7 +160,7 @@ def create_app(
         static_url="/api/docs/static",
     )
     app.state.server = server
-    keys = SharedKeys(server.shared.pool) if server.shared is not None else MemoryKeys()
+    keys = _keys(server)
     app.add_middleware(Idempotency, keys=lambda: keys)  # inside the Gate: admitted, bounded
     app.add_middleware(Gate, limits=BodyLimits(max_body, upload_limit), refuse=_error)
     app.add_middleware(SecurityHeaders)

@@ -24,12 +24,12 @@ from events.errors import ArbiterError
 from events.validate import InvalidField
 from pipelines.commands import players, prizes, registration, results, rounds, tournaments
 from pipelines.commands import undo as undo_commands
-from pipelines.commands.base import CommandError
+from pipelines.commands.base import CommandError, load, player_named
 from pipelines.views.prizes import toml_text
 from pipelines.views.registration import check_in_view, requests_view
 from pipelines.web.api import RatingRunIn, ingest_uploads, run_ratings
 from pipelines.web.model_forms import form_fields, submitted
-from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, csrf_ok, new_csrf
+from pipelines.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, new_csrf
 from pipelines.web.server import server_of, tournament_view
 from projections.crosstable import format_value
 
@@ -52,9 +52,10 @@ def set_cookie(
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page with a form: the CSRF cookie is set when the browser has none yet."""
+    """A page with a form: the CSRF cookie is set when the browser has none bound to its
+    session yet (`Server.csrf_token`)."""
     server = server_of(request)
-    csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+    csrf = server.csrf_token(request)
     response = server.templates.TemplateResponse(
         request,
         template,
@@ -64,6 +65,12 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     if request.cookies.get(CSRF_COOKIE) != csrf:
         set_cookie(request, response, CSRF_COOKIE, csrf)
     return response
+
+
+def numbered(request: Request, tournament_id: str, number: str) -> int:
+    """The id of the player whose pairing number a form gave (the number its page shows), on
+    the hub's state (synced by the write that asks); a number no player has is refused."""
+    return player_named(tournament_view(request, tournament_id).state, number)
 
 
 def _safe_next(target: str | None) -> str:
@@ -89,8 +96,7 @@ def login(
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     server = server_of(request)
-    if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
-        raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    server.check_csrf(request, csrf_token)
     client = request.client.host if request.client else "?"
     wait = server.limiter.begin(client, name)
     if wait:
@@ -114,14 +120,13 @@ def login(
     redirect = RedirectResponse(target, 303)
     session = server.sessions.create(account.name)
     set_cookie(request, redirect, SESSION_COOKIE, session, SESSION_SECONDS)
-    set_cookie(request, redirect, CSRF_COOKIE, new_csrf())
+    set_cookie(request, redirect, CSRF_COOKIE, new_csrf(server.csrf_key, session))
     return redirect
 
 
 @router.post("/logout")
 def logout(request: Request, csrf_token: CsrfField) -> Response:
-    if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
-        raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    server_of(request).check_csrf(request, csrf_token)
     server_of(request).sessions.drop(request.cookies.get(SESSION_COOKIE))
     response = RedirectResponse("/", 303)
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -201,17 +206,23 @@ async def manage(request: Request, tournament_id: str) -> Response:
 
 
 def _act(
-    request: Request, tournament_id: str, csrf: str, action: Any, done: str, **kept: Any
+    request: Request,
+    tournament_id: str,
+    csrf: str,
+    action: Any,
+    done: str | list[str],
+    **kept: Any,
 ) -> Response:
-    """Run ``action`` on the store; the manage page with its notice, or with the refusal and
-    the ``kept`` form values (a refused form keeps what was typed)."""
+    """Run ``action`` on the store; the manage page with its notice (``done``, or the line the
+    action put in that list), or with the refusal and the ``kept`` form values (a refused form
+    keeps what was typed)."""
     server = server_of(request)
     try:
         with server.writing(request, csrf) as (store, _):
             action(store)
     except ArbiterError as exc:
         return _manage_page(request, tournament_id, 400, error=str(exc), **kept)
-    return _manage_page(request, tournament_id, notice=done)
+    return _manage_page(request, tournament_id, notice=done if isinstance(done, str) else done[0])
 
 
 async def _form(request: Request) -> tuple[FormData, str]:
@@ -278,10 +289,10 @@ async def manage_edit_player(request: Request, tournament_id: str) -> Response:
 
     def edit(store: Any) -> None:
         if not number.isdigit():
-            raise InvalidField("player", f"'{number}' is not a player id")
-        players.edit(store, tournament_id, int(number), fields)
+            raise InvalidField("player", f"'{number}' is not a pairing number")
+        players.edit(store, tournament_id, numbered(request, tournament_id, number), fields)
 
-    done = f"player {number} corrected"
+    done = f"player No. {number} corrected"
     return await run_in_threadpool(_act, request, tournament_id, csrf, edit, done)
 
 
@@ -317,13 +328,17 @@ def manage_approve(
     force: Annotated[bool, Form()] = False,
     not_on_list: Annotated[bool, Form()] = False,
 ) -> Response:
-    return _act(
-        request, tournament_id, csrf_token,
-        lambda store: registration.approve(
+    said: list[str] = []
+
+    def approve(store: Any) -> None:
+        pid = registration.approve(
             store, tournament_id, number, force=force, not_on_list=not_on_list
-        ),
-        f"request {number} registered",
-    )  # fmt: skip
+        )
+        code = registration.check_in_code(tournament_id, pid)
+        rank = load(store, tournament_id).state.start_ranks()[pid]
+        said.append(f"request {number} registered as No. {rank} (check-in code {code})")
+
+    return _act(request, tournament_id, csrf_token, approve, said)
 
 
 @router.post("/t/{tournament_id}/manage/decline", response_class=HTMLResponse)
@@ -348,11 +363,11 @@ def manage_check_in(
     csrf_token: CsrfField,
     player: Annotated[int, Form(ge=1)],
 ) -> Response:
-    return _act(
-        request, tournament_id, csrf_token,
-        lambda store: registration.check_in(store, tournament_id, player, by_director=True),
-        f"player {player} checked in",
-    )  # fmt: skip
+    def check_in(store: Any) -> None:
+        pid = numbered(request, tournament_id, str(player))
+        registration.check_in(store, tournament_id, pid, by_director=True)
+
+    return _act(request, tournament_id, csrf_token, check_in, f"player No. {player} checked in")
 
 
 @router.post("/t/{tournament_id}/manage/undo", response_class=HTMLResponse)
@@ -494,9 +509,11 @@ async def register(request: Request, tournament_id: str) -> Response:
                 done = registration.request(store, tournament_id, fields)
         except ArbiterError as exc:
             return _register_page(request, tournament_id, 400, error=str(exc), given=fields)
+        state = tournament_view(request, tournament_id).state
         notice = (
-            f"{done.name}: registered (player {done.player}); your check-in code is "
-            f"{done.code}: keep it, you type it to check in"
+            f"{done.name}: registered as No. {state.start_ranks().get(done.player)}"
+            f"{'' if state.rounds else ' (until round 1 is paired, numbers follow the ratings)'}"
+            f"; your check-in code is {done.code}: keep it, you type it to check in"
             if done.player is not None
             else f"{done.name}: entry received (request {done.request}); the director will "
             "confirm it and give you your check-in code"
@@ -541,11 +558,10 @@ def check_in(
     director = viewer is not None and viewer.may_direct(tournament_id)
     try:
         with server.public_writing(request, f"check-in:{tournament_id}", csrf_token) as store:
-            done = registration.check_in(
-                store, tournament_id, player, by_director=director, code=code
-            )
+            pid = numbered(request, tournament_id, str(player))
+            done = registration.check_in(store, tournament_id, pid, by_director=director, code=code)
     except ArbiterError as exc:
         return _check_in_page(request, tournament_id, 400, error=str(exc))
-    name = tournament_view(request, tournament_id).state.players[player].name
+    name = tournament_view(request, tournament_id).state.players[pid].name
     said = "checked in" if done else "was already checked in"
     return _check_in_page(request, tournament_id, notice=f"{name} {said}")

@@ -161,6 +161,7 @@ def tournament_context(
         "codes": list(state.tiebreaks),
         "fmt": format_value,
         "komi": komi_text,
+        "numbers": state.start_ranks(),
     }
 
 
@@ -187,6 +188,7 @@ def _team_context(view: TournamentView, shown: int, standings_first: bool) -> di
         "codes": [c for c in (rows[0]["tiebreaks"] if rows else {}) if c not in ("MP", "GP")],
         "fmt": format_value,
         "komi": komi_text,
+        "numbers": state.start_ranks(),
     }
 
 

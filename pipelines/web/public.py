@@ -87,9 +87,15 @@ async def crosstable(request: Request, tournament_id: str) -> HTMLResponse:
     return _page(request, "crosstable.html", view=view, s=view.summary(), head=head, rows=rows)
 
 
-@router.get("/t/{tournament_id}/players/{player_id}", response_class=HTMLResponse)
-async def player(request: Request, tournament_id: str, player_id: int) -> HTMLResponse:
+@router.get("/t/{tournament_id}/players/{number}", response_class=HTMLResponse)
+async def player(request: Request, tournament_id: str, number: int) -> HTMLResponse:
+    """The card of the player whose pairing number (start rank) is ``number``: the number
+    every page shows him by (the API's paths keep the stable id)."""
     view = tournament_view(request, tournament_id)
+    numbers = view.state.start_ranks()
+    player_id = next((pid for pid, rank in numbers.items() if rank == number), None)
+    if player_id is None:
+        raise HTTPException(404, f"{tournament_id}: no player has pairing number {number}")
     card = player_card(view, player_id)
     change = None
     found = None
@@ -109,7 +115,10 @@ async def player(request: Request, tournament_id: str, player_id: int) -> HTMLRe
             **found.players.get(player_id, {}),
             "rated_games": found.games.get(player_id, []),
         }
-    return _page(request, "player.html", view=view, s=view.summary(), card=card, change=change)
+    return _page(
+        request, "player.html", view=view, s=view.summary(), card=card, change=change,
+        numbers=numbers,
+    )  # fmt: skip
 
 
 @router.get("/t/{tournament_id}/live")

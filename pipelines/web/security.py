@@ -9,7 +9,12 @@
   (`pipelines.web.shared`).
 * Every form (and every cookie-authenticated API write) must echo the CSRF token of its session
   (double submit: the ``arbiter_csrf`` cookie, HttpOnly, against the form field or the
-  ``X-CSRF-Token`` header); a missing or different token is 403 and nothing is appended.
+  ``X-CSRF-Token`` header), and the token must be bound to that session: it is a random nonce
+  and an HMAC, under the installation's secret (`pipelines.process.secret`), of the nonce and
+  the session's id (no session: the empty id, for the login form and a player's own entry). A
+  token and cookie taken from one session, or planted by whoever can set cookies on the
+  venue's plain-http network, are refused in another. A missing, different or unbound token is
+  403 and nothing is appended. Nothing of it needs a ``Secure`` cookie, so it works over http.
 * A client address may try one account name at most `LOGIN_ATTEMPTS` times per `LOGIN_WINDOW`
   seconds, counted before the password is checked, then gets 429 until the window has passed.
   The address is the peer's, or the X-Forwarded-For of a proxy given with
@@ -21,6 +26,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 import threading
@@ -143,12 +150,31 @@ _KEYS_KEPT = 10_000
 """Keys past which the limiter drops those whose attempts are all older than the window."""
 
 
-def new_csrf() -> str:
-    return secrets.token_urlsafe(24)
+def new_csrf(key: bytes, session: str | None) -> str:
+    """A CSRF token bound to ``session`` (the session cookie's id; None: no session)."""
+    nonce = secrets.token_urlsafe(18)
+    return f"{nonce}.{_csrf_mac(key, nonce, session)}"
 
 
-def csrf_ok(cookie: str | None, sent: str | None) -> bool:
-    return bool(cookie) and bool(sent) and hmac.compare_digest(str(cookie), str(sent))
+def _csrf_mac(key: bytes, nonce: str, session: str | None) -> str:
+    message = b"\0".join([b"csrf", nonce.encode(), (session or "").encode()])
+    return base64.urlsafe_b64encode(hmac.new(key, message, hashlib.sha256).digest()[:24]).decode()
+
+
+def csrf_bound(key: bytes, token: str | None, session: str | None) -> bool:
+    """``token`` was made by `new_csrf` for this session."""
+    nonce, dot, mac = (token or "").partition(".")
+    if not (nonce and dot and mac):
+        return False
+    return hmac.compare_digest(mac.encode(), _csrf_mac(key, nonce, session).encode())
+
+
+def csrf_ok(key: bytes, cookie: str | None, sent: str | None, session: str | None) -> bool:
+    """The form (or header) echoes the cookie's token, and the token is bound to the session."""
+    if not cookie or not sent:
+        return False
+    same = hmac.compare_digest(cookie.encode(), sent.encode())
+    return same and csrf_bound(key, cookie, session)
 
 
 def bearer(header: str | None) -> str | None:

@@ -28,8 +28,10 @@ from starlette.requests import HTTPConnection
 from events.provenance import Origin, set_origin
 from events.store import Store
 from pipelines.commands.base import Snapshot
+from pipelines.process.secret import secret
 from pipelines.web.accounts import Account
 from pipelines.web.hub import Follower, Hub, StoreAccess, TournamentView
+from pipelines.web.idempotency import new_key
 from pipelines.web.pages import default_page
 from pipelines.web.security import (
     CSRF_COOKIE,
@@ -38,7 +40,9 @@ from pipelines.web.security import (
     LoginLimiter,
     Sessions,
     bearer,
+    csrf_bound,
     csrf_ok,
+    new_csrf,
 )
 from pipelines.web.shared import SharedLimiter, SharedSessions, SharedTables
 
@@ -108,8 +112,11 @@ class Server:
     follower: Follower | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     """Set once the log is read (`start`); until then every request gets 503 (`warmup`)."""
+    csrf_key: bytes = field(default_factory=secret)
+    """The key of the CSRF tokens: the installation's secret, the same on every server."""
 
     def __post_init__(self) -> None:
+        self.templates.env.globals["idempotency_key"] = new_key  # each form's hidden key
         accounts = lambda: self.hub.accounts  # noqa: E731
         if not self.access.is_server:
             self.sessions = Sessions(accounts)
@@ -173,13 +180,27 @@ class Server:
             raise HTTPException(403, f"user {account.name} may not do this")
         return account
 
+    def csrf_token(self, request: Request) -> str:
+        """The CSRF token of a page's forms: the cookie's, when bound to the request's session
+        (`pipelines.web.security`), else a new one (the page sets it as the cookie)."""
+        kept = request.cookies.get(CSRF_COOKIE)
+        session = request.cookies.get(SESSION_COOKIE)
+        if kept and csrf_bound(self.csrf_key, kept, session):
+            return kept
+        return new_csrf(self.csrf_key, session)
+
+    def check_csrf(self, request: Request, sent: str | None) -> None:
+        """403 unless ``sent`` is the cookie's token and bound to the request's session."""
+        cookie = request.cookies.get(CSRF_COOKIE)
+        if not csrf_ok(self.csrf_key, cookie, sent, request.cookies.get(SESSION_COOKIE)):
+            raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+
     def authorize(self, request: Request, form_csrf: str | None = None) -> Account:
         """`admit`, and a session's write must echo its CSRF token (else 403)."""
         account = self.admit(request)
         if bearer(request.headers.get("authorization")) is None:
             sent = form_csrf if form_csrf is not None else request.headers.get(CSRF_HEADER)
-            if not csrf_ok(request.cookies.get(CSRF_COOKIE), sent):
-                raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+            self.check_csrf(request, sent)
         return account
 
     @contextmanager
@@ -208,8 +229,8 @@ class Server:
         """An open store for a write anyone may make (`open_write`): a form's CSRF token must
         match its cookie, and each address makes at most `PUBLIC_WRITES` of ``what`` per
         `PUBLIC_WINDOW` seconds (429 with Retry-After beyond). The events record the address."""
-        if form_csrf is not None and not csrf_ok(request.cookies.get(CSRF_COOKIE), form_csrf):
-            raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+        if form_csrf is not None:
+            self.check_csrf(request, form_csrf)
         client = request.client.host if request.client else "?"
         wait = self.public_limiter.begin(client, what)
         if wait:

@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS arbiter_web_idempotency (
     body bytea,
     PRIMARY KEY (owner, key)
 );
+ALTER TABLE arbiter_web_idempotency ADD COLUMN IF NOT EXISTS headers text;
 """
 
 

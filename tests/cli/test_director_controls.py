@@ -108,7 +108,9 @@ def test_a_forbidden_pair_is_never_paired(tmp_path: Path, system: str) -> None:
     for name, rating in PLAYERS:
         cli(f'player add {tid} --name "{name}" --rating {rating}')
     said = cli.said(f"forbid {tid} 1 3")
-    assert said == "players 1 (Aa, A) and 3 (Cc, C) will not be paired together from round 1 on"
+    assert said == (
+        "players No. 1 (Aa, A) and No. 3 (Cc, C) will not be paired together from round 1 on"
+    )
     cli(f"pair {tid}")
     pairs = {frozenset(p) for p in cli.boards(tid, 1)}
     assert frozenset(("Aa, A", "Cc, C")) not in pairs
@@ -136,12 +138,12 @@ def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> N
     cli(f"batch {field}")
     # a registration mistake: corrected, another taken back before any pairing
     assert cli.said(f"player edit {tid} 6 --rating 2111 --federation swe") == (
-        "player 6: set rating 2111, federation SWE"
+        "player No. 6: set rating 2111, federation SWE"
     )
     assert cli(f'player add {tid} --name "Gone, G"').strip() == "7"
-    assert cli.said(f"player remove {tid} 7") == "player 7 (Gone, G) removed"
+    assert cli.said(f"player remove {tid} 7") == "player No. 7 (Gone, G) removed"
     assert cli(f'player add {tid} --name "Late, L"').strip() == "8"  # ids are never reused
-    cli(f"player remove {tid} 8")
+    assert cli.said(f"player remove {tid} id:8") == "player No. 7 (Late, L) removed"
     cli(f"pair {tid}")
     _round_robin(cli, tid, 1)
     assert cli.said(f"player remove {tid} 1", code=1).startswith(f"error: {tid}: player 1")

@@ -142,7 +142,7 @@ def test_gopair_max_case_as_one_batch(name: str, tmp_path: Path) -> None:
     history: list[GopairGame] = []
     for rnd in case.paired:
         bye = case.byes.get(rnd)
-        lines.append(f"pair {tid} --format json" + (f" --bye {pid_of[bye]}" if bye else ""))
+        lines.append(f"pair {tid} --format json" + (f" --bye id:{pid_of[bye]}" if bye else ""))
         sheet = tmp_path / f"results{rnd}.txt"
         played = case.results[rnd]
         sheet.write_text(
@@ -189,7 +189,7 @@ def test_gopair_case_command_by_command(name: str, tmp_path: Path) -> None:
     history: list[GopairGame] = []
     for rnd, reference in case.paired.items():
         bye = case.byes.get(rnd)
-        args = ["pair", tid] + (["--bye", str(pid_of[bye])] if bye is not None else [])
+        args = ["pair", tid] + (["--bye", f"id:{pid_of[bye]}"] if bye is not None else [])
         rows: list[dict[str, Any]] = cli.json(*args)
         games = [r for r in rows if r["black"] is not None]
         got_bye = [usa[r["white"]["id"]] for r in rows if r["black"] is None]

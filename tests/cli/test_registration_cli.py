@@ -47,11 +47,13 @@ def test_list_approve_decline(tmp_path: Path) -> None:
     ]
     done = arbiter_run(store, "registrations", "oslo", "approve", "1")
     assert done.returncode == 0, done.stderr
+    players = json.loads(arbiter_run(store, "player", "list", "oslo", "-f", "json").stdout)
+    number = {p["name"]: p["start_rank"] for p in players}["Nyberg, Eva"]  # as listed
     assert re.fullmatch(
-        r"oslo: request 1 registered as player 3 \(check-in code [0-9A-Z]{6}\)", done.stderr.strip()
+        rf"oslo: request 1 registered as No. {number} \(check-in code [0-9A-Z]{{6}}\)",
+        done.stderr.strip(),
     )
-    players = arbiter_run(store, "player", "list", "oslo", "-f", "json").stdout
-    assert {p["name"]: p["title"] for p in json.loads(players)}["Nyberg, Eva"] == "WIM"
+    assert {p["name"]: p["title"] for p in players}["Nyberg, Eva"] == "WIM"
 
     done = arbiter_run(store, "registrations", "oslo", "decline", "2", "--reason", "already in")
     assert done.stderr.strip() == "oslo: request 2 (Berg, Anna) declined"

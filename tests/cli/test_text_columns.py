@@ -99,6 +99,21 @@ def test_tournament_show_every_setting(chess: Path) -> None:
     assert shown["system"] == "dutch"
 
 
+def test_tournament_show_go_komi(tmp_path: Path) -> None:
+    """Go: the komi of even boards as given, of handicap boards 0.5 (EGF and AGA rules) unless
+    the event says otherwise (issue 47)."""
+    store = tmp_path / "s.duckdb"
+    for tid, extra in (("g", ()), ("h", ("--handicap-komi", "0"))):
+        _ok(store, "tournament", "create", "--name", tid.upper(), "--id", tid, "--game", "go",
+            "--system", "macmahon", "--komi", "6.5", *extra)  # fmt: skip
+    shown = {}
+    for tid in ("g", "h"):
+        lines = _ok(store, "tournament", "show", tid).splitlines()
+        shown[tid] = {line[:16].strip(): line[17:] for line in lines}
+    assert shown["g"]["komi"] == "6.5 even games, 0.5 handicap games"
+    assert shown["h"]["komi"] == "6.5 even games, 0 handicap games"
+
+
 def test_go_ranks_in_pairings_and_standings(tmp_path: Path) -> None:
     """The OpenGotha file's own ranks: in the pairings' rank columns and the standings'
     grade column, player by player."""

@@ -80,7 +80,7 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     printed = arbiter(store, "batch", str(script)).split()
     ids = {name: int(pid) for (name, *_), pid in zip(FIELD, printed, strict=True)}
     # start ranks 1 and 8 would meet on board 1 of round 1: kept apart (an XXP record)
-    arbiter(store, "forbid", tid, str(ids["Svensson, Erik"]), str(ids["Jensen, Ole"]))
+    arbiter(store, "forbid", tid, f"id:{ids['Svensson, Erik']}", f"id:{ids['Jensen, Ole']}")
     for rnd in range(1, ROUNDS + 1):
         if rnd == 2:
             name, rating, fed, title = LATE
@@ -90,9 +90,9 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     "--federation", fed, "--title", title,
                 ).strip()
             )  # fmt: skip
-            arbiter(store, "bye", tid, str(ids["Olsen, Kari"]), "2", "--kind", "half")
+            arbiter(store, "bye", tid, f"id:{ids['Olsen, Kari']}", "2", "--kind", "half")
         if rnd == 4:
-            arbiter(store, "player", "withdraw", tid, str(ids["Larsen, Per"]))
+            arbiter(store, "player", "withdraw", tid, f"id:{ids['Larsen, Per']}")
         arbiter(store, "pair", tid)
         boards = _boards(store, tid, rnd)
         lines = []

@@ -7,6 +7,7 @@ it comes from a proxy given with ``--forwarded-allow-ips`` (none by default).
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import threading
 from collections import Counter
@@ -42,13 +43,20 @@ def served(store: tuple[str, Path]) -> Iterator[Served]:
     site.stop()
 
 
+@functools.cache
+def _login_csrf(url: str) -> str:
+    """The login form's CSRF token (a browser's, before it logs in: bound to no session)."""
+    return httpx.get(url + "/login", timeout=TIMEOUT_S).cookies["arbiter_csrf"]
+
+
 def login(site: Served, name: str, password: str, forwarded: str | None = None) -> httpx.Response:
-    headers = {"cookie": "arbiter_csrf=t"}
+    csrf = _login_csrf(site.url)
+    headers = {"cookie": f"arbiter_csrf={csrf}"}
     if forwarded is not None:
         headers["x-forwarded-for"] = forwarded
     return httpx.post(
         site.url + "/login",
-        data={"name": name, "password": password, "csrf_token": "t", "next": "/"},
+        data={"name": name, "password": password, "csrf_token": csrf, "next": "/"},
         headers=headers, timeout=TIMEOUT_S, follow_redirects=False,
     )  # fmt: skip
 

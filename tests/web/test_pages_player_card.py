@@ -58,8 +58,9 @@ def _board_of(boards: list[dict[str, Any]], name: str) -> dict[str, Any]:
     return next(b for b in boards if name in (b["white"]["name"], (b["black"] or {}).get("name")))
 
 
-def _card(url: str, tid: str, pid: int) -> list[list[str]]:
-    page = httpx.get(f"{url}/t/{tid}/players/{pid}", timeout=60)
+def _card(url: str, tid: str, number: int) -> list[list[str]]:
+    """The games of the card of No. ``number`` (`/t/T/players/N`: the pairing number)."""
+    page = httpx.get(f"{url}/t/{tid}/players/{number}", timeout=60)
     assert page.status_code == 200
     return _rows(page.text, "games")
 
@@ -75,7 +76,7 @@ class Events:
     second: dict[str, Any]  # Berg's board of round 2
     go: dict[str, Any]  # Sato's board of round 1 (B+R)
     corpus: str  # the ingested TRF's tournament id
-    corpus_ids: dict[str, int]  # its players' ids by name
+    corpus_ids: dict[str, int]  # its players' pairing numbers by name (the cards' URLs)
 
 
 def _batch(store: str, script: Path, lines: list[str]) -> list[Any]:
@@ -119,7 +120,13 @@ def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
     server = serve(store, tmp_path)
     try:
         yield Events(
-            server.url, first, forfeit, second, go, corpus, {p["name"]: p["id"] for p in players}
+            server.url,
+            first,
+            forfeit,
+            second,
+            go,
+            corpus,
+            {p["name"]: p["start_rank"] for p in players},
         )
     finally:
         server.stop()
@@ -129,7 +136,7 @@ def test_chess_card_reads_each_game_from_the_players_side(events: Events) -> Non
     first, forfeit, second = events.first, events.forfeit, events.second
     assert (first["board"], first["white"]["name"]) == (1, "Berg, Anna")
     assert second["black"]["name"] == "Berg, Anna"
-    by_name = {n: i for i, (n, _, _) in enumerate(CHESS, start=1)}
+    by_name = {n: i for i, (n, _, _) in enumerate(CHESS, start=1)}  # rating order: No. 1..5
     url = events.url
     berg = _card(url, "oslo", by_name["Berg, Anna"])
     loser = _card(url, "oslo", by_name[forfeit["white"]["name"]])
@@ -154,8 +161,8 @@ def test_chess_card_reads_each_game_from_the_players_side(events: Events) -> Non
 def test_go_card_says_won_or_lost_with_the_code_as_typed(events: Events) -> None:
     board = events.go
     white, black = board["white"], board["black"]
-    w = _card(events.url, "go", white["id"])
-    b = _card(events.url, "go", black["id"])
+    w = _card(events.url, "go", white["start_rank"])
+    b = _card(events.url, "go", black["start_rank"])
     assert w[0] == ["Rd", "Bd", "No.", "Col", "Opponent", "Result", "Rank", "Hcp", "Komi"]
     handicap = str(board["handicap"] or "")
     komi = "" if board["komi"] is None else f"{board['komi']:g}"

@@ -81,7 +81,7 @@ def test_player_card_shows_the_go_gor_change(served: tuple[Served, Json, str, An
     same as `standings --rating-change` (tests/cli/test_rating_change_cli.py)."""
     server, _, _, board = served
     pages = {
-        side: httpx.get(f"{server.url}/t/go/players/{board[side]['id']}", timeout=30)
+        side: httpx.get(f"{server.url}/t/go/players/{board[side]['start_rank']}", timeout=30)
         for side in ("white", "black")
     }
     assert all(p.status_code == 200 for p in pages.values())

@@ -93,11 +93,13 @@ def test_register_approve_check_in_pair_in_a_browser(
     qr = laptop.locator("#check-in-qr svg title")
     assert qr.text_content() == served.url + "/t/oslo/check-in"
     row.locator("button[data-approve='1']").click()
-    expect(laptop.locator("#notice")).to_have_text("request 1 registered")
+    codes = check_in_codes(served.store, "oslo", tmp_path)
+    expect(laptop.locator("#notice")).to_have_text(
+        f"request 1 registered as No. 4 (check-in code {codes['Nyberg, Eva']})"
+    )
     expect(laptop.locator("#requests")).to_have_count(0)
 
     phone.goto(served.url + "/t/oslo/check-in")
-    codes = check_in_codes(served.store, "oslo", tmp_path)
     for name in ("Nyberg, Eva", "Berg, Anna", "Lie, Per"):
         row = phone.locator("#check-in tbody tr", has_text=name)
         row.locator("input[name=code]").fill(codes[name].lower())  # typed as it comes
@@ -141,7 +143,13 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     r = post(url + "/registrations", json={"name": "Nyberg, Eva", "rating": 2100})
     assert r.status_code == 201, r.text
     code = r.json().pop("check_in_code")
-    assert r.json() == {"request": 1, "player": 4, "status": "registered", "check_in_code": code}
+    assert r.json() == {
+        "request": 1,
+        "player": 4,
+        "start_rank": 4,
+        "status": "registered",
+        "check_in_code": code,
+    }
     public = get(url + "/registrations").json()
     assert public == [
         {"request": 1, "name": "Nyberg, Eva", "status": "approved", "player": 4, "reason": None}
@@ -151,7 +159,8 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     r = post(url + "/check-ins", json={"player": 4})
     assert r.status_code == 400
     assert r.json()["error"] == (
-        "oslo: player 4: missing or wrong check-in code (given at registration; ask the director)"
+        "oslo: player No. 4: missing or wrong check-in code (given at registration; ask the "
+        "director)"
     )
     r = post(url + "/check-ins", json={"player": 4, "code": code})
     assert r.status_code == 400
@@ -173,7 +182,8 @@ def test_the_api_and_the_refusals(event: tuple[Served, Path]) -> None:
     )
     done = arbiter_run(served.store, "check-in", "oslo", "#1", "3")
     assert done.returncode == 0, done.stderr
-    assert "player 1 (#1) checked in" in done.stderr
+    assert "player No. 1 checked in" in done.stderr
+    assert "player No. 3 checked in" in done.stderr
     r = post(url + "/pair", headers=director)
     assert r.status_code == 201, r.text
     assert _seated(served) == {"Berg, Anna", "Lie, Per", "Nyberg, Eva"}

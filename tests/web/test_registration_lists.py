@@ -127,9 +127,7 @@ def test_approval_reads_the_lists_as_they_are(site: tuple[Served, str, Path]) ->
     assert version(served.store, "u") == before
     done = run(served.store, "registrations", "u", "approve", "1", "--not-on-list")
     assert done.returncode == 0, done.stderr
-    assert re.fullmatch(
-        r"u: request 1 registered as player 1 \(check-in code \w{6}\)\n", done.stderr
-    )
+    assert re.fullmatch(r"u: request 1 registered as No. 1 \(check-in code \w{6}\)\n", done.stderr)
 
 
 def test_a_team_member_is_checked_against_the_lists(site: tuple[Served, str, Path]) -> None:

@@ -6,6 +6,8 @@ when" asks, from the outside:
 
 * a browser login made through A opens the director's manage page through B, and a logout
   through A ends the session on B at once;
+* a revoke (`arbiter user revoke` on the shared log) ends a session made through A on B at
+  once: B's next write with it is 401 and appends nothing, its manage page sends to the login;
 * five wrong passwords through A make the sixth try through B answer 429 (the README: five
   tries of one name per address a minute);
 * 40 results entered at once, half through each server, all answer 201, and the log, read
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -28,7 +31,7 @@ import pytest
 
 from benchmarks.bench_writers import TID, Key, appended, prepare
 from tests.postgres import PostgresServer
-from tests.web.serving import Served, add_user, cookie_header, serve, session
+from tests.web.serving import ARBITER, Served, add_user, cookie_header, serve, session
 
 ATTEMPTS = 5  # "five times a minute" (README, serving section)
 RESULTS = 40
@@ -81,14 +84,59 @@ def test_a_login_on_a_opens_the_manage_page_on_b(servers: tuple[Served, Served, 
     assert again.headers["location"].startswith("/login")
 
 
+def test_a_revoke_ends_the_session_on_b_at_once(servers: tuple[Served, Served, str]) -> None:
+    a, b, _ = servers
+    password = "td2-secret-pass-1"
+    add_user(a.store, "td2", "director", TID, password=password)
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:  # until A's follower has read the new account
+        try:
+            jar = session(a, "td2", password)
+            break
+        except AssertionError:
+            assert time.monotonic() < deadline, "A never knew td2"
+            time.sleep(0.1)
+    manage = f"{b.url}/t/{TID}/manage"
+    page = httpx.get(manage, headers=cookie_header(jar), timeout=TIMEOUT_S)
+    assert page.status_code == 200, page.status_code
+    assert "/logout" in page.text
+
+    done = subprocess.run(
+        [ARBITER, "--store", a.store, "user", "revoke", "td2"],
+        capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = {"round": "1", "board": "150", "result": "1-0", "csrf_token": jar["arbiter_csrf"]}
+    write = httpx.post(
+        manage + "/result", data=result, headers=cookie_header(jar), timeout=TIMEOUT_S,
+        follow_redirects=False,
+    )  # fmt: skip
+    assert write.status_code == 401, write.text
+    assert appended(a.store)[("result", "1/150")] == 0
+    page = httpx.get(manage, headers=cookie_header(jar), timeout=TIMEOUT_S, follow_redirects=False)
+    assert page.status_code == 303, page.status_code
+    assert page.headers["location"].startswith("/login")
+    deadline = time.monotonic() + 10  # A reads the revoke as it follows the log (milliseconds)
+    while True:
+        page = httpx.get(
+            f"{a.url}/t/{TID}/manage", headers=cookie_header(jar), timeout=TIMEOUT_S,
+            follow_redirects=False,
+        )  # fmt: skip
+        if page.status_code == 303 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert page.status_code == 303, page.status_code
+
+
 def test_five_wrong_passwords_through_a_throttle_b(servers: tuple[Served, Served, str]) -> None:
     a, b, _ = servers
 
     def login(site: Served, password: str) -> int:
+        csrf = httpx.get(site.url + "/login", timeout=TIMEOUT_S).cookies["arbiter_csrf"]
         return httpx.post(
             site.url + "/login",
-            data={"name": "td", "password": password, "csrf_token": "t", "next": "/"},
-            headers={"cookie": "arbiter_csrf=t"}, timeout=TIMEOUT_S, follow_redirects=False,
+            data={"name": "td", "password": password, "csrf_token": csrf, "next": "/"},
+            headers={"cookie": f"arbiter_csrf={csrf}"}, timeout=TIMEOUT_S, follow_redirects=False,
         ).status_code  # fmt: skip
 
     assert [login(a, f"wrong-{i}") for i in range(ATTEMPTS)] == [401] * ATTEMPTS

@@ -99,7 +99,10 @@ def test_a_player_registers_and_checks_in_over_plain_http_in_a_browser(
     phone.fill("#register-rating", "2100")
     phone.click("#register")
     notice = phone.locator("#notice")
-    expect(notice).to_contain_text("Nyberg, Eva: registered (player 4); your check-in code is")
+    expect(notice).to_contain_text(
+        "Nyberg, Eva: registered as No. 4 (until round 1 is paired, numbers follow the "
+        "ratings); your check-in code is"
+    )
     found = CODE.search(notice.text_content() or "")
     assert found is not None
     code = found[1]
@@ -111,7 +114,8 @@ def test_a_player_registers_and_checks_in_over_plain_http_in_a_browser(
     row.locator("input[name=code]").fill("WRONG1")
     row.locator("button").click()
     expect(phone.locator("#error")).to_have_text(
-        "oslo: player 4: missing or wrong check-in code (given at registration; ask the director)"
+        "oslo: player No. 4: missing or wrong check-in code (given at registration; ask the "
+        "director)"
     )
     row = phone.locator("#check-in tbody tr", has_text="Nyberg, Eva")
     row.locator("input[name=code]").fill(code)
@@ -127,7 +131,7 @@ def test_a_player_registers_and_checks_in_over_plain_http_in_a_browser(
     qr = laptop.locator("#check-in-qr svg title")
     assert qr.text_content() == served.url + "/t/oslo/check-in"
     laptop.locator("#check-in tbody tr", has_text="Dahl, Ivar").locator("button").click()
-    expect(laptop.locator("#notice")).to_have_text("player 2 checked in")
+    expect(laptop.locator("#notice")).to_have_text("player No. 2 checked in")
     checked = get(served.url + "/api/tournaments/oslo/check-ins").json()["players"]
     assert {p["name"] for p in checked if p["checked_in"]} == {"Nyberg, Eva", "Dahl, Ivar"}
 
@@ -147,7 +151,7 @@ def test_registration_by_a_client_that_never_sends_a_secure_cookie_over_http(
             data={"csrf_token": csrf[1], "name": "Nyberg, Eva", "rating": "2100"},
         )
         assert done.status_code == 200, done.text
-        assert "Nyberg, Eva: registered (player 4)" in done.text
+        assert "Nyberg, Eva: registered as No. 4" in done.text
         # A form whose token is not the cookie's is refused, nothing appended.
         forged = client.post("/t/oslo/register", data={"csrf_token": "forged", "name": "Mo, Ola"})
         assert forged.status_code == 403
@@ -155,6 +159,42 @@ def test_registration_by_a_client_that_never_sends_a_secure_cookie_over_http(
     names = [p["name"] for p in players]
     assert "Nyberg, Eva" in names
     assert "Mo, Ola" not in names
+
+
+def test_a_csrf_token_from_one_session_is_refused_in_another(
+    venue: tuple[Served, Path],
+) -> None:
+    """Two logins of the director over plain http on the network address: the pairing form
+    posted with session B's cookie is refused with A's token, even with A's CSRF cookie
+    planted beside it (what whoever can set cookies on a plain-http network could do), and
+    with the token the login form gave before any session; with B's own it pairs."""
+    served, _ = venue
+    cli(served.store, "check-in", "oslo", "#1", "#2", "#3")
+    before = get(served.url + "/login").cookies["arbiter_csrf"]
+    one = session(served, "kari", "kari-secret-1")
+    two = session(served, "kari", "kari-secret-1")
+    assert one["arbiter_session"] != two["arbiter_session"]
+    pair = served.url + "/t/oslo/manage/pair"
+    for cookie, token in (
+        (one["arbiter_csrf"], one["arbiter_csrf"]),
+        (two["arbiter_csrf"], one["arbiter_csrf"]),
+        (before, before),
+    ):
+        jar = {"arbiter_session": two["arbiter_session"], "arbiter_csrf": cookie}
+        r = post(pair, data={"csrf_token": token}, headers=_cookies(jar))
+        assert (r.status_code, r.json()) == (
+            403,
+            {"error": "missing or wrong CSRF token; reload the page"},
+        ), r.text
+    assert "RoundPaired" not in cli(served.store, "log", "oslo")
+    r = post(pair, data={"csrf_token": two["arbiter_csrf"]}, headers=_cookies(two))
+    assert r.status_code == 200, r.text
+    assert 'id="notice">next round paired<' in r.text
+    assert cli(served.store, "log", "oslo").count("RoundPaired") == 1
+
+
+def _cookies(jar: dict[str, str]) -> dict[str, str]:
+    return {"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
 
 
 def test_a_check_in_needs_the_director_or_the_players_code(venue: tuple[Served, Path]) -> None:
@@ -168,7 +208,7 @@ def test_a_check_in_needs_the_director_or_the_players_code(venue: tuple[Served, 
     ola = r.json()["check_in_code"]
     assert eva != ola
 
-    refused = "oslo: player 3: missing or wrong check-in code (given at registration; ask the "
+    refused = "oslo: player No. 3: missing or wrong check-in code (given at registration; ask the "
     for body in ({"player": 3}, {"player": 3, "code": "ABCDEF"}, {"player": 3, "code": eva}):
         r = post(url + "/check-ins", json=body)
         assert (r.status_code, r.json()["error"]) == (400, refused + "director)")
