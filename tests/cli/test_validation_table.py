@@ -100,9 +100,9 @@ def test_refused_with_its_message(store: Path, command: str, message: str) -> No
     assert versions(store) == before
 
 
-ROUND_ROWS = [(c, m) for c, m in rows() if c.split()[0] in ("result", "pair", "undo")]
-"""The rows of the results, pairing and undo deciders (`decide.results`, `decide.pairing`,
-`decide.undo`), which `arbiter batch` also runs."""
+ROUND_ROWS = [(c, m) for c, m in rows() if c.split()[0] in ("result", "pair", "undo", "bye")]
+"""The rows of the results, pairing, undo and bye deciders (`decide.results`, `decide.pairing`,
+`decide.undo`, `decide.rounds.bye`), which `arbiter batch` also runs."""
 
 
 @pytest.mark.parametrize(("command", "message"), ROUND_ROWS, ids=[c for c, _ in ROUND_ROWS])

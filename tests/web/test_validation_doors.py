@@ -185,6 +185,10 @@ def api(site: Site, c: Command) -> tuple[int, str] | None:
             tid, player = c.args
             body = {"player": int(player)}
             r = httpx.post(f"{url}/{tid}/check-ins", json=body, headers=auth)
+        case ("bye",):
+            tid, player, rnd = c.args
+            body = {"player": int(player), "round": int(rnd), **c.options}
+            r = httpx.post(f"{url}/{tid}/byes", json=body, headers=auth)
         case _:
             return None
     return r.status_code, r.json().get("error", r.text)
