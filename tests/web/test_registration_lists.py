@@ -213,10 +213,13 @@ def test_an_edit_to_rating_0_takes_the_rating_away_at_every_door(
     assert {p["name"]: p["rating"] for p in listed if p["name"] in names} == dict.fromkeys(
         names, 1900
     )
-    done = run(store, "player", "edit", "t", str(ids["Zero, Cli"]), "--rating", "0")
-    assert (done.returncode, done.stderr) == (0, f"player {ids['Zero, Cli']}: set rating none\n")
+    # the command line names a player by his pairing number, or by his id as id:N: the ids
+    # stay put while the numbers follow the ratings until round 1 is paired
+    done = run(store, "player", "edit", "t", f"id:{ids['Zero, Cli']}", "--rating", "0")
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"player No\. \d+: set rating none\n", done.stderr), done.stderr
     batch = folder / "zero.txt"
-    batch.write_text(f"player edit t {ids['Zero, Batch']} --rating 0\n", encoding="utf-8")
+    batch.write_text(f"player edit t id:{ids['Zero, Batch']} --rating 0\n", encoding="utf-8")
     assert run(store, "batch", str(batch)).returncode == 0
     r = httpx.patch(
         f"{served.url}/api/tournaments/t/players/{ids['Zero, Api']}",
@@ -226,9 +229,11 @@ def test_an_edit_to_rating_0_takes_the_rating_away_at_every_door(
     changed = {"player": ids["Zero, Api"], "changed": "rating none"}
     assert (r.status_code, r.json()) == (200, changed)
     jar = _login(served.url, "kari", "kari-secret-1")
+    shown = json.loads(cli(store, "player", "list", "t", "-f", "json"))
+    number = next(p["start_rank"] for p in shown if p["name"] == "Zero, Form")  # as the form shows
     r = httpx.post(
         served.url + "/t/t/manage/edit-player",
-        data={"player": ids["Zero, Form"], "rating": "0", "csrf_token": jar["arbiter_csrf"]},
+        data={"player": number, "rating": "0", "csrf_token": jar["arbiter_csrf"]},
         headers={"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())},
     )
     assert r.status_code in (200, 303), r.text[:300]

@@ -330,7 +330,9 @@ def test_the_files_refuse_as_the_command_line(
     assert site.state() == before
 
 
-WRONG_CODE = "g: player 1: missing or wrong check-in code (given at registration; ask the director)"
+WRONG_CODE = (
+    "g: player No. 1: missing or wrong check-in code (given at registration; ask the director)"
+)
 """docs/validation.md, "A player's own check-in": a code that is not the player's."""
 
 
