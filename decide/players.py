@@ -21,7 +21,7 @@ from decide.lists import LIST_SOURCES, NOT_ON_LIST, Lists
 from decide.state import TournamentState
 from events.domain import Game, System
 from events.errors import braced
-from events.names import same_name
+from events.names import name_key, same_name
 from events.schema import (
     PlayerReentered,
     PlayerRegistered,
@@ -34,6 +34,7 @@ from events.validate import InvalidField
 __all__ = [
     "Edited",
     "Registered",
+    "clash_keys",
     "completed",
     "duplicate_of",
     "edit",
@@ -54,6 +55,20 @@ def duplicate_of(state: TournamentState, name: str, birth: str | None) -> str | 
             born = f" born {birth}" if birth else " (no birth date)"
             return f"player {p.id} '{p.name}'{born}"
     return None
+
+
+def clash_keys(event: PlayerRegistered) -> list[object]:
+    """What `register` compares a registration on, as keys: the name's key (`duplicate_of`),
+    the FIDE id, each federation id and the seed (`_refuse_taken`). Two registrations can
+    refuse each other only when they share a key, so a reader of a large file decides each
+    one on the players that share one (`ingest.commands`); a new comparison in `register`
+    adds its key here."""
+    keys: list[object] = [("name", name_key(event.name))]
+    if event.fide_id:
+        keys.append(("fide", event.fide_id.strip()))
+    keys.extend(("id", k, str(v).strip()) for k, v in event.ids.items())
+    keys.append(("seed", event.pairing_number or event.player))
+    return keys
 
 
 def _refuse_taken(state: TournamentState, player: PlayerInput, but: int | None = None) -> None:

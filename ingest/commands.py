@@ -40,11 +40,10 @@ from typing import Any
 
 from decide.inputs import PlayerInput
 from decide.lists import Lists
-from decide.players import register
+from decide.players import clash_keys, register
 from decide.results import already_entered
 from decide.state import TournamentState, evolve
 from events.errors import UserError
-from events.names import name_key
 from events.schema import Event, PlayerRegistered, ResultRecorded
 from ingest.conversion import Conversion
 from ingest.errors import Accepted, DecisionRefused
@@ -110,8 +109,8 @@ def decided(conversion: Conversion, *, path: str) -> tuple[Conversion, Tournamen
 
 @dataclass(slots=True)
 class _Seen:
-    """The file's players registered so far, by what `register` compares (the name's key,
-    the FIDE id, the federation ids, the seed): a registration is decided on the state with
+    """The file's players registered so far, by what `register` compares
+    (`decide.players.clash_keys`): a registration is decided on the state with
     only the players it could clash with, so that a file of n players costs n decisions, not
     n x n comparisons (a 10,000-player .ELO file). The decider sees every player that can
     refuse it, and decides as it would on the whole field."""
@@ -119,23 +118,14 @@ class _Seen:
     by_key: dict[object, set[int]] = field(default_factory=lambda: defaultdict(set))
 
     def add(self, event: PlayerRegistered) -> None:
-        for key in self._keys(event):
+        for key in clash_keys(event):
             self.by_key[key].add(event.player)
 
     def clashes(self, event: PlayerRegistered) -> set[int]:
         found: set[int] = set()
-        for key in self._keys(event):
+        for key in clash_keys(event):
             found |= self.by_key.get(key, set())
         return found
-
-    @staticmethod
-    def _keys(event: PlayerRegistered) -> list[object]:
-        keys: list[object] = [("name", name_key(event.name))]
-        if event.fide_id:
-            keys.append(("fide", event.fide_id.strip()))
-        keys.extend(("id", k, str(v).strip()) for k, v in event.ids.items())
-        keys.append(("seed", event.pairing_number or event.player))
-        return keys
 
 
 def _decide(state: TournamentState, event: PlayerRegistered | ResultRecorded, seen: _Seen) -> Event:
