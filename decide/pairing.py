@@ -23,7 +23,15 @@ from events.domain import Board, Colour, Game
 from events.errors import PairingError, UserError, braced
 from events.schema import EventBase, RoundPaired
 
-__all__ = ["HandPaired", "RoundEngine", "check_round", "next_round", "pair", "pair_by_hand"]
+__all__ = [
+    "HandPaired",
+    "RoundEngine",
+    "check_round",
+    "engine_refused",
+    "next_round",
+    "pair",
+    "pair_by_hand",
+]
 
 RoundEngine = Callable[[TournamentState, int, int | None], Sequence[EventBase]]
 """The events that pair round ``round_no`` of the state (its `RoundPaired`, and a team
@@ -46,6 +54,13 @@ def next_round(state: TournamentState) -> int:
                 f"{state.id}: round {state.last_round} still lacks results on board(s) {shown}"
             )
     return round_no
+
+
+def engine_refused(state: TournamentState, exc: UserError | PairingError) -> CommandError:
+    """An engine's refusal as the decider's: the tournament named first, the fields the
+    engine's message names kept for each door."""
+    template, fields = exc.template()
+    return CommandError.naming(f"{braced(state.id)}: {template}", *fields)
 
 
 def _proposed(state: TournamentState, round_no: int, events: Sequence[EventBase]) -> None:
@@ -88,9 +103,8 @@ def pair(state: TournamentState, *, engine: RoundEngine, bye: int | None) -> lis
             )
     try:
         proposal = list(engine(seen, round_no, bye))
-    except (UserError, PairingError) as exc:  # the fields it names kept for each door
-        template, fields = exc.template()
-        raise CommandError.naming(f"{braced(state.id)}: {template}", *fields) from exc
+    except (UserError, PairingError) as exc:
+        raise engine_refused(state, exc) from exc
     _proposed(state, round_no, proposal)
     return [*absences, *proposal]
 

@@ -1,15 +1,16 @@
 """The deciders of a team event's commands: a team registered, a member added (registered by
 the one registration rule, `decide.players.register`, the imported lists a required argument),
-a line-up, a team's bye, teams kept apart, fictitious points (acceleration), a match forfeited.
+a line-up, a team's bye, teams kept apart, fictitious points (acceleration), a match forfeited,
+and the team pairing of a round (`pair_round`, the engine a required argument, `TeamEngine`).
 
 Each is pure: the tournament's state, its team state (`decide.team_state.team_state`), the
-command; it returns the events or raises a `CommandError` before any exists. (The team pairing
-of a round decides beside the engines, in `pipelines.commands.teams.pair_teams`.)
+command; it returns the events or raises a `CommandError` before any exists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from decide import players
@@ -17,27 +18,35 @@ from decide.base import new_event
 from decide.errors import CommandError
 from decide.inputs import PlayerInput
 from decide.lists import Lists
+from decide.pairing import engine_refused, next_round
 from decide.state import TournamentState
 from decide.team_state import TeamInfo, TeamsState, match_boards
-from events.domain import Outcome, System
-from events.errors import braced
+from events.domain import Board, Colour, Outcome, System
+from events.errors import PairingError, UserError, braced
 from events.schema import (
     EventBase,
     LineupSet,
     PlayerRegistered,
     ResultCorrected,
     ResultRecorded,
+    RoundPaired,
+    TeamMatch,
     TeamMemberAdded,
     TeamRecord,
     TeamRegistered,
+    TeamRoundPaired,
 )
 
 __all__ = [
+    "TeamEngine",
+    "TeamProposal",
     "accelerate",
     "add_member",
     "add_team",
     "forbid",
     "forfeit_match",
+    "lineup",
+    "pair_round",
     "set_lineup",
     "team_bye",
     "team_event",
@@ -276,3 +285,111 @@ def forfeit_match(
         cls = ResultCorrected if known else ResultRecorded
         events.append(cls(round=round_no, board=board.board, outcome=outcome))
     return events
+
+
+# ------------------------------------------------------------------ the team pairing of a round
+
+
+@dataclass(frozen=True, slots=True)
+class TeamProposal:
+    """What a team engine proposes for a round: the matches in order, each ``(first, second)``
+    team numbers (the first-named team has White on board 1 unless ``colours`` says
+    otherwise), the team with the pairing-allocated bye (or None), and the colour of the
+    first-named team on each board, board 1 first (C.04.6; TRF record 352)."""
+
+    pairs: tuple[tuple[int, int], ...]
+    pab: int | None
+    colours: tuple[Colour, ...]
+
+
+TeamEngine = Callable[[TournamentState, TeamsState, int], TeamProposal]
+"""The team pairing of round ``round_no`` of the state, given ``(state, teams, round_no)``: the
+service's team Swiss (C.04.6) or team round robin. It raises `PairingError` (or a `UserError`)
+when it cannot pair the round."""
+
+
+def lineup(state: TournamentState, team: TeamInfo, round_no: int, boards: int) -> list[int]:
+    """Who plays ``round_no`` for ``team``, board 1 first: its line-up for the round, else its
+    members still in the event in roster order, the first ``boards`` of them; refused when
+    they are fewer than the boards."""
+    chosen = team.lineups.get(round_no)
+    if chosen is None:
+        chosen = tuple(m for m in team.members if state.players[m].active_in(round_no))[:boards]
+    if len(chosen) < boards:
+        raise CommandError(
+            f"{state.id}: {team.name} has {len(chosen)} player(s) for {boards} boards in "
+            f"round {round_no}; add members or set a line-up"
+        )
+    return list(chosen)
+
+
+def _checked(
+    state: TournamentState, teams: TeamsState, proposal: TeamProposal, boards: int
+) -> None:
+    """Refuse an engine's proposal that puts a team the event does not have, or a team twice,
+    in the round, or whose board colours are not one a board."""
+    seen: set[int] = set()
+    named = [t for pair in proposal.pairs for t in pair]
+    for team in [*named, *([] if proposal.pab is None else [proposal.pab])]:
+        if team not in teams.teams:
+            raise CommandError(f"{state.id}: the engine paired team {team}, which is not in it")
+        if team in seen:
+            raise CommandError(f"{state.id}: the engine put team {team} in two matches")
+        seen.add(team)
+    if len(proposal.colours) != boards:
+        raise CommandError(
+            f"{state.id}: the engine gave {len(proposal.colours)} board colours for {boards} boards"
+        )
+
+
+def pair_round(
+    state: TournamentState, teams: TeamsState, *, engine: TeamEngine, bye: int | None
+) -> list[EventBase]:
+    """The next round of a team event paired by ``engine``: its boards (`RoundPaired`) then
+    its team pairing (`TeamRoundPaired`), in that order, so that undoing the round takes both.
+
+    The round after the last, once every board of the last has its result
+    (`decide.pairing.next_round`); at least two teams; each team of a match plays with its
+    line-up for the round, else its members still in the event in roster order, and needs a
+    player for every board (`lineup`; the team with the pairing-allocated bye needs none).
+    Match ``m``'s board ``i`` is the round's board ``(m - 1) * boards + i``. ``bye`` (a
+    player's bye of an odd field) is refused: a team event's byes are its teams'."""
+    team_event(state)
+    round_no = next_round(state)
+    if len(teams.teams) < 2:
+        raise CommandError(f"{state.id}: register at least two teams before pairing")
+    if bye is not None:
+        raise CommandError.naming(
+            f"{braced(state.id)}: {{0}} gives a player the bye; a team event's byes are its "
+            "teams' (arbiter team bye)",
+            "bye",
+        )
+    boards = state.settings.pairing_params.team.team_boards or 1
+    try:
+        proposal = engine(state, teams, round_no)
+    except (UserError, PairingError) as exc:
+        raise engine_refused(state, exc) from exc
+    _checked(state, teams, proposal, boards)
+    playing = {t for pair in proposal.pairs for t in pair}
+    lineups = {t: lineup(state, teams.teams[t], round_no, boards) for t in sorted(playing)}
+    matches = tuple(
+        TeamMatch(
+            match=m,
+            white=first,
+            black=second,
+            white_players=tuple(lineups[first]),
+            black_players=tuple(lineups[second]),
+        )
+        for m, (first, second) in enumerate(proposal.pairs, start=1)
+    )
+    board_list: list[Board] = []
+    for match in matches:
+        sides = zip(match.white_players, match.black_players, proposal.colours, strict=True)
+        for i, (w, b, colour) in enumerate(sides, start=1):
+            white, black = (w, b) if colour is Colour.WHITE else (b, w)
+            number = (match.match - 1) * boards + i
+            board_list.append(Board(board=number, white=white, black=black))
+    return [
+        RoundPaired(round=round_no, boards=tuple(board_list)),
+        TeamRoundPaired(round=round_no, matches=matches, pab=proposal.pab, boards=boards),
+    ]

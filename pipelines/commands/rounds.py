@@ -10,6 +10,7 @@ from typing import Any
 
 from decide import pairing
 from decide import rounds as decide
+from decide import teams as team_decide
 from decide.inputs import ByeInput
 from decide.rounds import FORBID_SYSTEMS
 from decide.state import TournamentState
@@ -32,21 +33,23 @@ __all__ = [
 def pair(
     store: Store, tournament_id: str, notes: list[str] | None = None, *, bye: int | None = None
 ) -> RoundPaired:
-    """Pair the next round with the tournament's system (`decide.pairing.pair`, given the
-    registry's engine, or the team pairing); `notes` collects the explanation; `bye`: the
-    player the director gives the bye (gopair)."""
-    from pipelines.commands.teams import pair_teams
+    """Pair the next round with the tournament's system: `decide.pairing.pair` given the
+    registry's engine, or in a team event `decide.teams.pair_round` given the team engine;
+    `notes` collects the explanation; `bye`: the player the director gives the bye (gopair)."""
+    from pipelines.commands.teams import teams_of
+    from pipelines.engines.live_team import team_engine
     from pipelines.engines.pair import pair_next_round
 
     loaded = load(store, tournament_id)
 
     def engine(state: TournamentState, round_no: int, given: int | None) -> list[EventBase]:
-        if state.system.is_team:
-            return pair_teams(loaded, round_no)
         boards = pair_next_round(state, round_no, notes, given)
         return [RoundPaired(round=round_no, boards=tuple(boards))]
 
-    events = pairing.pair(loaded.state, engine=engine, bye=bye)
+    if loaded.state.system.is_team:
+        events = team_decide.pair_round(loaded.state, teams_of(loaded), engine=team_engine, bye=bye)
+    else:
+        events = pairing.pair(loaded.state, engine=engine, bye=bye)
     append(store, loaded, events, command="pair")
     return next(e for e in events if isinstance(e, RoundPaired))
 

@@ -58,7 +58,7 @@ DUBOV = EngineEntry(
     trf=TrfReader(Lazy(f"{_FROM_TRF}:swiss_input_with_absent"), None, present=_PRESENT),
 )  # fmt: skip
 TEAM_SWISS = EngineEntry(
-    # ``arbiter pair`` pairs teams in pipelines.commands.teams (the boards follow the line-ups)
+    # ``arbiter pair`` pairs teams by decide.teams.pair_round (the boards follow the line-ups)
     "Team Swiss", "FIDE Team Swiss (C.04.6): pairs teams, not players",
     Lazy("pairing.team:pair_round"),
     trf=TrfReader(

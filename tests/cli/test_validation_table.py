@@ -50,11 +50,16 @@ SETUP = (
     "result r 1 1 1-0",
     "tournament create --name S --id s --system dutch --rounds 2",
     'player add s --name "Alm, Siv" --rating 1500',
+    "tournament create --name V --id v --system team-swiss --rounds 3",
+    "team add v --name Aker",
+    "team add v --name Berg",
+    'team member add v Aker --name "Moe, Kari"',
 )
 """The events every row is refused against: a chess event paired once, a go event with a
 check-in window, a team Swiss with one team of one member; then FIDE's list of 2025-11-01
 imported (two players: Carlsen 1503014 and Hou 8602980); a chess event of three players paired
-once (board 1 a game with its result 1-0, board 2 the bye), and one of a single player."""
+once (board 1 a game with its result 1-0, board 2 the bye), one of a single player, and a team
+Swiss of two teams, one member between them."""
 
 
 def setup(folder: Path) -> list[str]:
@@ -85,7 +90,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def versions(store: Path) -> tuple[int, ...]:
     s = DuckDBStore(str(store))
     try:
-        return tuple(s.stream_version(f"tournament-{t}") for t in "tgwrs")
+        return tuple(s.stream_version(f"tournament-{t}") for t in "tgwrsv")
     finally:
         s.close()
 

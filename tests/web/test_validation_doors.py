@@ -97,7 +97,7 @@ class Site:
         s = DuckDBStore(self.store)
         try:
             return (
-                *(s.stream_version(f"tournament-{t}") for t in "tgwrs"),
+                *(s.stream_version(f"tournament-{t}") for t in "tgwrsv"),
                 len(s.streams("tournament-")),
             )
         finally:
@@ -131,6 +131,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         "gro": ("director", "g"),
         "rolf": ("director", "r"),
         "sara": ("director", "s"),
+        "wenche": ("director", "w"),
+        "vidar": ("director", "v"),
     }
     tokens = {
         name: add_user(store, name, role, tid, password=f"{name}-secret-1")
@@ -147,7 +149,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 def _who(c: Command) -> str:
     if c.words == ("tournament", "create"):
         return "ola"
-    return {"g": "gro", "r": "rolf", "s": "sara"}.get(c.args[0], "kari")
+    return {"g": "gro", "r": "rolf", "s": "sara", "w": "wenche", "v": "vidar"}.get(
+        c.args[0], "kari"
+    )
 
 
 # ------------------------------------------------------------------ the doors
