@@ -1,5 +1,5 @@
 """What every decider shares: an event built from the user's input, the player a command
-names, the next player id."""
+names and how a message says him (`numbered`), the next player id."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from decide.errors import CommandError, UnknownPlayer
 from decide.state import TournamentState
 from events.schema import EventBase
 
-__all__ = ["known_player", "new_event", "next_player_id"]
+__all__ = ["known_player", "new_event", "next_player_id", "numbered"]
 
 E = TypeVar("E", bound=EventBase)
 
@@ -35,3 +35,13 @@ def known_player(state: TournamentState, player: int) -> None:
 def next_player_id(state: TournamentState) -> int:
     """The id a new player gets: never one a player had, removed players' included."""
     return max(state.players.keys() | state.removed, default=0) + 1
+
+
+def numbered(state: TournamentState, player: int, ranks: dict[int, int] | None = None) -> str:
+    """A player as every message says him: by his pairing number (start rank) and name,
+    ``No. 4 (Berg, Anna)`` (issue 47: one number per player, as the user sees it). Before
+    round 1 is paired the number is the field's order as it stands. ``ranks``: the state's
+    start ranks, when the caller has them."""
+    rank = (ranks or state.start_ranks()).get(player)
+    said = f"No. {rank}" if rank is not None else f"id:{player}"
+    return f"{said} ({state.players[player].name})"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from decide.base import known_player
+from decide.base import known_player, numbered
 from decide.errors import CommandError
 from decide.registration import left_out
 from decide.state import TournamentState, evolve
@@ -75,9 +75,13 @@ def _proposed(state: TournamentState, round_no: int, events: Sequence[EventBase]
             if pid is None:
                 continue
             if pid not in state.players:
-                raise CommandError(f"{state.id}: the engine paired player {pid}, who is not in it")
+                raise CommandError(
+                    f"{state.id}: the engine paired player id:{pid}, who is not in it"
+                )
             if pid in seen:
-                raise CommandError(f"{state.id}: the engine put player {pid} on two boards")
+                raise CommandError(
+                    f"{state.id}: the engine put player {numbered(state, pid)} on two boards"
+                )
             seen.add(pid)
 
 
@@ -129,7 +133,7 @@ def _placed(state: TournamentState, round_no: int, pairs: Sequence[tuple[int, in
     """Refuse boards that do not place every player of the round once: a player on two
     boards, one who is not in the tournament, withdrawn or with a bye, one on no board."""
     ranks = state.start_ranks()
-    names = {pid: f"{ranks[pid]} ({p.name})" for pid, p in state.players.items()}
+    names = {pid: numbered(state, pid, ranks) for pid in state.players}
     seen: set[int] = set()
     for white, black in pairs:
         for pid in (white, black):
@@ -165,7 +169,7 @@ def check_round(
     player of the round once."""
     _placed(state, round_no, pairs)
     ranks = state.start_ranks()
-    names = {pid: f"{ranks[pid]} ({p.name})" for pid, p in state.players.items()}
+    names = {pid: numbered(state, pid, ranks) for pid in state.players}
     errors: list[str] = []
     byes = [w for w, b in pairs if b is None]
     if len(byes) > 1:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from decide.base import known_player, new_event, next_player_id
+from decide.base import known_player, new_event, next_player_id, numbered
 from decide.errors import CommandError
 from decide.inputs import PlayerChanges, PlayerInput
 from decide.lists import LIST_SOURCES, NOT_ON_LIST, Lists
@@ -53,7 +53,7 @@ def duplicate_of(state: TournamentState, name: str, birth: str | None) -> str | 
     for p in state.players.values():
         if same_name(p.name, name) and p.birth == birth:
             born = f" born {birth}" if birth else " (no birth date)"
-            return f"player {p.id} '{p.name}'{born}"
+            return f"player No. {state.start_ranks()[p.id]} '{p.name}'{born}"
     return None
 
 
@@ -80,20 +80,21 @@ def _refuse_taken(state: TournamentState, player: PlayerInput, but: int | None =
             if p.fide_id == player.fide_id:
                 raise CommandError(
                     f"{state.id}: FIDE id {player.fide_id} is already registered as "
-                    f"player {p.id} ({p.name})"
+                    f"player {numbered(state, p.id)}"
                 )
     for field_name, key in PlayerInput.EVENT_IDS.items():
         given = getattr(player, field_name)
         for p in others if given else ():
             if p.ids.get(key) == given:
                 raise InvalidField(
-                    field_name, f"{given} is already player {p.id} ({p.name})", sep=" "
+                    field_name, f"{given} is already player {numbered(state, p.id)}", sep=" "
                 )
     if player.seed is not None:
         for p in others:
             if p.pairing_number == player.seed:
+                rank = state.start_ranks()[p.id]
                 raise InvalidField(
-                    "seed", f"{player.seed} is already player {p.id}'s ({p.name})", sep=" "
+                    "seed", f"{player.seed} is already player No. {rank}'s ({p.name})", sep=" "
                 )
 
 
@@ -238,7 +239,7 @@ def remove(state: TournamentState, player: int) -> list[PlayerRemoved]:
     known_player(state, player)
     if _paired(state, player):
         raise CommandError(
-            f"{state.id}: player {player} ({state.players[player].name}) has been paired; "
+            f"{state.id}: player {numbered(state, player)} has been paired; "
             "withdraw the player instead (arbiter player withdraw)"
         )
     if state.game is Game.CHESS and state.rounds:
@@ -246,8 +247,8 @@ def remove(state: TournamentState, player: int) -> list[PlayerRemoved]:
         later = [pid for pid, n in ranks.items() if n > ranks[player] and _paired(state, pid)]
         if later:
             raise CommandError(
-                f"{state.id}: player {player} holds pairing number {ranks[player]} and "
-                f"higher numbers were paired; withdraw the player instead"
+                f"{state.id}: player {numbered(state, player, ranks)}: higher pairing numbers "
+                "were paired; withdraw the player instead"
             )
     return [PlayerRemoved(player=player)]
 
@@ -263,6 +264,6 @@ def reenter(state: TournamentState, player: int, from_round: int | None) -> list
     """A withdrawn player plays again from ``from_round`` (default: the next round) on."""
     known_player(state, player)
     if state.players[player].withdrawn_from is None:
-        raise CommandError(f"{state.id}: player {player} has not withdrawn")
+        raise CommandError(f"{state.id}: player {numbered(state, player)} has not withdrawn")
     first = from_round or state.last_round + 1
     return [new_event(PlayerReentered, state.id, player=player, from_round=first)]

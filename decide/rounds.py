@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from decide.base import known_player, new_event
+from decide.base import known_player, new_event, numbered
 from decide.errors import CommandError
 from decide.inputs import ByeInput
 from decide.state import TournamentState
@@ -50,7 +50,11 @@ def forbid(state: TournamentState, first: int, second: int) -> list[PairForbidde
     if first == second:
         raise CommandError(f"{state.id}: give two different players")
     if frozenset((first, second)) in state.forbidden:
-        raise CommandError(f"{state.id}: players {first} and {second} are already kept apart")
+        ranks = state.start_ranks()
+        raise CommandError(
+            f"{state.id}: players {numbered(state, first, ranks)} and "
+            f"{numbered(state, second, ranks)} are already kept apart"
+        )
     return [PairForbidden(players=(first, second), from_round=state.last_round + 1)]
 
 

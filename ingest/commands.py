@@ -136,13 +136,20 @@ def _decide(state: TournamentState, event: PlayerRegistered | ResultRecorded, se
         decide_result(state, event)
         return event
     near = {pid: state.players[pid] for pid in seen.clashes(event) if pid in state.players}
-    decision = register(
-        replace(state, players=near),
-        player_command(event),
-        lists=Lists.none(),
-        force=False,
-        not_on_list=True,
-    )
+    command = player_command(event)
+    try:
+        decision = register(
+            replace(state, players=near),
+            command,
+            lists=Lists.none(),
+            force=False,
+            not_on_list=True,
+        )
+    except UserError:
+        # Refused: decided again on the whole field, so that the refusal names the players
+        # by their numbers in it (`decide.base.numbered`), not in the few it clashed with.
+        register(state, command, lists=Lists.none(), force=False, not_on_list=True)
+        raise
     ruled = decision.event
     if ruled.player == event.player:
         return ruled

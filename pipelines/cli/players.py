@@ -50,11 +50,12 @@ def player_add(
     given overrides the list's value. An id not on its list is refused, unless --not-on-list.
     """
     with open_store() as store:
-        pid, note = players.add(store, tournament, fields, force=force, not_on_list=not_on_list)
-    name = fields.get("name")
-    said = f" ({name})" if name else ""
-    err.print(f"registered player {pid}{said}{'; ' + note if note else ''}", markup=False)
-    sys.stdout.write(f"{pid}\n")
+        added = players.add(store, tournament, fields, force=force, not_on_list=not_on_list)
+    said = f"registered player No. {added.number} ({added.name})"
+    if not added.paired:
+        said += " (until round 1 is paired, numbers change as players join)"
+    err.print(f"{said}{'; ' + added.note if added.note else ''}", markup=False)
+    sys.stdout.write(f"{added.player}\n")
 
 
 @player_app.command("import")

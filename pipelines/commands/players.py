@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from decide import players as decide
 from decide.inputs import PlayerChanges, PlayerInput
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LIST_SOURCES",
     "NOT_ON_LIST",
+    "Added",
     "ListSource",
     "RatingChange",
     "RatingUpdate",
@@ -73,6 +74,19 @@ def from_list(
     )[0]
 
 
+class Added(NamedTuple):
+    """A registration `add` appended: the player's id, his pairing number (start rank) as the
+    field stood once he joined it (``paired``: round 1 is paired; before, the numbers follow
+    the field's order and change as players join), his name, and the decider's note ('' or
+    the lists read, the namesake registered)."""
+
+    player: int
+    number: int
+    paired: bool
+    name: str
+    note: str
+
+
 @decided_again
 def add(
     store: Store,
@@ -82,16 +96,21 @@ def add(
     force: bool = False,
     not_on_list: bool = False,
     known: Snapshot | None = None,
-) -> tuple[int, str]:
-    """Register a player (`decide.players.register`); returns the id and a note ('' or the
-    lists read, the namesake registered). ``force`` allows a second player of the same name
-    and birth date; ``not_on_list`` a federation id on no imported list."""
+) -> Added:
+    """Register a player (`decide.players.register`); returns what was appended (`Added`).
+    ``force`` allows a second player of the same name and birth date; ``not_on_list`` a
+    federation id on no imported list."""
+    from decide.state import evolve
+
     loaded = snapshot(store, tournament_id, known)
     done = decide.register(
         loaded.state, player, lists=StoreLists(store), force=force, not_on_list=not_on_list
     )
     append(store, loaded, [done.event])
-    return done.event.player, done.note
+    joined = evolve(loaded.state.detached_copy(), done.event)
+    number = joined.start_ranks()[done.event.player]
+    paired = bool(loaded.state.rounds)
+    return Added(done.event.player, number, paired, done.event.name, done.note)
 
 
 @decided_again

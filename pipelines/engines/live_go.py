@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from pydantic import ValidationError
 
+from decide.base import numbered
 from decide.state import TournamentState
 from events.domain import Outcome
 from events.errors import UserError
@@ -46,7 +47,7 @@ def go_tournament(state: TournamentState) -> GoTournament:
     players = []
     for pid, p in sorted(state.players.items()):
         if p.rank is None:
-            raise MissingRank(f"player {pid} ({p.name}) has no go rank; register with --rank")
+            raise MissingRank(f"player {numbered(state, pid)} has no go rank; register with --rank")
         participating = tuple(
             p.active_in(r) and pid not in state.byes.get(r, {})
             for r in range(1, state.total_rounds + 1)
@@ -127,21 +128,23 @@ def _opengotha(
     )
 
 
-def _aga_rating(rank: str | None, pid: int, aga: float | None = None) -> Decimal:
+def _aga_rating(state: TournamentState, pid: int) -> Decimal:
     """The player's AGA rating, else one from his go rank (`rating_of_rank`)."""
-    if aga is not None:
-        return Decimal(str(aga))
-    if rank is None:
+    p = state.players[pid]
+    if p.aga_rating is not None:
+        return Decimal(str(p.aga_rating))
+    if p.rank is None:
         raise MissingRank(
-            f"player {pid} has no go rank or AGA rating; register with --rank or --aga-rating"
+            f"player {numbered(state, pid)} has no go rank or AGA rating; register with "
+            "--rank or --aga-rating"
         )
-    return rating_of_rank(parse_rank(rank))
+    return rating_of_rank(parse_rank(p.rank))
 
 
 def gopair_input(state: TournamentState, round_no: int, bye: int | None = None) -> GopairInput:
     """gopair's input; ``bye``: the player the director gives the bye (gopair's ``-bye``)."""
     players = tuple(
-        GopairPlayer(id=pid, rating=_aga_rating(p.rank, pid, p.aga_rating), club=p.club or "")
+        GopairPlayer(id=pid, rating=_aga_rating(state, pid), club=p.club or "")
         for pid, p in sorted(state.players.items())
     )
     games = []

@@ -115,7 +115,7 @@ def run_tournament(store: Store, plan: Plan, rng: random.Random) -> str:
         rating = plan.base_rating + rng.randint(-250, 250)
         rank = go_rank(rating) if plan.game is Game.GO else None
         entry = {"name": name, "rating": rating, "federation": fed, "rank": rank}
-        pid, _ = players.add(store, tid, {k: v for k, v in entry.items() if v is not None})
+        pid, *_ = players.add(store, tid, {k: v for k, v in entry.items() if v is not None})
         ratings[pid] = rating
     for _ in range(total):
         event = rounds.pair(store, tid)

@@ -198,7 +198,7 @@ def edit_tournament(request: Request, tournament_id: str, body: EventChanges) ->
 def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Response:
     server = server_of(request)
     with server.writing(request) as (store, _):
-        pid, note = server.command(
+        added = server.command(
             tournament_id,
             lambda known: players.add(
                 store,
@@ -209,7 +209,8 @@ def add_player(request: Request, tournament_id: str, body: NewPlayer) -> Respons
                 known=known,
             ),
         )
-    return _json({"player": pid, **({"note": note} if note else {})}, 201)
+    note = {"note": added.note} if added.note else {}
+    return _json({"player": added.player, "number": added.number, **note}, 201)
 
 
 class UpdateRatingsIn(BaseModel):

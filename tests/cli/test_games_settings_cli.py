@@ -25,7 +25,7 @@ def test_knockout_seeds_decide_the_first_round(tmp_path: Path) -> None:
     line = Cli(tmp_path / "store.duckdb").refused(
         "player", "add", "cup", "--name", "Eik, E", "--seed", "2"
     )
-    assert line == "error: --seed 2 is already player 2's (Berg, B)"
+    assert line == "error: --seed 2 is already player No. 2's (Berg, B)"
 
 
 def test_create_help_lists_each_games_settings(tmp_path: Path) -> None:

@@ -158,3 +158,27 @@ def test_strict_refuses_lenient_takes_and_says(
     assert said in taken.stderr.splitlines()
     assert "1 record(s) a live command would refuse taken as written" in taken.stdout
     assert file_ingested(store)["accepted"] == [said]
+
+
+def test_a_refusal_names_the_player_by_his_number_in_the_file(tmp_path: Path) -> None:
+    """A record refused for a namesake names the namesake by his number in the whole field
+    (issue 47: one number per player), here the file's player 2, not by where he stands among
+    the few players the record could clash with (docs/validation.md, the rule "duplicate")."""
+    players = [
+        trf_player(1, "Aas, Per", opponent=2, colour="w", result="1", points="1.0"),
+        trf_player(2, "Berg, Anna", birth="2001/05/04", opponent=1, colour="b", result="0",
+                   points="0.0"),
+        trf_player(3, "Cox, Cai", opponent=4, colour="w", result="1", points="1.0"),
+        trf_player(4, "Berg, Anna", birth="2001/05/04", opponent=3, colour="b", result="0",
+                   points="0.0"),
+    ]  # fmt: skip
+    path = tmp_path / "twins.trf"
+    path.write_text(HEADER.replace("062 2", "062 4") + "\n".join(players) + "\n", encoding="utf-8")
+    store = tmp_path / "store.duckdb"
+    assert run(store, "store", "init").returncode == 0
+    refused = run(store, "ingest", "--strict", str(path))
+    assert refused.returncode == 1, refused.stderr
+    assert refused.stdout.splitlines()[0] == (
+        f"{path}:8:1: twins: player No. 2 'Berg, Anna' born 2001-05-04 is already registered; "
+        "force registers a second player of that name and birth date"
+    )

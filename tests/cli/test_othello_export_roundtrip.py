@@ -182,7 +182,7 @@ def test_the_wof_id_at_the_command_line_and_in_a_csv(tmp_path: Path) -> None:
     csv.write_text('name,federation,wof_id\n"Gamza, Dagna",POL,210103\n')
     cli("player", "import", T, str(csv))
     assert cli.refused("player", "add", T, "--name", "Berg, Anna", "--wof-id", "210103") == (
-        "error: --wof-id 210103 is already player 1 (Gamza, Dagna)"
+        "error: --wof-id 210103 is already player No. 1 (Gamza, Dagna)"
     )
     bad = tmp_path / "bad.csv"
     bad.write_text('name,wof_id\n"Berg, Anna",x1\n')

@@ -29,12 +29,17 @@ SETUP = (
 round 1 on, so round 1 is for players 1, 2 and 3."""
 
 CASES = [
-    ("twice", "2\n1 2\n1 3\n", "h: player 1 (Aas, Anna) is on two boards"),
-    ("withdrawn", "2\n1 2\n3 4\n", "h: player 4 (Dahl, Dag) is withdrawn or has a bye in round 1"),
+    ("twice", "2\n1 2\n1 3\n", "h: player No. 1 (Aas, Anna) is on two boards"),
+    (
+        "withdrawn",
+        "2\n1 2\n3 4\n",
+        "h: player No. 4 (Dahl, Dag) is withdrawn or has a bye in round 1",
+    ),
     (
         "missing",
         "1\n1 2\n",
-        "h: player 3 (Cox, Cai) is on no board (1 missing; give absences as byes of --kind zero)",
+        "h: player No. 3 (Cox, Cai) is on no board "
+        "(1 missing; give absences as byes of --kind zero)",
     ),
     ("unknown", "2\n1 2\n3 9\n", "{path}:3:3: no player has start rank 9"),
 ]

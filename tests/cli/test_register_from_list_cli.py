@@ -97,7 +97,7 @@ def test_go_players_fill_from_the_egd_and_aga_lists(tmp_path: Path) -> None:
         "(--not-on-list registers a player new to the EGD)\n"
     )
     done = arbiter(store, "player", "add", g, "--egd-pin", "10234567", code=1)
-    assert done.stderr == "error: --egd-pin 10234567 is already player 1 (Schmidt Anna)\n"
+    assert done.stderr == "error: --egd-pin 10234567 is already player No. 1 (Schmidt Anna)\n"
     done = arbiter(store, "player", "add", g, "--aga-id", "99", code=1)
     assert "--aga-id 99 is not on the aga list" in done.stderr
     arbiter(store, "player", "add", g, "--aga-id", "99", "--name", "Neu, Ling", "--not-on-list")

@@ -50,9 +50,9 @@ def test_pair_appends_what_the_engine_proposes() -> None:
     [
         (
             (Board(board=1, white=1, black=2), Board(board=2, white=1, black=3)),
-            "d: the engine put player 1 on two boards",
+            "d: the engine put player No. 1 (P1, A) on two boards",
         ),
-        ((Board(board=1, white=1, black=9),), "d: the engine paired player 9, who is not in it"),
+        ((Board(board=1, white=1, black=9),), "d: the engine paired player id:9, who is not in it"),
     ],
 )
 def test_pair_refuses_a_proposal_that_misplaces_a_player(

@@ -40,7 +40,8 @@ def test_api_writes_beside_the_cli(tmp_path: Path) -> None:
             served.url + "/api/tournaments/oslo/players", json={"name": "F, Six"}, headers=auth
         )
         assert r.status_code == 201, r.text
-        assert r.json() == {"player": 6}  # 5 was removed: never given again
+        # 5 was removed: never given again; unrated, F, Six is No. 5 after the 4 rated players
+        assert r.json() == {"player": 6, "number": 5}
 
         assert post(served.url + "/api/tournaments/oslo/pair", headers=auth).status_code == 201
         r = post(

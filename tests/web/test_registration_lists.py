@@ -157,15 +157,15 @@ def test_a_batch_cannot_give_a_player_another_players_fide_id(
     cli(served.store, "player", "add", "t", "--name", "Moe, Kim", "--fide-id", "7777777",
         "--not-on-list")  # fmt: skip
     listed = json.loads(cli(served.store, "player", "list", "t", "-f", "json"))
-    ids = {p["name"]: p["id"] for p in listed}
+    numbers = {p["name"]: p["start_rank"] for p in listed}
     file = folder / "edit.txt"
-    file.write_text(f"player edit t {ids['Moe, Kim']} --fide-id 8602980\n", encoding="utf-8")
+    file.write_text(f"player edit t {numbers['Moe, Kim']} --fide-id 8602980\n", encoding="utf-8")
     before = version(served.store, "t")
     done = run(served.store, "batch", str(file))
     assert done.returncode == 1
     assert done.stderr == (
-        f"error: t: FIDE id 8602980 is already registered as player {ids['Lie, Per']} "
-        f"(Lie, Per)\n{file}:1: stopped: `player edit t {ids['Moe, Kim']} --fide-id 8602980` "
+        f"error: t: FIDE id 8602980 is already registered as player No. {numbers['Lie, Per']} "
+        f"(Lie, Per)\n{file}:1: stopped: `player edit t {numbers['Moe, Kim']} --fide-id 8602980` "
         "failed\n"
     )
     assert version(served.store, "t") == before
