@@ -21,5 +21,7 @@ It reads no store, no clock and no environment. One module per thing a director 
     prizes    the prize list (an age category needs the event's year)
     team_state    a team event's team fold: teams, rosters, line-ups, team rounds
     teams     a team, a member (registered by `players.register`), line-up, bye, forbid,
-              acceleration, a match forfeited
+              acceleration, a match forfeited, a team round paired (the team engine given)
+    base      what they share: an event from the input, a known player, how a message says
+              a player (``No. 4 (Berg, Anna)``), the next player id
 """

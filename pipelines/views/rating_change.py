@@ -37,6 +37,7 @@ from typing import Any
 
 import polars as pl
 
+from decide.base import numbered
 from decide.state import PlayerState, TournamentState
 from decide.tournaments import current_data
 from events.domain import Game, Outcome
@@ -265,7 +266,7 @@ def _go(store: Store, state: TournamentState, start: dt.date) -> EventChange:
     for pid in sorted(pid for pid, r in starting.items() if r is None):
         if _player_key(pid) in played:
             raise CommandError(
-                f"player {pid} ({state.players[pid].name}): rank: none, and no GoR registered "
+                f"player {numbered(state, pid)}: rank: none, and no GoR registered "
                 "or on an imported EGD list; the EGF rates from one (player edit --rank)"
             )
     start_frame = pl.DataFrame(
