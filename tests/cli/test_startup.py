@@ -161,3 +161,27 @@ def test_every_command_of_the_modules_is_listed() -> None:
         app = importlib.import_module(f"pipelines.cli.{module}").app
         found |= set(typer.main.get_group(app).commands)
     assert found == set(COMMANDS)
+
+
+def test_a_long_write_ahead_log_is_checkpointed_when_the_store_closes(tmp_path: Path) -> None:
+    """Every open replays the DuckDB file's write-ahead log (a light command's start-up, issue
+    47): a command that leaves it longer than `LONG_WAL` checkpoints it as it closes the store,
+    and the next process reads every event from the file itself."""
+    from events.recorders.duckdb import LONG_WAL
+
+    store = tmp_path / "store.duckdb"
+    names = [f"Player, No{n}" for n in range(40)]
+    script = tmp_path / "setup.txt"
+    script.write_text(
+        "tournament create --name T --id t --system dutch\n"
+        + "".join(f"player add t --name '{name}'\n" for name in names),
+        encoding="utf-8",
+    )
+    arbiter = [sys.executable, "-m", "pipelines", "--store", str(store)]
+    subprocess.run([*arbiter, "batch", str(script)], check=True, capture_output=True, timeout=120)
+    wal = store.with_name(store.name + ".wal")
+    assert not wal.exists() or wal.stat().st_size <= LONG_WAL
+    listed = subprocess.run(
+        [*arbiter, "player", "list", "t"], check=True, capture_output=True, text=True, timeout=120
+    ).stdout
+    assert all(name in listed for name in names)
