@@ -1,9 +1,10 @@
 """The light commands in their plain forms, run without building typer's command (issue 47).
 
 Typer builds a command when it runs: it reads the function's signature, makes a click command
-and a pydantic `TypeAdapter` per parameter, and parses the line with them (~0.01 s of CPU for
-``arbiter standings T``, a twentieth of the command). A director's most frequent lines are
-plain, and `plain` reads them here:
+and a pydantic `TypeAdapter` per parameter, and parses the line with them (0.006-0.008 s of
+CPU for ``arbiter standings T``, pydantic being loaded already for the event models: about a
+thirtieth of the command). A director's most frequent lines are plain, and `plain` reads them
+here:
 
     [--store S] [--as A] standings T
     [--store S] [--as A] pairings T
