@@ -180,15 +180,17 @@ _NOT_PAIRED = {"half": "half-point bye", "full": "full-point bye", "zero": "zero
 def not_paired_view(state: TournamentState, round_no: int) -> list[dict[str, Any]]:
     """The players a round does not pair, and why: requested byes, absences, withdrawals,
     late entries not yet entered (so that a round's list shows every player)."""
-    # The registration commands (and the write side they import) only when a round is listed.
-    from pipelines.commands.registration import NOT_CHECKED_IN, missed_check_in
-
     ranks = state.start_ranks()
     paired = state.rounds[round_no].by_player
+    left_out = [pid for pid in sorted(state.players, key=ranks.__getitem__) if pid not in paired]
+    if not left_out:
+        return []
+    # The check-in rule (and the registration decider's input models) only when a round
+    # leaves a player out.
+    from decide.registration import NOT_CHECKED_IN, missed_check_in
+
     rows = []
-    for pid in sorted(state.players, key=ranks.__getitem__):
-        if pid in paired:
-            continue
+    for pid in left_out:
         p = state.players[pid]
         kind = state.byes.get(round_no, {}).get(pid)
         if not p.active_in(round_no):
