@@ -262,24 +262,9 @@ def _command_line(argv: list[str]) -> str:
 
 
 def main() -> None:
-    """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`).
-
-    A light command in its plain form runs without building typer's command
-    (`pipelines.cli.quick`): it ends as typer ends it, with `SystemExit` and the command's
-    exit code."""
-    from pipelines.cli.quick import plain
-
-    argv = dash_results(sys.argv[1:])
+    """The ``arbiter`` command; errors outside a command end as inside one (`user_errors`)."""
     try:
-        run = plain(argv)
-        if run is None:
-            app(args=argv)
-        else:
-            try:
-                run()
-            except typer.Exit as done:
-                sys.exit(done.exit_code)
-            sys.exit(0)
+        app(args=dash_results(sys.argv[1:]))
     except SystemExit as exc:
         if exc.code:  # a failure: was it a Ctrl-C typer caught and ended without a word?
             from events.errors import INTERRUPTED_EXIT_CODE

@@ -103,7 +103,6 @@ def test_a_light_command_loads_neither_rich_nor_what_it_does_not_run(
         not_run.add("pipelines.commands.files")
     if command[0] in ("standings", "pairings"):  # a round that leaves no one out: no rule
         not_run |= {"decide.inputs", "decide.registration"}  # of absences, no input model
-    not_run.add("typer._adapters")  # the plain form builds no typer command (cli.quick)
     assert names.isdisjoint(not_run), names & not_run
 
 
@@ -186,92 +185,3 @@ def test_a_long_write_ahead_log_is_checkpointed_when_the_store_closes(tmp_path: 
         [*arbiter, "player", "list", "t"], check=True, capture_output=True, text=True, timeout=120
     ).stdout
     assert all(name in listed for name in names)
-
-
-ARBITER = str(Path(sys.executable).parent / "arbiter")
-
-PLAIN_AND_TYPER = [
-    (["standings", "t"], ["standings", "t", "--format", "text"]),
-    (["standings", "nosuch"], ["standings", "nosuch", "--format", "text"]),
-    (["--as", "", "standings", "t"], ["--as", "", "standings", "t", "--format", "text"]),
-    (["pairings", "t"], ["pairings", "t", "--format", "text"]),
-    (["pairings", "nosuch"], ["pairings", "nosuch", "-f", "text"]),
-    (["result", "t", "1", "2", "0-1"], ["result", "--no-correct", "t", "1", "2", "0-1"]),
-    (["result", "t", "1", "1", "1-0"], ["result", "t", "1", "1", "1-0", "--no-correct"]),
-    (
-        ["result", "t", "1", "1", "0-1", "--correct"],
-        ["result", "--correct", "t", "1", "1", "--", "0-1"],
-    ),
-    (["result", "t", "9", "1", "1-0"], ["result", "t", "9", "1", "1-0", "--no-correct"]),
-    (
-        ["result", "t", "1", "1", "3-0", "--correct"],
-        ["result", "t", "--correct", "1", "1", "--", "3-0"],
-    ),
-    (
-        ["player", "add", "t", "--name", "Late, Entry"],
-        ["player", "add", "t", "--name", "Late, Entry", "--no-force"],
-    ),
-    (
-        ["player", "add", "t", "--name=A, One"],
-        ["player", "add", "--no-force", "t", "--name=A, One"],
-    ),
-    (
-        ["player", "add", "--force", "t", "--name", "A, One"],
-        ["player", "add", "--force", "t", "--name", "A, One", "--no-not-on-list"],
-    ),
-    (
-        ["player", "add", "nosuch", "--name", "X, Y"],
-        ["player", "add", "nosuch", "--name", "X, Y", "--no-force"],
-    ),
-]
-"""Each light command's plain form (read by `pipelines.cli.quick`) beside the same command
-with an option at its default, which typer reads: successes and refusals."""
-
-
-@pytest.mark.parametrize(("quick", "typed"), PLAIN_AND_TYPER, ids=" ".join)
-def test_a_plain_light_command_ends_as_typer_ends_it(
-    tmp_path: Path, quick: list[str], typed: list[str]
-) -> None:
-    """The same stdout, stderr, exit code and log (its events' types and payloads) whether the
-    plain form runs without typer's command or typer reads the line."""
-    script = tmp_path / "setup.txt"
-    script.write_text(
-        "tournament create --name T --id t --system dutch\n"
-        "player add t --name 'A, One' --rating 2000\nplayer add t --name 'B, Two' --rating 1900\n"
-        "player add t --name 'C, Three'\nplayer add t --name 'D, Four'\npair t\n",
-        encoding="utf-8",
-    )
-    ended: list[tuple[int, str, str, list[tuple[str, object]]]] = []
-    for argv in (quick, typed):
-        store = str(tmp_path / f"{len(ended)}.duckdb")
-        subprocess.run([ARBITER, "--store", store, "batch", str(script)], check=True,
-                       capture_output=True, timeout=120)  # fmt: skip
-        done = subprocess.run([ARBITER, "--store", store, *argv], capture_output=True,
-                              text=True, check=False, timeout=120)  # fmt: skip
-        log = subprocess.run([ARBITER, "--store", store, "log", "t", "--format", "json"],
-                             capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
-        events = [(e["type"], e["payload"]) for e in json.loads(log.stdout)]
-        ended.append((done.returncode, done.stdout, done.stderr, events))
-    assert ended[0] == ended[1]
-    assert "Traceback" not in ended[0][2]
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["standings", "t", "--format", "text"],
-        ["standings", "--help"],
-        ["result", "t", "1", "1", "--", "-+"],
-        ["result", "t", "01", "1", "1-0"],
-        ["player", "add", "t", "--name", "X, Y", "--rating", "2000"],
-        ["--store", "x.duckdb", "--store", "y.duckdb", "standings", "t"],
-    ],
-    ids=" ".join,
-)
-def test_any_other_form_is_read_by_typer(command: list[str]) -> None:
-    """An option the plain forms do not know, ``--help``, a result behind ``--``, a round
-    written otherwise than as a plain number, an option given twice: typer's."""
-    from pipelines.cli import dash_results
-    from pipelines.cli.quick import plain
-
-    assert plain(dash_results(command)) is None
