@@ -19,16 +19,22 @@ from tests.web.test_validation_doors import ERROR, _login
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, str]]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, str, str]]:
     folder = tmp_path_factory.mktemp("fromlist")
     store = str(folder / "store.duckdb")
     cli(store, "tournament", "create", "--name", "T", "--id", "t", "--rounds", "5")
     path = fide_xml(folder / "players_list_xml_foa.xml", [CARLSEN, HOU])
     cli(store, "ratings", "import", str(path), "--date", "2025-11-01")
+    # The rating update's own tournament, entered here so that its test does not depend on the
+    # players the other tests register (xdist may run it on another worker).
+    cli(store, "tournament", "create", "--name", "U", "--id", "u", "--rounds", "5")
+    cli(store, "player", "add", "u", "--fide-id", "1503014")
+    cli(store, "player", "add", "u", "--fide-id", "99999999", "--name", "New, Ann", "--not-on-list")
     token = add_user(store, "kari", "director", "t", password="kari-secret-1")
+    u_token = add_user(store, "lena", "director", "u")
     served = serve(store, folder)
     try:
-        yield served, token
+        yield served, token, u_token
     finally:
         served.stop()
 
@@ -42,9 +48,9 @@ def version(store: str) -> int:
 
 
 def test_the_api_fills_from_the_list_and_refuses_an_unlisted_id(
-    site: tuple[Served, str],
+    site: tuple[Served, str, str],
 ) -> None:
-    served, token = site
+    served, token, _ = site
     auth = {"authorization": f"Bearer {token}"}
     url = served.url + "/api/tournaments/t/players"
     r = httpx.post(url, json={"fide_id": "1503014"}, headers=auth)
@@ -70,8 +76,8 @@ def test_the_api_fills_from_the_list_and_refuses_an_unlisted_id(
     assert httpx.post(url, json=body, headers=auth).status_code == 201
 
 
-def test_the_form_fills_from_the_list(site: tuple[Served, str]) -> None:
-    served, _ = site
+def test_the_form_fills_from_the_list(site: tuple[Served, str, str]) -> None:
+    served, _, _ = site
     jar = _login(served.url, "kari", "kari-secret-1")
     headers = {"cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
     path = served.url + "/t/t/manage/player"
@@ -88,10 +94,10 @@ def test_the_form_fills_from_the_list(site: tuple[Served, str]) -> None:
     assert ("Hou, Yifan", 2633) in [(p["name"], p["rating"]) for p in listed]
 
 
-def test_update_ratings_at_the_api(site: tuple[Served, str]) -> None:
-    served, token = site
+def test_update_ratings_at_the_api(site: tuple[Served, str, str]) -> None:
+    served, _, token = site
     auth = {"authorization": f"Bearer {token}"}
-    url = served.url + "/api/tournaments/t"
+    url = served.url + "/api/tournaments/u"
     r = httpx.patch(url + "/players/1", json={"rating": 2700}, headers=auth)
     assert r.status_code == 200, r.text
     r = httpx.post(url + "/update-ratings", json={"date": "2025-13-01"}, headers=auth)
