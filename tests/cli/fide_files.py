@@ -189,10 +189,24 @@ def officer_run(
     as_of: dt.date,
     *extra: str,
 ) -> tuple[Path, Path]:
+    """:func:`officer_batch` with nothing after the run: the store and OUT."""
+    store, out, _ = officer_batch(tmp_path, lists, events, as_of, *extra)
+    return store, out
+
+
+def officer_batch(
+    tmp_path: Path,
+    lists: Mapping[dt.date, Iterable[tuple[int, int | None, int | None]]],
+    events: Sequence[tuple[str, dt.date, dt.date, Sequence[TrfPlayer]]],
+    as_of: dt.date,
+    *extra: str,
+    then: Sequence[Sequence[str]] = (),
+) -> tuple[Path, Path, str]:
     """As an officer works, through the CLI: a new store, the lists imported, the events'
     TRF files ingested, one ``ratings run --method fide --as-of AS_OF -o OUT`` (``extra``
-    appended); the store and OUT. The commands run in order in one `arbiter batch` (one
-    process: each would load polars again on its own; no test here is about a single call)."""
+    appended), then the commands ``then``; the store, OUT and what the batch printed. The
+    commands run in order in one `arbiter batch` (one process: each would load polars again
+    on its own; no test here is about a single call)."""
     store = tmp_path / "arbiter.duckdb"
     lines = [["store", "init"]]
     for day, rows in sorted(lists.items()):
@@ -208,7 +222,7 @@ def officer_run(
         ["ratings", "run", "--method", "fide", "--as-of", as_of.isoformat(), "-o", str(out),
          *extra]
     )  # fmt: skip
+    lines += [list(line) for line in then]
     script = tmp_path / "officer.txt"
     script.write_text("".join(shlex.join(line) + "\n" for line in lines), encoding="utf-8")
-    arbiter(store, "batch", str(script))
-    return store, out
+    return store, out, arbiter(store, "batch", str(script)).stdout

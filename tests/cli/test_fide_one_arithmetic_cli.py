@@ -30,12 +30,11 @@ from tests.cli.fide_files import (
     Json,
     ListRows,
     championship_case,
-    officer_run,
+    officer_batch,
     published_case,
     read_reference,
 )
 from tests.cli.games_cli import json_outputs
-from tests.cli.test_rating_list_import_cli import arbiter
 
 pytestmark = pytest.mark.golden
 
@@ -61,20 +60,16 @@ def _views(
     late: Sequence[str] = (),
 ) -> Views:
     late_args = [a for name in late for a in ("--late", name)]
-    store, out = officer_run(tmp_path, lists, events, period, *late_args)
+    # Every event's `standings --rating-change -f json`, in order, in the officer's batch.
+    views = [["standings", name, "--rating-change", "-f", "json"] for name, *_ in events]
+    _, out, stdout = officer_batch(tmp_path, lists, events, period, *late_args, then=views)
     with out.joinpath("tournaments.csv").open(encoding="utf-8") as f:
         run = {
             (int(r["player_id"].removeprefix("fide:")), r["event"]): r for r in csv.DictReader(f)
         }
     with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
         listing = {int(r["fide_id"]): r for r in csv.DictReader(f)}
-    # Every event's `standings --rating-change -f json`, in order, in one `arbiter batch`.
-    script = tmp_path / "standings.txt"
-    script.write_text(
-        "".join(f"standings {name} --rating-change -f json\n" for name, *_ in events),
-        encoding="utf-8",
-    )
-    printed = json_outputs(arbiter(store, "batch", str(script)).stdout)
+    printed = json_outputs(stdout)
     assert len(printed) == len(events)
     standings: dict[Key, dict[str, Any]] = {}
     for (name, _, _, players), rows in zip(events, printed, strict=True):

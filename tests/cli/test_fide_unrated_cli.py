@@ -48,12 +48,13 @@ Were U rated 1800 (the typed rating taken as FIDE's), A would also count +.24 ag
 from __future__ import annotations
 
 import csv
-import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.games_cli import json_outputs
 from tests.cli.list_files import fide_xml
 from tests.cli.test_rating_list_import_cli import arbiter
 
@@ -85,29 +86,39 @@ def _score(white: str, black: str) -> float:
     return 1.0 - SCORES[black, white]
 
 
-def _round_robin(tmp_path: Path, newcomer: tuple[str, ...]) -> tuple[Path, str]:
+def _batch(store: Path, script: Path, lines: list[list[str]]) -> list[Any]:
+    """``lines`` run in order in one `arbiter batch` (one process: no test here is about a
+    single call); the JSON documents they printed."""
+    script.write_text("".join(shlex.join(line) + "\n" for line in lines), encoding="utf-8")
+    return json_outputs(arbiter(store, "batch", str(script)).stdout)
+
+
+def _round_robin(tmp_path: Path, newcomer: tuple[str, ...]) -> tuple[Path, list[list[str]]]:
     """The list imported, the six players registered (the newcomer last), five rounds paired
-    and played."""
+    and played; the last round's results not yet entered: the store and the command that
+    enters them."""
     store = tmp_path / "arbiter.duckdb"
-    arbiter(store, "store", "init")
     rows = [
         {"fideid": i, "name": f"Player {key}", "country": "USA", "sex": "M", "rating": r,
          "k": k, "games": 0, "birthday": 1980}
         for key, (i, r, k) in LIST.items()
     ]  # fmt: skip
-    arbiter(store, "ratings", "import", str(fide_xml(tmp_path / "nov.xml", rows)),
-            "--date", "2025-11-01")  # fmt: skip
-    arbiter(store, "tournament", "create", "--name", "RR", "--id", "rr", "--game", "chess",
-            "--system", "roundrobin", "--rating-type", "standard", "--start", "2025-11-10",
-            "--end", "2025-11-14")  # fmt: skip
-    keys: dict[int, str] = {}
-    for number, (key, (fide_id, _, _)) in enumerate(LIST.items(), start=1):
-        arbiter(store, "player", "add", "rr", "--fide-id", str(fide_id))
-        keys[number] = key
-    arbiter(store, "player", "add", "rr", *newcomer)
-    keys[6] = "U"
+    lines = [
+        ["store", "init"],
+        ["ratings", "import", str(fide_xml(tmp_path / "nov.xml", rows)), "--date", "2025-11-01"],
+        ["tournament", "create", "--name", "RR", "--id", "rr", "--game", "chess",
+         "--system", "roundrobin", "--rating-type", "standard", "--start", "2025-11-10",
+         "--end", "2025-11-14"],
+        *(["player", "add", "rr", "--fide-id", str(fide_id)] for fide_id, _, _ in LIST.values()),
+        ["player", "add", "rr", *newcomer],
+    ]  # fmt: skip
+    keys = dict(enumerate([*LIST, "U"], start=1))
+    results: list[list[str]] = []
     for rnd in range(1, 6):
-        boards = json.loads(arbiter(store, "pair", "rr", "-f", "json").stdout)
+        # Each round's pairing printed in the batch that enters the round before's results.
+        pair = ["pair", "rr", "-f", "json"]
+        (boards,) = _batch(store, tmp_path / f"batch-{rnd}.txt", [*lines, *results, pair])
+        lines = []
         sheet = tmp_path / f"round-{rnd}.txt"
         sheet.write_text(
             "".join(
@@ -116,28 +127,26 @@ def _round_robin(tmp_path: Path, newcomer: tuple[str, ...]) -> tuple[Path, str]:
                 if b["black"] is not None
             )
         )
-        arbiter(store, "results", "rr", "--round", str(rnd), "--file", str(sheet))
-    return store, "rr"
-
-
-def _run(store: Path, out: Path) -> dict[str, dict[str, str]]:
-    arbiter(store, "ratings", "run", "--method", "fide", "--as-of", "2025-12-01", "-o", str(out))
-    with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
-        return {row["name"]: row for row in csv.DictReader(f)}
-
-
-def _changes(store: Path) -> dict[str, dict[str, Any]]:
-    rows = json.loads(arbiter(store, "standings", "rr", "--rating-change", "-f", "json").stdout)
-    return {r["player"]["name"]: r for r in rows}
+        results = [["results", "rr", "--round", str(rnd), "--file", str(sheet)]]
+    return store, results
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_list_players_do_not_see_how_the_newcomer_was_entered(
     tmp_path: Path, variant: str
 ) -> None:
-    store, _ = _round_robin(tmp_path, VARIANTS[variant])
-    listing = _run(store, tmp_path / "out")
-    changes = _changes(store)
+    store, last_results = _round_robin(tmp_path, VARIANTS[variant])
+    # The last results, `ratings run --method fide`, `standings --rating-change` and `norms`
+    # in one batch.
+    out = tmp_path / "out"
+    run = ["ratings", "run", "--method", "fide", "--as-of", "2025-12-01", "-o", str(out)]
+    standings, norms = _batch(store, tmp_path / "views.txt", [
+        *last_results, run, ["standings", "rr", "--rating-change", "-f", "json"],
+        ["norms", "rr", "-f", "json"],
+    ])  # fmt: skip
+    with out.joinpath("ratings.csv").open(encoding="utf-8") as f:
+        listing = {row["name"]: row for row in csv.DictReader(f)}
+    changes = {r["player"]["name"]: r for r in standings}
     for key, (_, before, k) in LIST.items():
         name = f"Player {key}"
         assert int(listing[name]["rating"]) == EXPECTED[key], (variant, key)
@@ -151,7 +160,6 @@ def test_the_list_players_do_not_see_how_the_newcomer_was_entered(
     assert int(listing["New, Ann"]["rating"]) == 1850
     # Norms read the same ratings: B.01 1.4.6 counts an unrated opponent as 1400, never as 0
     # (nor as the 1800 typed): A's opponents 1900 + 1800 + 1700 + 1600 + 1400 = 8400 / 5.
-    norms = json.loads(arbiter(store, "norms", "rr", "-f", "json").stdout)
     by_name = {r["player"]["name"]: r for r in norms}
     assert by_name["Player A"]["opponents"]["average"] == 1680
     assert by_name["New, Ann"]["rating"] is None

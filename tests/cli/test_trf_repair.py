@@ -52,50 +52,58 @@ def arbiter(store: Path, *args: str) -> str:
     return done.stdout
 
 
-def _boards(store: Path, tid: str, rnd: int) -> list[str]:
-    out = arbiter(store, "pairings", tid, "--round", str(rnd), "--format", "csv")
-    return out.strip().splitlines()[1:]
+CSV_HEADER = "board,white,black,result"
+
+
+def _batch(store: Path, script: Path, lines: list[list[str]]) -> str:
+    """``lines`` run in order in one `arbiter batch` (one process: each would start Python
+    and open the store again on its own; no test here is about a single call); its stdout."""
+    script.write_text("".join(shlex.join(line) + "\n" for line in lines), encoding="utf-8")
+    return arbiter(store, "batch", str(script))
 
 
 @pytest.fixture(scope="module")
 def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("dutch16")
     store = folder / "store.duckdb"
-    tid = arbiter(
-        store,
+    create = [
         "tournament", "create", "--name", "Sixteen Open", "--game", "chess",
         "--system", "dutch", "--rounds", str(ROUNDS), "--start", "2026-03-01",
         "--end", "2026-03-06", "--place", "Oslo", "--federation", "NOR",
         "--chief-arbiter", "Hansen, Ola", "--deputy-arbiter", "Lie, Jon",
         "--time-control", "90'+30''", "--round-date", "1=2026-03-01",
         "--round-date", "6=2026-03-06",
-    ).strip().splitlines()[-1]  # fmt: skip
-    # the field registered in one `arbiter batch` (one process): each line prints its id
-    lines = []
+    ]  # fmt: skip
+    tid = "sixteen-open"
+    # the event and its field in one batch: each line prints its id
+    lines = [create]
     for name, rating, fed, title in FIELD:
         args = ["player", "add", tid, "--name", name, "--rating", str(rating), "--federation", fed]
-        lines.append(shlex.join([*args, "--title", title] if title else args))
-    script = folder / "field.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    printed = arbiter(store, "batch", str(script)).split()
-    ids = {name: int(pid) for (name, *_), pid in zip(FIELD, printed, strict=True)}
+        lines.append([*args, "--title", title] if title else args)
+    printed = _batch(store, folder / "field.txt", lines).split()
+    assert printed[0] == tid
+    ids = {name: int(pid) for (name, *_), pid in zip(FIELD, printed[1:], strict=True)}
     # start ranks 1 and 8 would meet on board 1 of round 1: kept apart (an XXP record)
-    arbiter(store, "forbid", tid, f"id:{ids['Svensson, Erik']}", f"id:{ids['Jensen, Ole']}")
+    lines = [["forbid", tid, f"id:{ids['Svensson, Erik']}", f"id:{ids['Jensen, Ole']}"]]
     for rnd in range(1, ROUNDS + 1):
+        # one batch a round: the round before's results sheet, the director's changes, the
+        # pairing, and the round's pairings as CSV (the last thing printed)
         if rnd == 2:
             name, rating, fed, title = LATE
-            ids[name] = int(
-                arbiter(
-                    store, "player", "add", tid, "--name", name, "--rating", str(rating),
-                    "--federation", fed, "--title", title,
-                ).strip()
+            lines.append(
+                ["player", "add", tid, "--name", name, "--rating", str(rating),
+                 "--federation", fed, "--title", title]
             )  # fmt: skip
-            arbiter(store, "bye", tid, f"id:{ids['Olsen, Kari']}", "2", "--kind", "half")
+            lines.append(["bye", tid, f"id:{ids['Olsen, Kari']}", "2", "--kind", "half"])
         if rnd == 4:
-            arbiter(store, "player", "withdraw", tid, f"id:{ids['Larsen, Per']}")
-        arbiter(store, "pair", tid)
-        boards = _boards(store, tid, rnd)
-        lines = []
+            lines.append(["player", "withdraw", tid, f"id:{ids['Larsen, Per']}"])
+        lines.append(["pair", tid])
+        lines.append(["pairings", tid, "--round", str(rnd), "--format", "csv"])
+        out = _batch(store, folder / f"round{rnd}-batch.txt", lines).strip().splitlines()
+        if rnd == 2:
+            assert str(len(FIELD) + 1) in out  # the late entry takes the next free number
+        boards = out[len(out) - 1 - out[::-1].index(CSV_HEADER) + 1 :]
+        results = []
         for i, line in enumerate(boards, start=1):
             if line.rstrip(",").endswith("bye") or ",bye" in line:
                 continue
@@ -106,13 +114,14 @@ def trf(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 outcome = "-+"
             elif (rnd, i) == (3, 7):
                 outcome = "--"
-            lines.append(f"{i} {outcome}")
+            results.append(f"{i} {outcome}")
         # the round's results as a director enters a results sheet: one file, one command
         sheet = folder / f"round{rnd}.txt"
-        sheet.write_text("\n".join(lines) + "\n")
-        arbiter(store, "results", tid, "--round", str(rnd), "--file", str(sheet))
+        sheet.write_text("\n".join(results) + "\n")
+        lines = [["results", tid, "--round", str(rnd), "--file", str(sheet)]]
     path = folder / "sixteen.trf"
-    arbiter(store, "export", tid, "--format", "trf", "--output", str(path))
+    _batch(store, folder / "export.txt", [*lines, ["export", tid, "--format", "trf",
+                                                   "--output", str(path)]])  # fmt: skip
     return path
 
 

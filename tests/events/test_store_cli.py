@@ -96,11 +96,12 @@ def test_copy_duckdb_to_postgres_and_back_is_the_same_log(
     verified = arbiter(file_store, "store", "verify", file_store, back)
     assert verified.stderr.strip().endswith("logs equal")
 
-    # The copy is a working store: it continues where the original would.
-    arbiter(postgres_url, "result", tid, "1", "2", "0-1")
-    arbiter(file_store, "result", tid, "1", "2", "0-1")
-    pg_log = json.loads(arbiter(postgres_url, "log", tid, "--format", "json").stdout)
-    file_log = json.loads(arbiter(file_store, "log", tid, "--format", "json").stdout)
+    # The copy is a working store: it continues where the original would (a result and the
+    # log after it, in one `arbiter batch` on each store).
+    script = tmp_path / "continue.txt"
+    script.write_text(f"result {tid} 1 2 0-1\nlog {tid} --format json\n", encoding="utf-8")
+    pg_log = json.loads(arbiter(postgres_url, "batch", str(script)).stdout)
+    file_log = json.loads(arbiter(file_store, "batch", str(script)).stdout)
     assert [(e["position"], e["version"], e["payload"]) for e in pg_log] == [
         (e["position"], e["version"], e["payload"]) for e in file_log
     ]

@@ -144,13 +144,26 @@ BULK_KILLED = textwrap.dedent(
     import sys
     import polars as pl
     from events.duckdb_store import DuckDBStore
-    from events.schema import PlayerRegistered
-    from events.store import NewEvent
-    from tests.events.bulk import bulk_frame
+    from events.schema import PlayerRegistered, encode
+    from events.store import BULK_COLUMNS
 
     store = DuckDBStore(sys.argv[1])
-    events = [NewEvent(PlayerRegistered(player=i, name=f"p{i}")) for i in range(1, 400_001)]
-    frame = bulk_frame("tournament-big", 1, events)
+    # 400,000 rows built as columns (one payload repeated): typed events one by one would
+    # take the process seconds before its append begins, and the kill is about the append.
+    n = 400_000
+    payload = encode(PlayerRegistered(player=1, name="p"))
+    frame = pl.DataFrame(
+        {
+            "stream_id": ["tournament-big"] * n,
+            "stream_version": range(1, n + 1),
+            "event_id": [f"big-{i}" for i in range(n)],
+            "event_type": ["PlayerRegistered"] * n,
+            "schema_version": [1] * n,
+            "payload": [payload] * n,
+            "metadata": ["{}"] * n,
+        },
+        schema=BULK_COLUMNS,
+    )
     print("appending", flush=True)
     store.append_frame(frame)
     print("done", flush=True)

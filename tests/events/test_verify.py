@@ -78,10 +78,14 @@ def _position_of_giri(store: str, tid: str) -> int:
 
 
 @pytest.mark.parametrize("tamper", [delete, reorder, rewrite], ids=lambda t: t.__name__)
-def test_verify_names_the_first_broken_position(store: str, tamper: Tamper) -> None:
-    p = _position_of_giri(store, director_session(store))
-    intact = arbiter(store, "verify")
-    assert intact.stdout.startswith("log intact: ")
+def test_verify_names_the_first_broken_position(store: str, tamper: Tamper, tmp_path: Path) -> None:
+    # The session's log and the intact verify in one `arbiter batch` (one process).
+    script = tmp_path / "intact.txt"
+    script.write_text(f"log {director_session(store)} --format json\nverify\n", encoding="utf-8")
+    intact = arbiter(store, "batch", str(script))
+    rows, end = json.JSONDecoder().raw_decode(intact.stdout)
+    p = next(int(r["position"]) for r in rows if "Giri" in json.dumps(r["payload"]))
+    assert intact.stdout[end:].lstrip().startswith("log intact: ")
     tamper(store, p)
     broken = arbiter(store, "verify", code=1)
     lines = broken.stderr.strip().splitlines()

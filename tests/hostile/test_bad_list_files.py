@@ -36,12 +36,17 @@ def arbiter(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def state(store: Path) -> tuple[object, object]:
-    """The imported lists and the log's head: what a refused import must leave as it was."""
-    lists = arbiter(store, "ratings", "lists", "-f", "json")
-    head = arbiter(store, "verify", "-f", "json")
-    assert lists.returncode == 0, lists.stderr
-    assert head.returncode == 0, head.stderr
-    return json.loads(lists.stdout), json.loads(head.stdout)["chain_head"]
+    """The imported lists and the log's head: what a refused import must leave as it was
+    (`ratings lists` and `verify`, in one `arbiter batch`: one process)."""
+    script = store.parent / "state.txt"
+    script.write_text("ratings lists -f json\nverify -f json\n", encoding="utf-8")
+    done = arbiter(store, "batch", str(script))
+    assert done.returncode == 0, done.stderr
+    decoder = json.JSONDecoder()
+    lists, end = decoder.raw_decode(done.stdout)
+    head, end = decoder.raw_decode(done.stdout, end + 1)
+    assert not done.stdout[end:].strip(), done.stdout
+    return lists, head["chain_head"]
 
 
 _BEFORE: dict[Path, tuple[object, object]] = {}
