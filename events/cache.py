@@ -86,6 +86,9 @@ class TableCache:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._con = _connect(path, name, timeout)
+        # Freed pages back to the system in DuckDB's own thread, as the store does
+        # (`events.recorders.duckdb.DuckDBRecorder`).
+        self._con.execute("SET allocator_background_threads = true")
         self._con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT)")
         self._create_tables()
 

@@ -848,8 +848,9 @@ def _tournament_audit(
 
 
 def _game_audit(rated: pl.DataFrame, unrated: pl.DataFrame) -> pl.DataFrame:
+    # Lazy: only the page's columns are stacked and sorted (the games' own are left out).
     return (
-        pl.concat([rated, unrated], how="diagonal_relaxed")
+        pl.concat([rated.lazy(), unrated.lazy()], how="diagonal_relaxed")
         .rename({"player": "player_id", "opponent": "opponent_id", "own": "Ro"})
         .with_columns(
             _hundredths(50 * pl.col("halves")).alias("score"),
@@ -860,6 +861,7 @@ def _game_audit(rated: pl.DataFrame, unrated: pl.DataFrame) -> pl.DataFrame:
         .sort("player_id", "event_start", "event", "game_index")
         .select(list(GAME_AUDIT_SCHEMA))
         .cast(pl.Schema(GAME_AUDIT_SCHEMA))
+        .collect()
     )
 
 

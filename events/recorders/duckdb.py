@@ -162,6 +162,10 @@ class DuckDBRecorder:
         # keeps the WAL (replayed at open) short.
         self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
         self._con.execute("SET checkpoint_threshold = '1MB'")
+        # DuckDB's allocator returns the pages of freed results to the system in a thread of
+        # its own; without it a command keeps what a big read freed (a rating run over a
+        # million-player list and a month of games: 1.8 GB peak instead of 1.55).
+        self._con.execute("SET allocator_background_threads = true")
 
     # ---------------------------------------------------------------- turns and sessions
 

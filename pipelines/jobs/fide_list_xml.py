@@ -12,7 +12,6 @@ run leaves unrated has an empty rating (the import takes him as not on the list)
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
 import numpy as np
@@ -24,7 +23,7 @@ from ingest.lists.fide_txt import HEADER_FIELDS
 from ingest.lists.fide_xml import FIELDS
 from ratings.methods import RatingType
 
-__all__ = ["fide_txt_bytes", "fide_xml_bytes", "fide_xml_parts"]
+__all__ = ["fide_txt_bytes", "fide_txt_parts", "fide_xml_bytes", "fide_xml_parts"]
 
 
 def _escaped(column: str, dtype: pl.DataType) -> pl.Expr:
@@ -52,34 +51,47 @@ def _values(rating_type: RatingType | None) -> dict[str, str]:
     }
 
 
-def fide_txt_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+def fide_txt_parts(
+    listing: pl.DataFrame, rating_type: RatingType | None, rows_per_part: int = 65_536
+) -> Iterator[bytes | memoryview]:
     """``listing`` as FIDE's combined TXT list (``players_list_foa.txt``): a header of FIDE's
     column words, each player's values under them (each column as wide as its longest value
-    and one space; the reader takes the columns from the header)."""
+    and one space; the reader takes the columns from the header). In parts to write one after
+    the other, as :func:`fide_xml_parts`: the widths are measured first, then each part's lines
+    are made (a million players' text columns are never held at once)."""
     values = _values(rating_type)
     rows = listing.filter(pl.col("fide_id").is_not_null())
-    columns = [
-        (word, pl.col(values[field]).cast(pl.Utf8).fill_null("") if field in values else None)
+    columns = {
+        word: pl.col(values[field]).cast(pl.Utf8).fill_null("") if field in values else None
         for word, field in HEADER_FIELDS.items()
-    ]
-    texts = rows.select(
-        [(expr if expr is not None else pl.lit("")).alias(word) for word, expr in columns]
-    )
-    longest = texts.select(pl.all().str.len_chars().max().fill_null(0).cast(pl.Int64)).row(0)
-    widths = {
-        word: max(len(word), int(n)) + 1 for word, n in zip(texts.columns, longest, strict=True)
     }
-    last = texts.columns[-1]
-    header = "".join(w if w == last else w.ljust(widths[w]) for w in texts.columns)
-    players = texts.select(
-        pl.concat_str(
-            [pl.col(w) if w == last else pl.col(w).str.pad_end(widths[w]) for w in texts.columns]
-        ).alias("line")
-    )
-    out = io.BytesIO()
-    out.write((header + "\n").encode("utf-8"))
-    players.write_csv(out, include_header=False, quote_style="never", line_terminator="\n")
-    return out.getvalue()
+    longest = rows.select(
+        [
+            (expr.str.len_chars().max() if expr is not None else pl.lit(0))
+            .fill_null(0)
+            .cast(pl.Int64)
+            .alias(word)
+            for word, expr in columns.items()
+        ]
+    ).row(0)
+    words = list(columns)
+    widths = {word: max(len(word), int(n)) + 1 for word, n in zip(words, longest, strict=True)}
+    last = words[-1]
+    header = "".join(w if w == last else w.ljust(widths[w]) for w in words)
+    cells: list[pl.Expr] = []
+    for word, expr in columns.items():
+        text = expr if expr is not None else pl.lit("")
+        cells.append(text if word == last else text.str.pad_end(widths[word]))
+    cells.append(pl.lit("\n"))
+    yield (header + "\n").encode("utf-8")
+    for start in range(0, rows.height, rows_per_part):
+        part = rows.slice(start, rows_per_part).select(pl.concat_str(cells).alias("line"))
+        yield _joined(part.get_column("line"))
+
+
+def fide_txt_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
+    """:func:`fide_txt_parts` as one ``bytes``."""
+    return b"".join(fide_txt_parts(listing, rating_type))
 
 
 def fide_xml_parts(

@@ -112,7 +112,8 @@ class FromLists:
     listing: pl.DataFrame
     """:data:`OUTPUT_COLUMNS`, by rank then id."""
     previous: pl.DataFrame
-    """The list the run updated, shaped as ``listing`` (for the diff)."""
+    """The list the run updated, shaped as ``listing``: its :data:`DIFF_COLUMNS` (for the
+    diff)."""
     runs: list[FideListRun]
     """One per month from the updated list to ``--as-of``."""
     computed: ComputedList
@@ -139,15 +140,26 @@ def _list_frame(store: Store, item: ListImport) -> pl.DataFrame:
     )
 
 
-def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
-    """A list (:data:`LIST_SCHEMA`, ids ``fide:``-prefixed or arbiter's) as
+DIFF_COLUMNS = ("player_id", "name", "country", "rating", "rank")
+"""What the diff reads of the list a run updated (:attr:`FromLists.previous`)."""
+
+
+def _shaped(
+    new_list: pl.DataFrame,
+    names: pl.DataFrame,
+    players: pl.DataFrame,
+    columns: Sequence[str] = (*OUTPUT_COLUMNS, *IDENTITY_COLUMNS),
+) -> pl.DataFrame:
+    """A list (:data:`LIST_SCHEMA`, ids ``fide:``-prefixed or arbiter's) as ``columns`` of
     :data:`OUTPUT_COLUMNS` and :data:`IDENTITY_COLUMNS`: names (and titles) from the imported
-    list, else from arbiter's players."""
+    list, else from arbiter's players. Lazy: a column not asked for is neither made nor sorted
+    (a million rows each)."""
     official = pl.col("rating").is_not_null() & ~pl.col("flag").fill_null("").str.contains("i")
     return (
-        new_list.join(names, on="player_id", how="left")
+        new_list.lazy()
+        .join(names.lazy(), on="player_id", how="left")
         .join(
-            players.select(
+            players.lazy().select(
                 "player_id",
                 pl.col("name").alias("own_name"),
                 pl.col("country").alias("own_country"),
@@ -180,9 +192,12 @@ def _shaped(new_list: pl.DataFrame, names: pl.DataFrame, players: pl.DataFrame) 
         .sort(["official", "rating"], descending=[True, True], nulls_last=True, maintain_order=True)
         .with_columns(pl.when(pl.col("official")).then(pl.int_range(1, pl.len() + 1)).alias("rank"))
         .select(
-            [pl.col(c).cast(t) for c, t in OUTPUT_COLUMNS.items()]
-            + [pl.col(c) for c in IDENTITY_COLUMNS]
+            [
+                pl.col(c).cast(OUTPUT_COLUMNS[c]) if c in OUTPUT_COLUMNS else pl.col(c)
+                for c in columns
+            ]
         )
+        .collect()
     )
 
 
@@ -365,8 +380,8 @@ def run_from_lists(
     names = base.select(prefixed, "name", "country", "title")
     wide = _shaped(runs[-1].new_list, names, players)
     listing = wide.select(list(OUTPUT_COLUMNS))
-    before = base.select(list(LIST_SCHEMA)).with_columns(prefixed)
-    previous = _shaped(before, names, players).select(list(OUTPUT_COLUMNS))
+    before = base.select(list(LIST_SCHEMA)).with_columns(names.get_column("player_id"))
+    previous = _shaped(before, names, players, DIFF_COLUMNS)
     parameters: dict[str, JsonValue] = {
         "fide": params.model_dump(mode="json"),
         "from_list": f"{name} {previous_date.isoformat()}",
@@ -390,10 +405,6 @@ def run_from_lists(
         identity=wide,
         notes=notes,
     )
-
-
-def _csv(frame: pl.DataFrame) -> bytes:
-    return neutralise_frame(frame).write_csv(include_header=True, line_terminator="\n").encode()
 
 
 def audit_frames(result: FromLists) -> dict[str, pl.DataFrame]:
@@ -426,8 +437,10 @@ def audit_frames(result: FromLists) -> dict[str, pl.DataFrame]:
 
 def write_audit(out: Path, result: FromLists) -> None:
     """Write the audit CSVs into the list's staging folder ``out``."""
-    for name, frame in audit_frames(result).items():
-        out.joinpath(name).write_bytes(_csv(frame))
+    for name, frame in audit_frames(result).items():  # straight to the file: no copy in memory
+        neutralise_frame(frame).write_csv(
+            out.joinpath(name), include_header=True, line_terminator="\n"
+        )
 
 
 def list_diff(result: FromLists) -> pl.DataFrame:

@@ -42,7 +42,7 @@ from events.chain import ChainHead
 from events.provenance import current_origin
 from events.schema import TOURNAMENT_STREAM, RatingListPublished
 from events.store import NewEvent, Store
-from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_xml_parts
+from pipelines.jobs.fide_list_xml import fide_txt_parts, fide_xml_parts
 from pipelines.jobs.fide_lists import (
     FrameGames,
     FromLists,
@@ -304,7 +304,9 @@ def _parquet(frame: pl.DataFrame, metadata: dict[str, str], folder: Path) -> byt
     fd, tmp = tempfile.mkstemp(prefix=".ratings.", suffix=".parquet.tmp", dir=folder)
     os.close(fd)
     try:
-        frame.write_parquet(tmp, compression="zstd", statistics=False, metadata=metadata)
+        # The row groups follow the frame's chunks: one chunk, the same file however the frame
+        # was made (a lazy query's result comes in parts).
+        frame.rechunk().write_parquet(tmp, compression="zstd", statistics=False, metadata=metadata)
         return Path(tmp).read_bytes()
     finally:
         Path(tmp).unlink(missing_ok=True)
@@ -382,9 +384,9 @@ def _write_files(
             with staging.joinpath("fide.xml").open("wb") as xml:
                 for part in fide_xml_parts(from_lists.identity, kind.rating_type):
                     xml.write(part)
-            staging.joinpath("fide.txt").write_bytes(
-                fide_txt_bytes(from_lists.identity, kind.rating_type)
-            )
+            with staging.joinpath("fide.txt").open("wb") as txt:
+                for part in fide_txt_parts(from_lists.identity, kind.rating_type):
+                    txt.write(part)
         crash_point("list:diff")
         title = f"{kind.title} rating list as of {request.as_of.isoformat()}"
         if from_lists is not None:
