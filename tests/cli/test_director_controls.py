@@ -119,9 +119,16 @@ def test_a_forbidden_pair_is_never_paired(tmp_path: Path, system: str) -> None:
     assert "XXP    1    3" in trf.splitlines()
 
 
-def _round_robin(cli: Cli, tid: str, rnd: int) -> None:
-    for board, _ in enumerate(cli.boards(tid, rnd), start=1):
-        cli(f"result {tid} {rnd} {board} {['1-0', '0-1', '1/2-1/2'][(board + rnd) % 3]}")
+def _round_robin(cli: Cli, tid: str, rnd: int, script: Path) -> None:
+    """A result on every board of the round, in one `arbiter batch` (set-up)."""
+    script.write_text(
+        "".join(
+            f"result {tid} {rnd} {board} {['1-0', '0-1', '1/2-1/2'][(board + rnd) % 3]}\n"
+            for board, _ in enumerate(cli.boards(tid, rnd), start=1)
+        ),
+        encoding="utf-8",
+    )
+    cli(f"batch {script}")
 
 
 def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> None:
@@ -145,7 +152,7 @@ def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> N
     assert cli(f'player add {tid} --name "Late, L"').strip() == "8"  # ids are never reused
     assert cli.said(f"player remove {tid} id:8") == "player No. 7 (Late, L) removed"
     cli(f"pair {tid}")
-    _round_robin(cli, tid, 1)
+    _round_robin(cli, tid, 1, tmp_path / "results.txt")
     assert cli.said(f"player remove {tid} 1", code=1).startswith(f"error: {tid}: player 1")
     # round 2 by hand, as arbiter-pairings -p writes it from the exported TRF
     trf = tmp_path / "h.trf"

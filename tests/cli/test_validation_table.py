@@ -3,9 +3,11 @@ fails with exactly the documented one-line message, exit 1, and appends nothing.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -77,14 +79,32 @@ def run(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def setup_store(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Path:
+    """A store in ``folder`` holding `SETUP`'s events, each line run by `arbiter` (in one
+    `arbiter batch`). It is built once per test run: the first module to ask builds it, under
+    a lock in the temporary folder all xdist workers share, and every module gets a copy."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-N/, above each worker's popen-gwK/
+    built = root / "validation-setup"
+    with (root / "validation-setup.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (built / "done").exists():
+            shutil.rmtree(built, ignore_errors=True)
+            built.mkdir()
+            lines = built / "setup.txt"
+            lines.write_text("".join(f"{line}\n" for line in setup(built)), encoding="utf-8")
+            done = run(built / "store.duckdb", "batch", str(lines))
+            assert done.returncode == 0, done.stderr
+            (built / "done").touch()
+    for part in built.glob("store.duckdb*"):
+        shutil.copy(part, folder / part.name)
+    return folder / "store.duckdb"
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("validation")
-    path = folder / "store.duckdb"
-    for line in setup(folder):
-        done = run(path, *shlex.split(line))
-        assert done.returncode == 0, (line, done.stderr)
-    return path
+    return setup_store(tmp_path_factory, tmp_path_factory.mktemp("validation"))
 
 
 def versions(store: Path) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pipelines.engines.cli import main
+from tests.cli.games_cli import json_outputs
 from tests.cli.test_director_flow import Arbiter
 from tests.conftest import TESTDATA, require_testdata
 from tests.teams.installed import run_installed
@@ -73,13 +74,19 @@ def test_acceleration_through_the_command_line(tmp_path: Path) -> None:
     source = _accelerated("team_round1", tmp_path)
     store = tmp_path / "store.duckdb"
     standalone = _run("arbiter-pairings", "--team", str(source), "-p", store=store)
-    _run("arbiter", "ingest", str(source), store=store)
-    rows = json.loads(_run("arbiter", "pair", "acc-team-round1", "--format", "json", store=store))
+    script = tmp_path / "live.txt"  # ingest, pair, export: one `arbiter batch`
+    exported = tmp_path / "exported.trf"
+    script.write_text(
+        f"ingest {source}\n"
+        "pair acc-team-round1 --format json\n"
+        f"export acc-team-round1 -f trf -o {exported}\n",
+        encoding="utf-8",
+    )
+    (rows,) = json_outputs(_run("arbiter", "batch", str(script), store=store))
     assert _pairs(rows) == standalone == "2\n1 2\n3 4\n"
     unaccelerated = require_testdata("chess", "team", "team_round1.output.expected")
     assert unaccelerated.read_text(encoding="utf-8") == "2\n1 3\n4 2\n"
-    exported = _run("arbiter", "export", "acc-team-round1", "-f", "trf", store=store)
-    assert "250  2.0  4.0   1   9    3    4" in exported.splitlines()
+    assert "250  2.0  4.0   1   9    3    4" in exported.read_text(encoding="utf-8").splitlines()
 
 
 def _round1_with(record: str, folder: Path) -> Path:

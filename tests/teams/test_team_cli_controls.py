@@ -9,15 +9,20 @@ from pathlib import Path
 from tests.cli.games_cli import Cli
 
 
-def _league(cli: Cli, tid: str) -> None:
-    """Four teams of two, numbered 1..4 by strength (C.04.6 round 1: 1-3, 4-2)."""
-    cli("tournament", "create", "--name", tid, "--id", tid, "--system", "team-swiss",
-        "--rounds", "5", "--boards", "2")  # fmt: skip
-    for k in range(1, 5):
-        cli("team", "add", tid, "--name", f"Team{k}")
-        for b in (1, 2):
-            cli("team", "member", "add", tid, f"Team{k}", "--name", f"T{k}, P{b}",
-                "--rating", str(2400 - 100 * k - b))  # fmt: skip
+def _league(cli: Cli, folder: Path, *tids: str) -> None:
+    """Per id, four teams of two, numbered 1..4 by strength (C.04.6 round 1: 1-3, 4-2); made
+    in one `arbiter batch` (set-up)."""
+    lines: list[str] = []
+    for tid in tids:
+        lines.append(f"tournament create --name {tid} --id {tid} --system team-swiss "
+                     "--rounds 5 --boards 2")  # fmt: skip
+        for k in range(1, 5):
+            lines.append(f"team add {tid} --name Team{k}")
+            lines += [
+                f"team member add {tid} Team{k} --name 'T{k}, P{b}' --rating {2400 - 100 * k - b}"
+                for b in (1, 2)
+            ]
+    cli.batch(folder / "league.txt", lines)
 
 
 def _matches(cli: Cli, tid: str) -> list[tuple[int, int]]:
@@ -26,9 +31,8 @@ def _matches(cli: Cli, tid: str) -> list[tuple[int, int]]:
 
 def test_acceleration_given_on_the_command_line(tmp_path: Path) -> None:
     cli = Cli(tmp_path / "s.duckdb")
-    _league(cli, "plain")
+    _league(cli, tmp_path, "plain", "fast")
     assert _matches(cli, "plain") == [(1, 3), (4, 2)]
-    _league(cli, "fast")
     out = cli("team", "accelerate", "fast", "Team3", "4", "--from", "1", "--to", "2",
               "--match-points", "2", "--game-points", "4")  # fmt: skip
     assert out.split() == ["3", "4"]
@@ -47,20 +51,23 @@ def test_acceleration_given_on_the_command_line(tmp_path: Path) -> None:
         "250  2.0  4.0   1   2    4    4",
     ]
     # fictitious points pair, they never rank
-    for board in ("1.1", "1.2", "2.1", "2.2"):
-        cli("result", "fast", "1", board, "1/2-1/2")
+    cli.batch(
+        tmp_path / "draws.txt", [f"result fast 1 {b} 1/2-1/2" for b in ("1.1", "1.2", "2.1", "2.2")]
+    )
     assert {r["match_points"] for r in cli.json("standings", "fast")} == {1}
 
 
 def test_team_standings_while_a_round_is_in_play(tmp_path: Path) -> None:
     cli = Cli(tmp_path / "s.duckdb")
-    _league(cli, "lg")
+    _league(cli, tmp_path, "lg")
     cli("pair", "lg")
     done = cli.run("standings", "lg", "--format", "json")
     assert done.err.strip() == "lg: after round 0 (round 1 in play)"
     assert {(r["played"], r["lost"]) for r in json.loads(done.out)} == {(0, 0)}
-    for board, outcome in (("1.1", "1-0"), ("1.2", "1/2-1/2"), ("2.1", "0-1")):
-        cli("result", "lg", "1", board, outcome)
+    cli.batch(tmp_path / "three.txt", [
+        f"result lg 1 {board} {outcome}"
+        for board, outcome in (("1.1", "1-0"), ("1.2", "1/2-1/2"), ("2.1", "0-1"))
+    ])  # fmt: skip
     assert cli.run("standings", "lg").err.strip() == "lg: after round 0 (round 1 in play)"
     cli("result", "lg", "1", "2.2", "0-1")
     done = cli.run("standings", "lg", "--format", "json")

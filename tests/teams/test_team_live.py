@@ -134,8 +134,20 @@ def test_team_event_in_a_subprocess(tmp_path: Path) -> None:
     _cli(store, "ingest", str(source))
     shown = [line.split() for line in _cli(store, "pair", "team-round1").splitlines()[1:]]
     assert shown == [["1", "Alpha", "Charlie"], ["2", "Delta", "Bravo"]]
-    for board, outcome in (("1.1", "1-0"), ("1.2", "1/2-1/2"), ("2.1", "0-1"), ("2.2", "0-1")):
-        _cli(store, "result", "team-round1", "1", board, outcome)
+    script = tmp_path / "results.txt"  # the four results in one `arbiter batch`
+    script.write_text(
+        "".join(
+            f"result team-round1 1 {board} {outcome}\n"
+            for board, outcome in (
+                ("1.1", "1-0"),
+                ("1.2", "1/2-1/2"),
+                ("2.1", "0-1"),
+                ("2.2", "0-1"),
+            )
+        ),
+        encoding="utf-8",
+    )
+    _cli(store, "batch", str(script))
     rows = json.loads(_cli(store, "standings", "team-round1", "--format", "json"))
     # by hand (board colours WB): Alpha 1½-½ Charlie; Delta 1-1 Bravo; match points 2/1/0
     assert [(r["rank"], r["team"]["name"], r["match_points"], r["game_points"]) for r in rows] == [

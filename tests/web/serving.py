@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,16 @@ def cli(store: str, *args: str, stdin: str | None = None, actor: str = "td") -> 
     )  # fmt: skip
     assert done.returncode == 0, f"arbiter {' '.join(args)}: {done.stderr}"
     return done.stdout
+
+
+def batch(store: str, folder: Path, lines: list[str], actor: str = "td") -> str:
+    """Run command lines (shell-quoted, as typed after ``arbiter``) in one `arbiter batch`
+    process: a set-up's commands without one process each. Its stdout (fails the test on a
+    non-zero exit); the script is left in ``folder``."""
+    fd, name = tempfile.mkstemp(prefix="batch-", suffix=".txt", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as script:
+        script.write("".join(f"{line}\n" for line in lines))
+    return cli(store, "batch", name, actor=actor)
 
 
 def free_port() -> int:

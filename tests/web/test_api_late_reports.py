@@ -8,6 +8,7 @@ counts each of the period's games once (39, FIDE's published count). ``not_late`
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import httpx
 import pytest
 
 from tests.cli.fide_files import Json, published_case, read_reference, write_list, write_trf
-from tests.web.serving import Served, add_user, cli, serve
+from tests.web.serving import Served, add_user, batch, serve
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +27,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, s
     )
     files = published_case(case)
     store = str(folder / "store.duckdb")
+    lines = []  # the set-up, in one `arbiter batch`
     for day, rows in sorted(files.lists.items()):
         path = write_list(folder / f"list-{day:%Y-%m}.xml", rows)
-        cli(store, "ratings", "import", str(path), "--date", day.isoformat())
+        lines.append(f"ratings import {shlex.quote(str(path))} --date {day.isoformat()}")
     inbox = folder / "inbox"
     inbox.mkdir()
     for name, start, end, players in files.events:
         write_trf(inbox / f"{name}.trf", name, start, end, players)
-    cli(store, "ingest", str(inbox))
+    batch(store, folder, [*lines, f"ingest {shlex.quote(str(inbox))}"])
     token = add_user(store, "ola", "officer")
     server = serve(store, folder)
     try:

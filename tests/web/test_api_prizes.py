@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web.serving import Served, cli, serve
+from tests.web.serving import Served, batch, cli, serve
 
 TOML = """\
 sharing = "hort"
@@ -29,13 +29,15 @@ amount = 50
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, Path]]:
     folder = tmp_path_factory.mktemp("prizes")
     store = str(folder / "store.duckdb")
-    cli(store, "tournament", "create", "--name", "Prize Open", "--id", "po", "--system", "dutch",
-        "--rounds", "1", "--start", "2026-03-07")  # fmt: skip
-    for i, name in enumerate(("A, A", "B, B", "C, C", "D, D")):
-        cli(store, "player", "add", "po", "--name", name, "--rating", str(1800 + 50 * i))
-    cli(store, "pair", "po")
-    cli(store, "result", "po", "1", "1", "1-0")
-    cli(store, "result", "po", "1", "2", "1-0")
+    batch(store, folder, [  # the set-up, in one process
+        "tournament create --name 'Prize Open' --id po --system dutch --rounds 1 "
+        "--start 2026-03-07",
+        *(f"player add po --name '{name}' --rating {1800 + 50 * i}"
+          for i, name in enumerate(("A, A", "B, B", "C, C", "D, D"))),
+        "pair po",
+        "result po 1 1 1-0",
+        "result po 1 2 1-0",
+    ])  # fmt: skip
     server = serve(store, folder)
     try:
         yield server, folder

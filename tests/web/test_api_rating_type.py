@@ -13,21 +13,22 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.web.serving import Served, add_user, cli, serve
+from tests.web.serving import Served, add_user, batch, serve
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, str]]:
     folder = tmp_path_factory.mktemp("rapid")
     store = str(folder / "store.duckdb")
-    cli(store, "tournament", "create", "--name", "Rapid", "--id", "rp", "--system", "dutch",
-        "--rounds", "1", "--rating-type", "rapid", "--start", "2026-03-07")  # fmt: skip
-    for i, name in enumerate(("A, A", "B, B", "C, C", "D, D")):
-        cli(store, "player", "add", "rp", "--name", name, "--rating", str(1800 + 50 * i),
-            "--federation", "NOR", "--birth", "1990")  # fmt: skip
-    cli(store, "pair", "rp")
-    cli(store, "result", "rp", "1", "1", "1-0")
-    cli(store, "result", "rp", "1", "2", "1/2-1/2")
+    batch(store, folder, [  # the set-up, in one process
+        "tournament create --name Rapid --id rp --system dutch --rounds 1 --rating-type rapid "
+        "--start 2026-03-07",
+        *(f"player add rp --name '{name}' --rating {1800 + 50 * i} --federation NOR --birth 1990"
+          for i, name in enumerate(("A, A", "B, B", "C, C", "D, D"))),
+        "pair rp",
+        "result rp 1 1 1-0",
+        "result rp 1 2 1/2-1/2",
+    ])  # fmt: skip
     token = add_user(store, "ola", "officer")
     server = serve(store, folder)
     try:

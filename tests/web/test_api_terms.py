@@ -13,20 +13,21 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.web.serving import ARBITER, Served, add_user, cli, serve
+from tests.web.serving import ARBITER, Served, add_user, batch, serve
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, str]]]:
     folder = tmp_path_factory.mktemp("terms")
     store = str(folder / "store.duckdb")
-    cli(store, "tournament", "create", "--name", "RR", "--id", "rr", "--system", "roundrobin")
-    cli(store, "tournament", "create", "--name", "Sw", "--id", "sw", "--system", "dutch")
-    for tid in ("rr", "sw"):
-        for name in ("A, A", "B, B", "C, C", "D, D") if tid == "sw" else ("A, A", "B, B", "C, C"):
-            cli(store, "player", "add", tid, "--name", name)
-    cli(store, "pair", "sw")
-    cli(store, "result", "sw", "1", "1", "1-0")
+    batch(store, folder, [  # the set-up, in one process
+        "tournament create --name RR --id rr --system roundrobin",
+        "tournament create --name Sw --id sw --system dutch",
+        *(f"player add rr --name '{name}'" for name in ("A, A", "B, B", "C, C")),
+        *(f"player add sw --name '{name}'" for name in ("A, A", "B, B", "C, C", "D, D")),
+        "pair sw",
+        "result sw 1 1 1-0",
+    ])  # fmt: skip
     tokens = {tid: add_user(store, f"td-{tid}", "director", tid) for tid in ("rr", "sw")}
     server = serve(store, folder)
     try:

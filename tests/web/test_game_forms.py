@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.web.serving import Served, add_user, cli, cookie_header, new_event, serve, session
+from tests.web.serving import Served, add_user, batch, cookie_header, new_event, serve, session
 
 CHESS_ONLY = {"title", "fide_id"}
 GO_ONLY = {"rank", "aga_rating", "egd_pin", "aga_id"}
@@ -27,10 +27,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("forms")
     store = str(folder / "store.duckdb")
     new_event(store, ["Berg, Anna", "Dahl, Ivar"])
-    cli(store, "tournament", "create", "--name", "Go Cup", "--game", "go", "--system",
-        "macmahon", "--id", "gocup")  # fmt: skip
-    for tid in ("oslo", "gocup"):
-        cli(store, "tournament", "edit", tid, "--registration", "open")
+    batch(store, folder, [  # the set-up, in one process
+        "tournament create --name 'Go Cup' --game go --system macmahon --id gocup",
+        *(f"tournament edit {tid} --registration open" for tid in ("oslo", "gocup")),
+    ])  # fmt: skip
     for tid in ("oslo", "gocup"):
         add_user(store, f"td-{tid}", "director", tid, password="director-secret-1")
     server = serve(store, folder)

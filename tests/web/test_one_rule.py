@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web.serving import ARBITER, Served, add_user, cli, serve
+from tests.web.serving import ARBITER, Served, add_user, batch, cli, serve
 
 BAD = [("federation", "XXX"), ("title", "ZZ"), ("fide_id", "abc")]
 
@@ -20,8 +20,10 @@ BAD = [("federation", "XXX"), ("title", "ZZ"), ("fide_id", "abc")]
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, str, Path]]:
     folder = tmp_path_factory.mktemp("one-rule")
     store = str(folder / "store.duckdb")
-    cli(store, "tournament", "create", "--name", "T", "--id", "t", "--system", "dutch")
-    cli(store, "player", "add", "t", "--name", "Berg, Anna", "--rating", "2311")
+    batch(store, folder, [  # the set-up, in one process
+        "tournament create --name T --id t --system dutch",
+        "player add t --name 'Berg, Anna' --rating 2311",
+    ])  # fmt: skip
     token = add_user(store, "kari", "director", "t")
     served = serve(store, folder)
     try:
@@ -69,10 +71,11 @@ def test_a_csv_import_refuses_what_the_cli_refuses(
 
 def test_an_import_never_gives_a_removed_players_id(tmp_path: Path) -> None:
     store = str(tmp_path / "store.duckdb")
-    cli(store, "tournament", "create", "--name", "R", "--id", "r", "--system", "dutch")
-    for name in ("A, One", "B, Two", "C, Three"):
-        cli(store, "player", "add", "r", "--name", name)
-    cli(store, "player", "remove", "r", "3")
+    batch(store, tmp_path, [  # the set-up, in one process
+        "tournament create --name R --id r --system dutch",
+        *(f"player add r --name '{name}'" for name in ("A, One", "B, Two", "C, Three")),
+        "player remove r 3",
+    ])  # fmt: skip
     path = tmp_path / "late.csv"
     path.write_text('name\n"D, Four"\n', encoding="utf-8")
     assert cli(store, "player", "import", "r", str(path)).split() == ["4"]

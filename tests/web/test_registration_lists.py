@@ -25,7 +25,7 @@ import pytest
 from events.duckdb_store import DuckDBStore
 from tests.cli.list_files import fide_xml
 from tests.cli.test_rating_list_import_cli import CARLSEN, HOU
-from tests.web.serving import ARBITER, Served, add_user, cli, serve
+from tests.web.serving import ARBITER, Served, add_user, batch, cli, serve
 from tests.web.test_validation_doors import ERROR
 
 UNLISTED = (
@@ -55,13 +55,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, str
     list was imported; `w` a team Swiss with team 'Oslo'. Then FIDE's list imported."""
     folder = tmp_path_factory.mktemp("entrylists")
     store = str(folder / "store.duckdb")
-    for tid in ("t", "u"):
-        cli(store, "tournament", "create", "--name", tid.upper(), "--id", tid, "--rounds", "5")
-    cli(store, "tournament", "edit", "t", "--registration", "open")
-    cli(store, "tournament", "edit", "u", "--registration", "approval")
-    cli(store, "tournament", "create", "--name", "W", "--id", "w", "--system", "team-swiss",
-        "--rounds", "5")  # fmt: skip
-    cli(store, "team", "add", "w", "--name", "Oslo")
+    batch(store, folder, [  # the set-up, in one process
+        *(f"tournament create --name {tid.upper()} --id {tid} --rounds 5" for tid in ("t", "u")),
+        "tournament edit t --registration open",
+        "tournament edit u --registration approval",
+        "tournament create --name W --id w --system team-swiss --rounds 5",
+        "team add w --name Oslo",
+    ])  # fmt: skip
     token = add_user(store, "kari", "director", "t", password="kari-secret-1")
     served = serve(store, folder)
     try:
@@ -206,8 +206,7 @@ def test_an_edit_to_rating_0_takes_the_rating_away_at_every_door(
     served, token, folder = site
     store = served.store
     names = ("Zero, Cli", "Zero, Batch", "Zero, Api", "Zero, Form")
-    for name in names:
-        cli(store, "player", "add", "t", "--name", name, "--rating", "1900")
+    batch(store, folder, [f"player add t --name '{name}' --rating 1900" for name in names])
     listed = json.loads(cli(store, "player", "list", "t", "-f", "json"))
     ids = {p["name"]: p["id"] for p in listed}
     assert {p["name"]: p["rating"] for p in listed if p["name"] in names} == dict.fromkeys(
@@ -218,9 +217,9 @@ def test_an_edit_to_rating_0_takes_the_rating_away_at_every_door(
     done = run(store, "player", "edit", "t", f"id:{ids['Zero, Cli']}", "--rating", "0")
     assert done.returncode == 0, done.stderr
     assert re.fullmatch(r"player No\. \d+: set rating none\n", done.stderr), done.stderr
-    batch = folder / "zero.txt"
-    batch.write_text(f"player edit t id:{ids['Zero, Batch']} --rating 0\n", encoding="utf-8")
-    assert run(store, "batch", str(batch)).returncode == 0
+    script = folder / "zero.txt"
+    script.write_text(f"player edit t id:{ids['Zero, Batch']} --rating 0\n", encoding="utf-8")
+    assert run(store, "batch", str(script)).returncode == 0
     r = httpx.patch(
         f"{served.url}/api/tournaments/t/players/{ids['Zero, Api']}",
         json={"rating": 0},

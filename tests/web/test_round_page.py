@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import httpx
 
-from tests.web.serving import cli, serve
+from tests.web.serving import batch, cli, serve
 
 PLAYERS = [("Berg, Anna", "2410", "GM"), ("Dahl, Ola", "2300", "IM"),
            ("Lie, Kari", "2150", ""), ("Moe, Per", "2050", "")]  # fmt: skip
@@ -38,21 +39,20 @@ def _rows(page: str, table: str) -> list[list[str]]:
 
 def test_round_page_columns(tmp_path: Path) -> None:
     store = str(tmp_path / "s.duckdb")
-    cli(store, "tournament", "create", "--name", "Oslo", "--id", "oslo", "--system", "dutch",
-        "--rounds", "3")  # fmt: skip
-    for name, rating, title in PLAYERS:
-        cli(store, "player", "add", "oslo", "--name", name, "--rating", rating,
-            *(["--title", title] if title else []))  # fmt: skip
-    cli(store, "pair", "oslo")
-    cli(store, "result", "oslo", "1", "1", "1-0")  # Berg (1) beats Lie (3)
-    cli(store, "result", "oslo", "1", "2", "0-1")  # Moe (4) loses to Dahl (2)
-    cli(store, "pair", "oslo")
-    cli(store, "tournament", "create", "--name", "Go", "--id", "go", "--game", "go",
-        "--system", "macmahon", "--rounds", "2")  # fmt: skip
-    for name, rank in (("Sato, Ken", "3d"), ("Kim, Lee", "1k"), ("Ito, Aya", "5k"),
-                       ("Abe, Jun", "2d")):  # fmt: skip
-        cli(store, "player", "add", "go", "--name", name, "--rank", rank)
-    cli(store, "pair", "go")
+    batch(store, tmp_path, [  # the set-up, in one process
+        "tournament create --name Oslo --id oslo --system dutch --rounds 3",
+        *(f"player add oslo --name {shlex.quote(name)} --rating {rating}"
+          + (f" --title {title}" if title else "") for name, rating, title in PLAYERS),
+        "pair oslo",
+        "result oslo 1 1 1-0",  # Berg (1) beats Lie (3)
+        "result oslo 1 2 0-1",  # Moe (4) loses to Dahl (2)
+        "pair oslo",
+        "tournament create --name Go --id go --game go --system macmahon --rounds 2",
+        *(f"player add go --name {shlex.quote(name)} --rank {rank}"
+          for name, rank in (("Sato, Ken", "3d"), ("Kim, Lee", "1k"), ("Ito, Aya", "5k"),
+                             ("Abe, Jun", "2d"))),
+        "pair go",
+    ])  # fmt: skip
     server = serve(store, tmp_path)
     try:
         chess = httpx.get(server.url + "/t/oslo?round=2", timeout=30).text

@@ -25,8 +25,8 @@ import httpx
 import pytest
 
 from events.duckdb_store import DuckDBStore
-from tests.cli.test_validation_table import rows, setup
-from tests.web.serving import ARBITER, Served, add_user, cli, serve
+from tests.cli.test_validation_table import rows, setup_store
+from tests.web.serving import ARBITER, Served, add_user, serve
 
 PLURAL = {"deputy_arbiter": "deputy_arbiters", "round_date": "round_dates"}
 NUMBERS = {"rating", "rounds", "round", "bye"}
@@ -122,9 +122,7 @@ def _login(url: str, name: str, password: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("doors")
-    store = str(folder / "store.duckdb")
-    for line in setup(folder):
-        cli(store, *shlex.split(line))
+    store = str(setup_store(tmp_path_factory, folder))
     accounts = {
         "ola": ("officer", None),
         "kari": ("director", "t"),
