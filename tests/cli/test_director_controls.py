@@ -153,7 +153,9 @@ def test_hand_pairing_swaps_and_the_undo_restore_round_trip(tmp_path: Path) -> N
     assert cli.said(f"player remove {tid} id:8") == "player No. 7 (Late, L) removed"
     cli(f"pair {tid}")
     _round_robin(cli, tid, 1, tmp_path / "results.txt")
-    assert cli.said(f"player remove {tid} 1", code=1).startswith(f"error: {tid}: player No. 1 (P1, X)")
+    assert cli.said(f"player remove {tid} 1", code=1).startswith(
+        f"error: {tid}: player No. 1 (P1, X)"
+    )
     # round 2 by hand, as arbiter-pairings -p writes it from the exported TRF
     trf = tmp_path / "h.trf"
     cli(f"export {tid} --format trf -o {trf}")
