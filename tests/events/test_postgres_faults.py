@@ -190,40 +190,14 @@ def test_eight_writers_and_a_follower_lose_and_duplicate_nothing(url: str, store
 
 # ------------------------------------------------------------------ a client killed mid-COPY
 
-BULK = """
-import sys
-import polars as pl
-from events.schema import PlayerRegistered, encode
-from events.store import BULK_COLUMNS
-from events.stores import open_store
-
-store = open_store(sys.argv[1])
-n = 500_000
-payload = encode(PlayerRegistered(player=1, name="p"))
-frame = pl.DataFrame(
-    {
-        "stream_id": ["tournament-big"] * n,
-        "stream_version": range(1, n + 1),
-        "event_id": [f"big-{i}" for i in range(n)],
-        "event_type": ["PlayerRegistered"] * n,
-        "schema_version": [1] * n,
-        "payload": [payload] * n,
-        "metadata": ["{}"] * n,
-    },
-    schema=BULK_COLUMNS,
-)
-print("appending", flush=True)
-store.append_frame(frame)
-print("done", flush=True)
-"""
-
 
 def test_kill_9_mid_copy_leaves_no_half_batch_and_no_lock(url: str, store: Store) -> None:
     from tests.events.test_store_contract import created, player
+    from tests.events.test_store_processes import BULK_KILLED
 
     store.append("tournament-big", [created("big")], -1)
     head = store.head_position()
-    proc = python(BULK, url)
+    proc = python(BULK_KILLED, url, "500000")
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "appending"
     wait_for(lambda: backends(url, proc.pid, "COPY"), 120, "the client's COPY")

@@ -143,14 +143,14 @@ BULK_KILLED = textwrap.dedent(
     """
     import sys
     import polars as pl
-    from events.duckdb_store import DuckDBStore
     from events.schema import PlayerRegistered, encode
     from events.store import BULK_COLUMNS
+    from events.stores import open_store
 
-    store = DuckDBStore(sys.argv[1])
-    # 400,000 rows built as columns (one payload repeated): typed events one by one would
-    # take the process seconds before its append begins, and the kill is about the append.
-    n = 400_000
+    store = open_store(sys.argv[1])
+    # N rows built as columns (one payload repeated): typed events one by one would take the
+    # process seconds before its append begins, and the kill is about the append.
+    n = int(sys.argv[2])
     payload = encode(PlayerRegistered(player=1, name="p"))
     frame = pl.DataFrame(
         {
@@ -169,6 +169,8 @@ BULK_KILLED = textwrap.dedent(
     print("done", flush=True)
     """
 )
+"""A child that appends N events to the store at STORE (a DuckDB file or a PostgreSQL URL) in
+one batch, saying "appending" first, for a test to kill it mid-append (argv: STORE N)."""
 
 
 def test_kill_9_mid_batch_leaves_log_consistent(tmp_path: Path) -> None:
@@ -179,7 +181,7 @@ def test_kill_9_mid_batch_leaves_log_consistent(tmp_path: Path) -> None:
         store.append("tournament-big", [created("big")], -1)
         store.append("tournament-small", [created("small")], -1)
     proc = subprocess.Popen(
-        [sys.executable, "-c", BULK_KILLED, str(path)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", BULK_KILLED, str(path), "400000"], stdout=subprocess.PIPE, text=True
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "appending"
