@@ -23,7 +23,7 @@ from ingest.lists.fide_txt import HEADER_FIELDS
 from ingest.lists.fide_xml import FIELDS
 from ratings.methods import RatingType
 
-__all__ = ["fide_txt_bytes", "fide_txt_parts", "fide_xml_bytes", "fide_xml_parts"]
+__all__ = ["fide_txt_parts", "fide_xml_parts"]
 
 
 def _escaped(column: str, dtype: pl.DataType) -> pl.Expr:
@@ -89,11 +89,6 @@ def fide_txt_parts(
         yield _joined(part.get_column("line"))
 
 
-def fide_txt_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
-    """:func:`fide_txt_parts` as one ``bytes``."""
-    return b"".join(fide_txt_parts(listing, rating_type))
-
-
 def fide_xml_parts(
     listing: pl.DataFrame, rating_type: RatingType | None, rows_per_part: int = 65_536
 ) -> Iterator[bytes | memoryview]:
@@ -116,11 +111,6 @@ def fide_xml_parts(
         part = rows.slice(start, rows_per_part).select(pl.concat_str(cells).alias("player"))
         yield _joined(part.get_column("player"))
     yield b"</playerslist>\n"
-
-
-def fide_xml_bytes(listing: pl.DataFrame, rating_type: RatingType | None) -> bytes:
-    """:func:`fide_xml_parts` as one ``bytes``."""
-    return b"".join(fide_xml_parts(listing, rating_type))
 
 
 def _joined(texts: pl.Series) -> memoryview:

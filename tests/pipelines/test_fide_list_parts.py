@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.jobs.fide_list_xml import fide_txt_bytes, fide_txt_parts
+from pipelines.jobs.fide_list_xml import fide_txt_parts
 
 # Three players with a FIDE id (the longest name is in the last part) and one arbiter player
 # without, whom the FIDE layout leaves out.
@@ -54,4 +54,4 @@ def test_the_txt_list_in_parts_has_the_widths_of_the_whole() -> None:
     assert len(parts) == 3  # the header, then two parts of at most two players
     text = b"".join(parts).decode()
     assert text == "".join(_line(r) + "\n" for r in [list(WIDTHS), *ROWS])
-    assert fide_txt_bytes(LISTING, None) == text.encode()
+    assert b"".join(fide_txt_parts(LISTING, None)) == text.encode()  # in one part
