@@ -23,6 +23,7 @@ import functools
 import html
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,6 +78,13 @@ def test_register_approve_check_in_pair_in_a_browser(
 
     phone = page_at(browser, 390)
     phone.goto(served.url + "/t/oslo/register")
+    # The site follows the log: the form shows once the server's follower has read the edit
+    # made at the command line a moment ago (under load that can take a while); reload as a
+    # player would.
+    deadline = time.monotonic() + TIMEOUT_S
+    while phone.locator("#register-name").count() == 0 and time.monotonic() < deadline:
+        phone.wait_for_timeout(200)
+        phone.reload()
     phone.fill("#register-name", "Nyberg, Eva")
     phone.fill("#register-rating", "2100")
     phone.fill("#register-federation", "NOR")
